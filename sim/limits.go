@@ -1,0 +1,86 @@
+package sim
+
+import (
+	"errors"
+	"fmt"
+)
+
+// Errors that Run, Simulate and NewState wrap; test them with errors.Is.
+var (
+	// ErrTooManyQubits: the circuit has more qubits than Limits.MaxQubits.
+	ErrTooManyQubits = errors.New("too many qubits")
+	// ErrMemoryBudget: the state vector would not fit Limits.MemoryBudget.
+	ErrMemoryBudget = errors.New("state vector exceeds the memory budget")
+	// ErrInvalidCircuit: the circuit breaks a rule of the IR (an index out
+	// of range, a matrix that is not unitary, a qubit used twice in a gate).
+	ErrInvalidCircuit = errors.New("invalid circuit")
+	// ErrStepLimit: one shot executed more than Options.MaxSteps operations,
+	// as a while loop that never ends would.
+	ErrStepLimit = errors.New("step limit exceeded")
+)
+
+const (
+	// DefaultMaxQubits is the qubit limit when Limits.MaxQubits is 0.
+	DefaultMaxQubits = 30
+	// DefaultMemoryBudget (4 GiB, 28 qubits) is the budget when
+	// Limits.MemoryBudget is 0.
+	DefaultMemoryBudget int64 = 4 << 30
+	// hardMaxQubits keeps 16·2^n within an int64 whatever the caller asks.
+	hardMaxQubits = 58
+)
+
+// Limits bound what a simulation may allocate. They are checked before any
+// allocation.
+type Limits struct {
+	MaxQubits    int   // 0 means DefaultMaxQubits
+	MemoryBudget int64 // bytes for the state vector; 0 means DefaultMemoryBudget
+}
+
+func (l Limits) maxQubits() int {
+	if l.MaxQubits <= 0 {
+		return DefaultMaxQubits
+	}
+	return min(l.MaxQubits, hardMaxQubits)
+}
+
+func (l Limits) budget() int64 {
+	if l.MemoryBudget <= 0 {
+		return DefaultMemoryBudget
+	}
+	return l.MemoryBudget
+}
+
+// StateBytes is the size of the state vector of n qubits: 16·2^n.
+func StateBytes(n int) int64 {
+	if n < 0 || n > hardMaxQubits {
+		return -1
+	}
+	return 16 << n
+}
+
+// Check reports whether a state of n qubits is allowed.
+func (l Limits) Check(n int) error {
+	if n < 0 {
+		return fmt.Errorf("%w: %d qubits", ErrInvalidCircuit, n)
+	}
+	if n > l.maxQubits() {
+		return fmt.Errorf("%w: %d qubits requested, the limit is %d", ErrTooManyQubits, n, l.maxQubits())
+	}
+	if b := StateBytes(n); b > l.budget() {
+		return fmt.Errorf("%w: %d qubits need %s, the budget is %s", ErrMemoryBudget, n, byteSize(b), byteSize(l.budget()))
+	}
+	return nil
+}
+
+func byteSize(b int64) string {
+	const unit = 1024
+	if b < unit {
+		return fmt.Sprintf("%d B", b)
+	}
+	div, exp := int64(unit), 0
+	for n := b / unit; n >= unit; n /= unit {
+		div *= unit
+		exp++
+	}
+	return fmt.Sprintf("%.4g %ciB", float64(b)/float64(div), "KMGTPE"[exp])
+}

@@ -1,0 +1,206 @@
+package sim
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"slices"
+)
+
+// Options configure Run.
+type Options struct {
+	Shots int // at least 1
+	// Seed makes the counts reproducible; nil means a fresh random seed,
+	// reported in Result.Seed.
+	Seed   *uint64
+	Limits Limits
+	// MaxSteps bounds the operations one shot may execute (a while loop
+	// that never ends fails instead of hanging); 0 means DefaultMaxSteps.
+	MaxSteps int
+	// Workers is how many goroutines a gate on a large state may use;
+	// 0 means GOMAXPROCS.
+	Workers int
+}
+
+// Result is what Run returns.
+type Result struct {
+	// Counts maps each measured bit string to how often it occurred. Keys
+	// have one character per classical bit, bit 0 rightmost. A circuit
+	// without any measurement is measured on every qubit at its end, qubit 0
+	// rightmost. The counts add up to the shots.
+	Counts map[string]int
+	Seed   uint64 // the seed used
+	// PerShot is true when the circuit ran once per shot (mid-circuit
+	// measurement, reset or classical control), false when the shots were
+	// sampled from one final state.
+	PerShot bool
+}
+
+// preparedOp is an Op with its kernel built.
+type preparedOp struct {
+	Op
+	kernel *kernel
+}
+
+type prepared struct {
+	ops []preparedOp
+	// terminal is true when no operation depends on a measurement or
+	// acts on a qubit after measuring it: the shots can be sampled.
+	terminal bool
+	// prefix is the number of leading operations that are plain
+	// unconditional gates (or barriers): the part every shot shares.
+	prefix int
+}
+
+func prepare(c *Circuit) *prepared {
+	p := &prepared{ops: make([]preparedOp, len(c.Ops)), terminal: true, prefix: -1}
+	measured := make(map[int]bool)
+	for i, op := range c.Ops {
+		p.ops[i].Op = op
+		if op.Kind == OpGate {
+			p.ops[i].kernel = newKernel(&p.ops[i].Gate)
+		}
+		plain := op.If == nil && (op.Kind == OpGate || op.Kind == OpBarrier)
+		if !plain && p.prefix < 0 {
+			p.prefix = i
+		}
+		switch {
+		case op.If != nil, op.Kind == OpReset, op.Kind == OpJump, op.Kind == OpSetBits:
+			p.terminal = false
+		case op.Kind == OpMeasure:
+			measured[op.Qubit] = true
+		case op.Kind == OpGate:
+			for _, q := range op.Gate.Targets {
+				p.terminal = p.terminal && !measured[q]
+			}
+			for _, ctl := range op.Gate.Controls {
+				p.terminal = p.terminal && !measured[ctl.Qubit]
+			}
+		}
+	}
+	if p.prefix < 0 {
+		p.prefix = len(c.Ops)
+	}
+	return p
+}
+
+// hasMeasure reports whether the circuit measures anything.
+func (c *Circuit) hasMeasure() bool {
+	return slices.ContainsFunc(c.Ops, func(op Op) bool { return op.Kind == OpMeasure })
+}
+
+// Run executes the circuit for opts.Shots shots and returns the counts.
+//
+// It validates the circuit and checks its size against opts.Limits before
+// allocating the state. ctx is checked between operations and between shots;
+// a cancelled context stops the run and returns ctx's error.
+func Run(ctx context.Context, c *Circuit, opts Options) (*Result, error) {
+	if opts.Shots < 1 {
+		return nil, fmt.Errorf("%w: shots must be at least 1, got %d", ErrInvalidCircuit, opts.Shots)
+	}
+	if err := opts.Limits.Check(c.NumQubits); err != nil {
+		return nil, err
+	}
+	if err := c.Validate(); err != nil {
+		return nil, err
+	}
+	seed := rand.Uint64()
+	if opts.Seed != nil {
+		seed = *opts.Seed
+	}
+	rng := newRand(seed)
+	if !c.hasMeasure() {
+		c = measureAll(c)
+	}
+	p := prepare(c)
+
+	s, err := NewState(c.NumQubits, opts.Limits)
+	if err != nil {
+		return nil, err
+	}
+	if opts.Workers > 0 {
+		s.SetWorkers(opts.Workers)
+	}
+	res := &Result{Seed: seed, PerShot: !p.terminal}
+	if p.terminal {
+		if err := s.run(ctx, p, 0, nil, nil, 0); err != nil {
+			return nil, err
+		}
+		res.Counts = sample(s, c, rng, opts.Shots)
+		return res, nil
+	}
+	res.Counts, err = runShots(ctx, s, c, p, rng, opts)
+	if err != nil {
+		return nil, err
+	}
+	return res, nil
+}
+
+func newRand(seed uint64) *rand.Rand {
+	return rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15))
+}
+
+// measureAll returns c with every qubit measured at its end into classical
+// bits 0..n−1, replacing any classical bits it declared.
+func measureAll(c *Circuit) *Circuit {
+	m := &Circuit{NumQubits: c.NumQubits, NumClbits: c.NumQubits, Ops: slices.Clip(c.Ops)}
+	for q := range c.NumQubits {
+		m.Measure(q, q)
+	}
+	return m
+}
+
+// runShots runs the circuit once per shot. The leading gates every shot
+// shares are applied once; each shot starts from a copy of that state.
+func runShots(ctx context.Context, s *State, c *Circuit, p *prepared, rng *rand.Rand, opts Options) (map[string]int, error) {
+	if err := s.run(ctx, &prepared{ops: p.ops[:p.prefix]}, 0, nil, nil, opts.MaxSteps); err != nil {
+		return nil, err
+	}
+	shared := s.Clone()
+	counts := make(map[string]int)
+	clbits := make([]bool, c.NumClbits)
+	key := make([]byte, c.NumClbits)
+	for shot := range opts.Shots {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		if shot > 0 {
+			copy(s.amp, shared.amp)
+			clear(clbits)
+		}
+		if err := s.run(ctx, p, p.prefix, clbits, rng, opts.MaxSteps); err != nil {
+			return nil, err
+		}
+		for b, v := range clbits {
+			key[len(key)-1-b] = '0'
+			if v {
+				key[len(key)-1-b] = '1'
+			}
+		}
+		counts[string(key)]++
+	}
+	return counts, nil
+}
+
+// Simulate returns the exact final state of a circuit whose measurements
+// are all terminal: its gates applied in order, its measurements left out
+// (they would only sample this state). A circuit with mid-circuit
+// measurement, reset or classical control has no single final state; run it
+// with [State.Execute] shot by shot instead.
+func Simulate(ctx context.Context, c *Circuit, lim Limits) (*State, error) {
+	if err := lim.Check(c.NumQubits); err != nil {
+		return nil, err
+	}
+	if err := c.Validate(); err != nil {
+		return nil, err
+	}
+	p := prepare(c)
+	if !p.terminal {
+		return nil, fmt.Errorf("%w: Simulate needs a circuit whose measurements are all terminal; this one measures mid-circuit, resets or branches on classical bits", ErrInvalidCircuit)
+	}
+	s, err := NewState(c.NumQubits, lim)
+	if err != nil {
+		return nil, err
+	}
+	return s, s.run(ctx, p, 0, nil, nil, 0)
+}

@@ -1,0 +1,96 @@
+package sim
+
+import "math/rand/v2"
+
+// sample draws shots outcomes from the final state s of a circuit whose
+// measurements are all terminal, and counts them by classical bit string.
+//
+// It costs O(2^n + shots): the shots' uniform variates are generated already
+// sorted (normalised partial sums of exponential variates), then one sweep
+// over the amplitudes' cumulative probability hands each its shots. Nothing
+// of size 2^n is allocated.
+func sample(s *State, c *Circuit, rng *rand.Rand, shots int) map[string]int {
+	// Which qubit each classical bit ends up holding (the last measurement
+	// into a bit wins); -1 for bits never measured, which read 0.
+	source := make([]int, c.NumClbits)
+	for i := range source {
+		source[i] = -1
+	}
+	for _, op := range c.Ops {
+		if op.Kind == OpMeasure {
+			source[op.Bit] = op.Qubit
+		}
+	}
+
+	// Sorted uniforms in [0, total).
+	total := s.Norm()
+	u := make([]float64, shots)
+	var sum float64
+	for i := range u {
+		sum += rng.ExpFloat64()
+		u[i] = sum
+	}
+	sum += rng.ExpFloat64()
+	scale := total / sum
+	for i := range u {
+		u[i] *= scale
+	}
+
+	// Sweep: hits[i] shots land on basis state i.
+	type hit struct{ index, n int }
+	var hits []hit
+	var cum float64
+	k := 0
+	last := 0
+	for i, a := range s.amp {
+		p := real(a)*real(a) + imag(a)*imag(a)
+		if p == 0 {
+			continue
+		}
+		last = i
+		cum += p
+		n := 0
+		for k < shots && u[k] < cum {
+			k++
+			n++
+		}
+		if n > 0 {
+			hits = append(hits, hit{i, n})
+		}
+		if k == shots {
+			break
+		}
+	}
+	if k < shots { // rounding left the last variates past the final sum
+		if len(hits) > 0 && hits[len(hits)-1].index == last {
+			hits[len(hits)-1].n += shots - k
+		} else {
+			hits = append(hits, hit{last, shots - k})
+		}
+	}
+
+	// Basis states that agree on the measured qubits give the same key.
+	var mask int
+	for _, q := range source {
+		if q >= 0 {
+			mask |= 1 << q
+		}
+	}
+	byMeasured := make(map[int]int, len(hits))
+	for _, h := range hits {
+		byMeasured[h.index&mask] += h.n
+	}
+	counts := make(map[string]int, len(byMeasured))
+	key := make([]byte, c.NumClbits)
+	for idx, n := range byMeasured {
+		for b, q := range source {
+			key[len(key)-1-b] = '0'
+			if q >= 0 && idx>>q&1 == 1 {
+				key[len(key)-1-b] = '1'
+			}
+		}
+		counts[string(key)] += n
+	}
+	return counts
+}
+
