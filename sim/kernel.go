@@ -7,13 +7,13 @@ import "slices"
 type kernelKind uint8
 
 const (
-	kPhase    kernelKind = iota + 1 // no targets: multiply the controlled subspace by a phase
-	kDiag1                          // diagonal 2×2
-	kAntiDiag1                      // anti-diagonal 2×2 (X, Y and their phased forms)
-	kGeneral1                       // any 2×2
-	kDiagK                          // diagonal 2^k×2^k
-	kPermK                          // a permutation with phases: one non-zero per row
-	kGeneralK                       // any 2^k×2^k
+	kPhase     kernelKind = iota + 1 // no targets: multiply the controlled subspace by a phase
+	kDiag1                           // diagonal 2×2
+	kAntiDiag1                       // anti-diagonal 2×2 (X, Y and their phased forms)
+	kGeneral1                        // any 2×2
+	kDiagK                           // diagonal 2^k×2^k
+	kPermK                           // a permutation with phases: one non-zero per row
+	kGeneralK                        // any 2^k×2^k
 )
 
 // kernel is a gate prepared for the state: masks, offsets and the matrix in

@@ -93,4 +93,3 @@ func sample(s *State, c *Circuit, rng *rand.Rand, shots int) map[string]int {
 	}
 	return counts
 }
-
