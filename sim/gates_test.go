@@ -253,3 +253,63 @@ func randomUnitary(rng *rand.Rand, d int) []complex128 {
 	}
 	return u
 }
+
+// Each controlled standard gate "c… a, b" is its base gate on b where a is
+// |1⟩, built here entry by entry (control bit 0, target bit 1).
+func TestControlledGatesMatchTheirBase(t *testing.T) {
+	tests := []struct {
+		name, base string
+		params     []float64
+	}{
+		{"cx", "x", nil}, {"cy", "y", nil}, {"cz", "z", nil}, {"ch", "h", nil},
+		{"cs", "s", nil}, {"csdg", "sdg", nil}, {"csx", "sx", nil},
+		{"cp", "p", []float64{0.9}}, {"cu1", "u1", []float64{0.9}}, {"cphase", "p", []float64{-0.4}},
+		{"crx", "rx", []float64{0.9}}, {"cry", "ry", []float64{0.9}}, {"crz", "rz", []float64{0.9}},
+		{"cu3", "u3", []float64{0.9, 0.1, -0.3}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			g, _ := sim.LookupGate(tc.name)
+			base, _ := sim.LookupGate(tc.base)
+			b := base.FullMatrix(tc.params...)
+			want := sim.Identity(4)
+			for i := range 2 {
+				for j := range 2 {
+					want[(1+2*i)*4+1+2*j] = b[i*2+j]
+				}
+			}
+			assertMatrix(t, tc.name, g.FullMatrix(tc.params...), want)
+		})
+	}
+	// Multi-controlled X gates flip the last argument when all others are 1.
+	for name, k := range map[string]int{"ccx": 3, "c3x": 4, "c4x": 5} {
+		g, _ := sim.LookupGate(name)
+		d := 1 << k
+		want := make([]complex128, d*d)
+		for i := range d {
+			j := i
+			if i&(d/2-1) == d/2-1 {
+				j = i ^ d/2
+			}
+			want[j*d+i] = 1
+		}
+		assertMatrix(t, name, g.FullMatrix(), want)
+	}
+	// iswap, rzx and ecr against their definitions.
+	e := func(name string, p ...float64) []complex128 { g, _ := sim.LookupGate(name); return g.FullMatrix(p...) }
+	assertMatrix(t, "iswap", e("iswap"), []complex128{1, 0, 0, 0, 0, 0, 1i, 0, 0, 1i, 0, 0, 0, 0, 0, 1})
+	c, s := complex(math.Cos(0.35), 0), complex(0, -math.Sin(0.35))
+	// rzx(θ) a, b = exp(−iθ/2 Z_a X_b): Z on bit 0, X on bit 1.
+	assertMatrix(t, "rzx", e("rzx", 0.7), []complex128{
+		c, 0, s, 0,
+		0, c, 0, -s,
+		s, 0, c, 0,
+		0, -s, 0, c})
+	r := complex(1/math.Sqrt2, 0)
+	// ecr = (IX − XY)/√2 in Qiskit's little-endian notation: X and Y on qubit 0.
+	assertMatrix(t, "ecr", e("ecr"), []complex128{
+		0, r, 0, 1i * r,
+		r, 0, -1i * r, 0,
+		0, 1i * r, 0, r,
+		-1i * r, 0, r, 0})
+}

@@ -109,8 +109,9 @@ func Run(ctx context.Context, c *Circuit, opts Options) (*Result, error) {
 		seed = *opts.Seed
 	}
 	rng := newRand(seed)
+	keyFrom := 0
 	if !c.hasMeasure() {
-		c = measureAll(c)
+		c, keyFrom = measureAll(c)
 	}
 	p := prepare(c)
 
@@ -126,10 +127,10 @@ func Run(ctx context.Context, c *Circuit, opts Options) (*Result, error) {
 		if err := s.run(ctx, p, 0, nil, nil, 0); err != nil {
 			return nil, err
 		}
-		res.Counts = sample(s, c, rng, opts.Shots)
+		res.Counts = sample(s, c, rng, opts.Shots, keyFrom)
 		return res, nil
 	}
-	res.Counts, err = runShots(ctx, s, c, p, rng, opts)
+	res.Counts, err = runShots(ctx, s, c, p, rng, opts, keyFrom)
 	if err != nil {
 		return nil, err
 	}
@@ -140,26 +141,38 @@ func newRand(seed uint64) *rand.Rand {
 	return rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15))
 }
 
-// measureAll returns c with every qubit measured at its end into classical
-// bits 0..n−1, replacing any classical bits it declared.
-func measureAll(c *Circuit) *Circuit {
-	m := &Circuit{NumQubits: c.NumQubits, NumClbits: c.NumQubits, Ops: slices.Clip(c.Ops)}
+// measureAll returns c with every qubit measured at its end into n new
+// classical bits after c's own, and the index of the first of them: the
+// counts are keyed by those bits alone.
+func measureAll(c *Circuit) (*Circuit, int) {
+	m := &Circuit{NumQubits: c.NumQubits, NumClbits: c.NumClbits + c.NumQubits, Ops: slices.Clip(c.Ops)}
 	for q := range c.NumQubits {
-		m.Measure(q, q)
+		m.Measure(q, c.NumClbits+q)
 	}
-	return m
+	return m, c.NumClbits
+}
+
+// countKey writes the key of the classical bits clbits[from:] into key:
+// bit from rightmost.
+func countKey(key []byte, clbits []bool, from int) {
+	for b, v := range clbits[from:] {
+		key[len(key)-1-b] = '0'
+		if v {
+			key[len(key)-1-b] = '1'
+		}
+	}
 }
 
 // runShots runs the circuit once per shot. The leading gates every shot
 // shares are applied once; each shot starts from a copy of that state.
-func runShots(ctx context.Context, s *State, c *Circuit, p *prepared, rng *rand.Rand, opts Options) (map[string]int, error) {
+func runShots(ctx context.Context, s *State, c *Circuit, p *prepared, rng *rand.Rand, opts Options, keyFrom int) (map[string]int, error) {
 	if err := s.run(ctx, &prepared{ops: p.ops[:p.prefix]}, 0, nil, nil, opts.MaxSteps); err != nil {
 		return nil, err
 	}
 	shared := s.Clone()
 	counts := make(map[string]int)
 	clbits := make([]bool, c.NumClbits)
-	key := make([]byte, c.NumClbits)
+	key := make([]byte, c.NumClbits-keyFrom)
 	for shot := range opts.Shots {
 		if err := ctx.Err(); err != nil {
 			return nil, err
@@ -171,12 +184,7 @@ func runShots(ctx context.Context, s *State, c *Circuit, p *prepared, rng *rand.
 		if err := s.run(ctx, p, p.prefix, clbits, rng, opts.MaxSteps); err != nil {
 			return nil, err
 		}
-		for b, v := range clbits {
-			key[len(key)-1-b] = '0'
-			if v {
-				key[len(key)-1-b] = '1'
-			}
-		}
+		countKey(key, clbits, keyFrom)
 		counts[string(key)]++
 	}
 	return counts, nil

@@ -288,3 +288,15 @@ func TestShotsMustBePositive(t *testing.T) {
 		t.Fatalf("0 shots: %v", err)
 	}
 }
+
+// Conditions on declared bits still work when nothing is measured, and the
+// counts are keyed by the qubits alone.
+func TestNoMeasurementWithConditions(t *testing.T) {
+	c := &sim.Circuit{NumQubits: 2, NumClbits: 6}
+	c.Append(sim.Op{Kind: sim.OpSetBits, Bits: []int{5}, Value: 1})
+	c.If(sim.BitIs(5, true), sim.Op{Kind: sim.OpGate, Gate: gate(t, "x", nil, 1)})
+	r := run(t, c, sim.Options{Shots: 10})
+	if r.Counts["10"] != 10 || len(r.Counts) != 1 {
+		t.Fatalf("counts %v, want 10: 10", r.Counts)
+	}
+}

@@ -3,13 +3,14 @@ package sim
 import "math/rand/v2"
 
 // sample draws shots outcomes from the final state s of a circuit whose
-// measurements are all terminal, and counts them by classical bit string.
+// measurements are all terminal, and counts them by the string of classical
+// bits keyFrom and up.
 //
 // It costs O(2^n + shots): the shots' uniform variates are generated already
 // sorted (normalised partial sums of exponential variates), then one sweep
 // over the amplitudes' cumulative probability hands each its shots. Nothing
 // of size 2^n is allocated.
-func sample(s *State, c *Circuit, rng *rand.Rand, shots int) map[string]int {
+func sample(s *State, c *Circuit, rng *rand.Rand, shots, keyFrom int) map[string]int {
 	// Which qubit each classical bit ends up holding (the last measurement
 	// into a bit wins); -1 for bits never measured, which read 0.
 	source := make([]int, c.NumClbits)
@@ -81,9 +82,9 @@ func sample(s *State, c *Circuit, rng *rand.Rand, shots int) map[string]int {
 		byMeasured[h.index&mask] += h.n
 	}
 	counts := make(map[string]int, len(byMeasured))
-	key := make([]byte, c.NumClbits)
+	key := make([]byte, c.NumClbits-keyFrom)
 	for idx, n := range byMeasured {
-		for b, q := range source {
+		for b, q := range source[keyFrom:] {
 			key[len(key)-1-b] = '0'
 			if q >= 0 && idx>>q&1 == 1 {
 				key[len(key)-1-b] = '1'

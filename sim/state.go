@@ -243,5 +243,6 @@ func (s *State) run(ctx context.Context, p *prepared, start int, clbits []bool, 
 // changing it and counts them by bit string (qubit 0 rightmost). It costs
 // O(2^n + shots).
 func (s *State) Sample(rng *rand.Rand, shots int) map[string]int {
-	return sample(s, measureAll(&Circuit{NumQubits: s.n}), rng, shots)
+	c, keyFrom := measureAll(&Circuit{NumQubits: s.n})
+	return sample(s, c, rng, shots, keyFrom)
 }
