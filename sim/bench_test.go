@@ -2,6 +2,7 @@ package sim_test
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -36,30 +37,80 @@ func BenchmarkH24(b *testing.B)  { benchGate(b, 24, "h", 12) }
 func BenchmarkCX20(b *testing.B) { benchGate(b, 20, "cx", 3, 15) }
 func BenchmarkCX24(b *testing.B) { benchGate(b, 24, "cx", 3, 17) }
 
-func BenchmarkQFT20(b *testing.B) {
-	const n = 20
+func stdGate(name string, params []float64, qubits ...int) sim.Gate {
+	g, _ := sim.LookupGate(name)
+	out, err := g.Gate(params, qubits...)
+	if err != nil {
+		panic(err)
+	}
+	return out
+}
+
+func qftCircuit(n int) *sim.Circuit {
 	c := &sim.Circuit{NumQubits: n}
 	for j := n - 1; j >= 0; j-- {
-		h, _ := sim.LookupGate("h")
-		g, _ := h.Gate(nil, j)
-		c.Apply(g)
+		c.Apply(stdGate("h", nil, j))
 		for k := j - 1; k >= 0; k-- {
-			cp, _ := sim.LookupGate("cp")
-			g, _ := cp.Gate([]float64{math.Pi / float64(int(1)<<(j-k))}, k, j)
-			c.Apply(g)
+			c.Apply(stdGate("cp", []float64{math.Pi / float64(int(1)<<(j-k))}, k, j))
 		}
 	}
 	for q := range n / 2 {
-		sw, _ := sim.LookupGate("swap")
-		g, _ := sw.Gate(nil, q, n-1-q)
-		c.Apply(g)
+		c.Apply(stdGate("swap", nil, q, n-1-q))
 	}
+	return c
+}
+
+// randomLayers is depth layers of a random single-qubit rotation on every
+// qubit followed by CX on alternating neighbour pairs.
+func randomLayers(n, depth int) *sim.Circuit {
+	rng := rand.New(rand.NewPCG(uint64(n), uint64(depth)))
+	c := &sim.Circuit{NumQubits: n}
+	for l := range depth {
+		for q := range n {
+			c.Apply(stdGate("u3", []float64{rng.Float64() * 3, rng.Float64() * 3, rng.Float64() * 3}, q))
+		}
+		for q := l % 2; q+1 < n; q += 2 {
+			c.Apply(stdGate("cx", nil, q, q+1))
+		}
+	}
+	return c
+}
+
+func ghzCircuit(n int) *sim.Circuit {
+	c := &sim.Circuit{NumQubits: n}
+	c.Apply(stdGate("h", nil, 0))
+	for q := 1; q < n; q++ {
+		c.Apply(stdGate("cx", nil, q-1, q))
+	}
+	return c
+}
+
+func benchCircuit(b *testing.B, c *sim.Circuit, fusion int) {
 	for b.Loop() {
-		if _, err := sim.Simulate(context.Background(), c, sim.Limits{}); err != nil {
+		if _, err := sim.SimulateWith(context.Background(), c, sim.Options{FusionWidth: fusion}); err != nil {
 			b.Fatal(err)
 		}
 	}
-	b.ReportMetric(float64(len(c.Ops)), "gates")
+	b.ReportMetric(float64(len(c.Ops))/(float64(b.Elapsed().Nanoseconds())/float64(b.N))*1e9, "gates/s")
+}
+
+func BenchmarkQFT20(b *testing.B) { benchCircuit(b, qftCircuit(20), 0) }
+
+// BenchmarkFusion compares fusion widths on whole circuits; -1 is no fusion.
+func BenchmarkFusion(b *testing.B) {
+	circuits := []struct {
+		name string
+		c    *sim.Circuit
+	}{
+		{"qft20", qftCircuit(20)},
+		{"random20x10", randomLayers(20, 10)},
+		{"ghz20", ghzCircuit(20)},
+	}
+	for _, tc := range circuits {
+		for _, w := range []int{-1, 1, 2, 3, 4, 5} {
+			b.Run(fmt.Sprintf("%s/width=%d", tc.name, w), func(b *testing.B) { benchCircuit(b, tc.c, w) })
+		}
+	}
 }
 
 func BenchmarkSample1MShots20Qubits(b *testing.B) {

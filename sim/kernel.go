@@ -13,6 +13,7 @@ const (
 	kGeneral1                        // any 2×2
 	kDiagK                           // diagonal 2^k×2^k
 	kPermK                           // a permutation with phases: one non-zero per row
+	kGeneral2                        // any 4×4
 	kGeneralK                        // any 2^k×2^k
 )
 
@@ -28,8 +29,10 @@ type kernel struct {
 	// 2^(n−len(fixed)) values of the other bits.
 	fixed []int
 
-	m   [4]complex128 // 1-qubit kernels
-	mat []complex128  // kGeneralK: the matrix; kDiagK: the diagonal
+	m    [4]complex128  // 1-qubit kernels
+	real bool           // the 1-qubit matrix has only real entries
+	m2   [16]complex128 // kGeneral2
+	mat  []complex128   // kGeneralK: the matrix; kDiagK: the diagonal
 	// kPermK: row r of the matrix has its one entry at column perm[r],
 	// value mat[r].
 	perm []int
@@ -66,6 +69,7 @@ func newKernel(g *Gate) *kernel {
 		k.m[0] = m[0]
 	case nt == 1:
 		copy(k.m[:], m)
+		k.real = imag(m[0]) == 0 && imag(m[1]) == 0 && imag(m[2]) == 0 && imag(m[3]) == 0
 		switch {
 		case isZero(m[1]) && isZero(m[2]):
 			k.kind = kDiag1
@@ -100,6 +104,9 @@ func newKernel(g *Gate) *kernel {
 				k.kind = kDiagK
 				k.perm = nil
 			}
+		} else if nt == 2 {
+			k.kind = kGeneral2
+			copy(k.m2[:], m)
 		} else {
 			k.kind = kGeneralK
 			k.mat = slices.Clone(m)
@@ -146,38 +153,75 @@ func (k *kernel) base(j int) int {
 // apply runs the kernel on s for loop counters [lo, hi). buf must hold
 // 2^len(targets) amplitudes for kGeneralK and kPermK; it is scratch space so
 // that the loop allocates nothing.
+//
+// Loop counters below the lowest fixed qubit map to consecutive indices, so
+// each kernel computes a base index once per such run and walks the run.
 func (k *kernel) apply(s []complex128, lo, hi int, buf []complex128) {
 	switch k.kind {
-	case kPhase:
-		ph := k.m[0]
-		for j := lo; j < hi; j++ {
-			s[k.base(j)] *= ph
-		}
 	case kDiag1, kAntiDiag1, kGeneral1:
 		k.apply1(s, lo, hi)
+		return
+	}
+	if len(k.fixed) == 0 { // a global phase: one run of everything
+		k.applyRun(s, lo, hi-lo, buf)
+		return
+	}
+	run := 1 << k.fixed[0]
+	for j := lo; j < hi; {
+		n := min(run-j&(run-1), hi-j)
+		b := k.base(j)
+		k.applyRun(s, b, n, buf)
+		j += n
+	}
+}
+
+// applyRun applies the kernel to the n consecutive groups from base b.
+func (k *kernel) applyRun(s []complex128, b, n int, buf []complex128) {
+	switch k.kind {
+	case kPhase:
+		x := s[b : b+n]
+		ph := k.m[0]
+		for i := range x {
+			x[i] *= ph
+		}
 	case kDiagK:
-		for j := lo; j < hi; j++ {
-			b := k.base(j)
-			for r, o := range k.off {
-				s[b+o] *= k.mat[r]
+		for r, o := range k.off {
+			d := k.mat[r]
+			if d == 1 {
+				continue
+			}
+			x := s[b+o : b+o+n]
+			for i := range x {
+				x[i] *= d
 			}
 		}
+	case kGeneral2:
+		m := &k.m2
+		x0 := s[b : b+n]
+		x1 := s[b+k.off[1] : b+k.off[1]+n]
+		x2 := s[b+k.off[2] : b+k.off[2]+n]
+		x3 := s[b+k.off[3] : b+k.off[3]+n]
+		for i := range x0 {
+			a0, a1, a2, a3 := x0[i], x1[i], x2[i], x3[i]
+			x0[i] = m[0]*a0 + m[1]*a1 + m[2]*a2 + m[3]*a3
+			x1[i] = m[4]*a0 + m[5]*a1 + m[6]*a2 + m[7]*a3
+			x2[i] = m[8]*a0 + m[9]*a1 + m[10]*a2 + m[11]*a3
+			x3[i] = m[12]*a0 + m[13]*a1 + m[14]*a2 + m[15]*a3
+		}
 	case kPermK:
-		for j := lo; j < hi; j++ {
-			b := k.base(j)
+		for i := b; i < b+n; i++ {
 			for r, o := range k.off {
-				buf[r] = s[b+o]
+				buf[r] = s[i+o]
 			}
 			for r, o := range k.off {
-				s[b+o] = k.mat[r] * buf[k.perm[r]]
+				s[i+o] = k.mat[r] * buf[k.perm[r]]
 			}
 		}
 	case kGeneralK:
 		d := len(k.off)
-		for j := lo; j < hi; j++ {
-			b := k.base(j)
+		for i := b; i < b+n; i++ {
 			for r, o := range k.off {
-				buf[r] = s[b+o]
+				buf[r] = s[i+o]
 			}
 			for r, o := range k.off {
 				row := k.mat[r*d : r*d+d]
@@ -185,54 +229,81 @@ func (k *kernel) apply(s []complex128, lo, hi int, buf []complex128) {
 				for c, v := range buf[:d] {
 					acc += row[c] * v
 				}
-				s[b+o] = acc
+				s[i+o] = acc
 			}
 		}
 	}
 }
 
-// apply1 is the single-target loop. Without controls the base index is
-// computed by one bit insertion; the pair is (b, b+stride).
+// apply1 is the single-target loop. Without controls it walks the state as
+// pairs of contiguous runs x = s[b:b+n], y = s[b+stride:b+stride+n], which
+// the compiler can check once per run instead of once per amplitude.
 func (k *kernel) apply1(s []complex128, lo, hi int) {
-	t := k.targets[0]
-	stride := 1 << t
-	m0, m1, m2, m3 := k.m[0], k.m[1], k.m[2], k.m[3]
-	if k.ctrlMask == 0 {
-		low := stride - 1
-		switch k.kind {
-		case kDiag1:
-			for j := lo; j < hi; j++ {
-				b := (j&^low)<<1 | j&low
-				s[b] *= m0
-				s[b+stride] *= m3
-			}
-		case kAntiDiag1:
-			for j := lo; j < hi; j++ {
-				b := (j&^low)<<1 | j&low
-				a0, a1 := s[b], s[b+stride]
-				s[b], s[b+stride] = m1*a1, m2*a0
-			}
-		default:
-			for j := lo; j < hi; j++ {
-				b := (j&^low)<<1 | j&low
-				a0, a1 := s[b], s[b+stride]
-				s[b] = m0*a0 + m1*a1
-				s[b+stride] = m2*a0 + m3*a1
-			}
-		}
+	if k.ctrlMask != 0 {
+		k.apply1Controlled(s, lo, hi)
 		return
 	}
-	for j := lo; j < hi; j++ {
-		b := k.base(j)
-		a0, a1 := s[b], s[b+stride]
-		switch k.kind {
-		case kDiag1:
-			s[b], s[b+stride] = m0*a0, m3*a1
-		case kAntiDiag1:
-			s[b], s[b+stride] = m1*a1, m2*a0
-		default:
-			s[b] = m0*a0 + m1*a1
-			s[b+stride] = m2*a0 + m3*a1
+	stride := 1 << k.targets[0]
+	low := stride - 1
+	for j := lo; j < hi; {
+		off := j & low
+		n := min(stride-off, hi-j)
+		b := (j&^low)<<1 | off
+		k.pairs(s[b:b+n], s[b+stride:b+stride+n])
+		j += n
+	}
+}
+
+// pairs applies the 2×2 matrix to each (x[i], y[i]). For target 0 the runs
+// are one amplitude long, so interleaved pairs get their own loop.
+func (k *kernel) pairs(x, y []complex128) {
+	y = y[:len(x)]
+	m0, m1, m2, m3 := k.m[0], k.m[1], k.m[2], k.m[3]
+	switch {
+	case k.kind == kDiag1:
+		for i := range x {
+			x[i] *= m0
+			y[i] *= m3
 		}
+	case k.kind == kAntiDiag1:
+		for i := range x {
+			x[i], y[i] = m1*y[i], m2*x[i]
+		}
+	case k.real:
+		// Real entries (H, RY, and X-like permutations): two real products
+		// per term instead of a complex one.
+		r0, r1, r2, r3 := real(m0), real(m1), real(m2), real(m3)
+		for i := range x {
+			a0, a1 := x[i], y[i]
+			x[i] = complex(r0*real(a0)+r1*real(a1), r0*imag(a0)+r1*imag(a1))
+			y[i] = complex(r2*real(a0)+r3*real(a1), r2*imag(a0)+r3*imag(a1))
+		}
+	default:
+		for i := range x {
+			a0, a1 := x[i], y[i]
+			x[i] = m0*a0 + m1*a1
+			y[i] = m2*a0 + m3*a1
+		}
+	}
+}
+
+func (k *kernel) apply1Controlled(s []complex128, lo, hi int) {
+	stride := 1 << k.targets[0]
+	run := 1 << k.fixed[0]
+	for j := lo; j < hi; {
+		n := min(run-j&(run-1), hi-j)
+		b := k.base(j)
+		x := s[b : b+n]
+		y := s[b+stride : b+stride+n]
+		if k.kind == kDiag1 && k.m[0] == 1 {
+			// cp, cz, cs…: only the target's |1⟩ half changes.
+			ph := k.m[3]
+			for i := range y {
+				y[i] *= ph
+			}
+		} else {
+			k.pairs(x, y)
+		}
+		j += n
 	}
 }

@@ -20,6 +20,10 @@ type Options struct {
 	// Workers is how many goroutines a gate on a large state may use;
 	// 0 means GOMAXPROCS.
 	Workers int
+	// FusionWidth is the widest block of gates merged into one before
+	// simulation (see DefaultFusionWidth); 0 means the default and a
+	// negative value turns fusion off.
+	FusionWidth int
 }
 
 // Result is what Run returns.
@@ -50,9 +54,25 @@ type prepared struct {
 	// prefix is the number of leading operations that are plain
 	// unconditional gates (or barriers): the part every shot shares.
 	prefix int
+	// head is what to apply once, fused: for a terminal circuit every gate
+	// (its measurements only sample the result), else the prefix.
+	head []*kernel
 }
 
-func prepare(c *Circuit) *prepared {
+// fusion widths; see DefaultFusionWidth.
+type fusion struct{ width, diagWidth int }
+
+func (o Options) fusion() fusion {
+	switch {
+	case o.FusionWidth < 0:
+		return fusion{}
+	case o.FusionWidth == 0:
+		return fusion{DefaultFusionWidth, DefaultDiagonalFusionWidth}
+	}
+	return fusion{o.FusionWidth, max(o.FusionWidth, DefaultDiagonalFusionWidth)}
+}
+
+func prepare(c *Circuit, f fusion) *prepared {
 	p := &prepared{ops: make([]preparedOp, len(c.Ops)), terminal: true, prefix: -1}
 	measured := make(map[int]bool)
 	for i, op := range c.Ops {
@@ -81,6 +101,27 @@ func prepare(c *Circuit) *prepared {
 	if p.prefix < 0 {
 		p.prefix = len(c.Ops)
 	}
+	head := p.ops[:p.prefix]
+	if p.terminal {
+		head = p.ops
+	}
+	// Fuse between barriers: a barrier keeps gates from merging across it.
+	var run []*Gate
+	flush := func() {
+		for _, g := range fuseGates(run, f.width, f.diagWidth) {
+			p.head = append(p.head, newKernel(g))
+		}
+		run = run[:0]
+	}
+	for i := range head {
+		switch head[i].Kind {
+		case OpGate:
+			run = append(run, &head[i].Gate)
+		case OpBarrier:
+			flush()
+		}
+	}
+	flush()
 	return p
 }
 
@@ -113,7 +154,7 @@ func Run(ctx context.Context, c *Circuit, opts Options) (*Result, error) {
 	if !c.hasMeasure() {
 		c, keyFrom = measureAll(c)
 	}
-	p := prepare(c)
+	p := prepare(c, opts.fusion())
 
 	s, err := NewState(c.NumQubits, opts.Limits)
 	if err != nil {
@@ -124,7 +165,7 @@ func Run(ctx context.Context, c *Circuit, opts Options) (*Result, error) {
 	}
 	res := &Result{Seed: seed, PerShot: !p.terminal}
 	if p.terminal {
-		if err := s.run(ctx, p, 0, nil, nil, 0); err != nil {
+		if err := s.applyAll(ctx, p.head); err != nil {
 			return nil, err
 		}
 		res.Counts = sample(s, c, rng, opts.Shots, keyFrom)
@@ -166,7 +207,7 @@ func countKey(key []byte, clbits []bool, from int) {
 // runShots runs the circuit once per shot. The leading gates every shot
 // shares are applied once; each shot starts from a copy of that state.
 func runShots(ctx context.Context, s *State, c *Circuit, p *prepared, rng *rand.Rand, opts Options, keyFrom int) (map[string]int, error) {
-	if err := s.run(ctx, &prepared{ops: p.ops[:p.prefix]}, 0, nil, nil, opts.MaxSteps); err != nil {
+	if err := s.applyAll(ctx, p.head); err != nil {
 		return nil, err
 	}
 	shared := s.Clone()
@@ -196,19 +237,28 @@ func runShots(ctx context.Context, s *State, c *Circuit, p *prepared, rng *rand.
 // measurement, reset or classical control has no single final state; run it
 // with [State.Execute] shot by shot instead.
 func Simulate(ctx context.Context, c *Circuit, lim Limits) (*State, error) {
-	if err := lim.Check(c.NumQubits); err != nil {
+	return SimulateWith(ctx, c, Options{Limits: lim})
+}
+
+// SimulateWith is Simulate with the options of Run that apply to one
+// state: Limits, Workers and FusionWidth (Shots and Seed are not used).
+func SimulateWith(ctx context.Context, c *Circuit, opts Options) (*State, error) {
+	if err := opts.Limits.Check(c.NumQubits); err != nil {
 		return nil, err
 	}
 	if err := c.Validate(); err != nil {
 		return nil, err
 	}
-	p := prepare(c)
+	p := prepare(c, opts.fusion())
 	if !p.terminal {
 		return nil, fmt.Errorf("%w: Simulate needs a circuit whose measurements are all terminal; this one measures mid-circuit, resets or branches on classical bits", ErrInvalidCircuit)
 	}
-	s, err := NewState(c.NumQubits, lim)
+	s, err := NewState(c.NumQubits, opts.Limits)
 	if err != nil {
 		return nil, err
 	}
-	return s, s.run(ctx, p, 0, nil, nil, 0)
+	if opts.Workers > 0 {
+		s.SetWorkers(opts.Workers)
+	}
+	return s, s.applyAll(ctx, p.head)
 }

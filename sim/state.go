@@ -182,9 +182,22 @@ func (s *State) Execute(ctx context.Context, c *Circuit, rng *rand.Rand, maxStep
 	if err := c.Validate(); err != nil {
 		return nil, err
 	}
-	p := prepare(c)
+	p := prepare(c, fusion{})
 	clbits := make([]bool, c.NumClbits)
 	return clbits, s.run(ctx, p, 0, clbits, rng, maxSteps)
+}
+
+// applyAll applies kernels in order, checking ctx between them.
+func (s *State) applyAll(ctx context.Context, ks []*kernel) error {
+	for i, k := range ks {
+		if i%ctxCheckEvery == 0 || s.n >= 16 {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+		}
+		s.apply(k)
+	}
+	return ctx.Err()
 }
 
 // DefaultMaxSteps bounds the operations one shot may execute when
