@@ -187,15 +187,22 @@ func (s *State) Execute(ctx context.Context, c *Circuit, rng *rand.Rand, maxStep
 	return clbits, s.run(ctx, p, 0, clbits, rng, maxSteps)
 }
 
-// applyAll applies kernels in order, checking ctx between them.
+// applyAll applies kernels in order, checking ctx between them. Runs of
+// kernels on low qubits are applied cache block by cache block.
 func (s *State) applyAll(ctx context.Context, ks []*kernel) error {
-	for i, k := range ks {
-		if i%ctxCheckEvery == 0 || s.n >= 16 {
-			if err := ctx.Err(); err != nil {
-				return err
+	for i := 0; i < len(ks); {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		if s.n > blockBits {
+			if n := lowRun(ks[i:]); n >= 2 {
+				s.applyBlocked(ks[i : i+n])
+				i += n
+				continue
 			}
 		}
-		s.apply(k)
+		s.apply(ks[i])
+		i++
 	}
 	return ctx.Err()
 }
