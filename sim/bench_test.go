@@ -17,7 +17,11 @@ func reportBandwidth(b *testing.B, n int) {
 }
 
 func benchGate(b *testing.B, n int, name string, qubits ...int) {
-	s, err := sim.NewState(n, sim.Limits{})
+	benchGatePrecision(b, n, sim.Double, name, qubits...)
+}
+
+func benchGatePrecision(b *testing.B, n int, p sim.Precision, name string, qubits ...int) {
+	s, err := sim.NewStatePrecision(n, p, sim.Limits{})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -35,7 +39,11 @@ func benchGate(b *testing.B, n int, name string, qubits ...int) {
 func BenchmarkH20(b *testing.B)  { benchGate(b, 20, "h", 10) }
 func BenchmarkH24(b *testing.B)  { benchGate(b, 24, "h", 12) }
 func BenchmarkCX20(b *testing.B) { benchGate(b, 20, "cx", 3, 15) }
-func BenchmarkCX24(b *testing.B) { benchGate(b, 24, "cx", 3, 17) }
+
+// Single precision: the same gates on a complex64 state, half the bytes.
+func BenchmarkH24Single(b *testing.B)  { benchGatePrecision(b, 24, sim.Single, "h", 12) }
+func BenchmarkCX24Single(b *testing.B) { benchGatePrecision(b, 24, sim.Single, "cx", 3, 17) }
+func BenchmarkCX24(b *testing.B)       { benchGate(b, 24, "cx", 3, 17) }
 
 func stdGate(name string, params []float64, qubits ...int) sim.Gate {
 	g, _ := sim.LookupGate(name)

@@ -2,6 +2,10 @@ package sim
 
 import "slices"
 
+// amplitude is the element type of a state vector: complex128 for double
+// precision (the default), complex64 for single.
+type amplitude interface{ ~complex64 | ~complex128 }
+
 // kernelKind selects the loop that applies a gate. The choice is made once
 // per gate, from its matrix, before any amplitude is touched.
 type kernelKind uint8
@@ -18,7 +22,7 @@ const (
 )
 
 // kernel is a gate prepared for the state: masks, offsets and the matrix in
-// the form its loop wants.
+// the form its loop wants, in both precisions.
 type kernel struct {
 	kind     kernelKind
 	targets  []int
@@ -28,15 +32,35 @@ type kernel struct {
 	// fixed: targets (zero) and controls (ctrlVal). The loop runs over the
 	// 2^(n−len(fixed)) values of the other bits.
 	fixed []int
-
-	m    [4]complex128  // 1-qubit kernels
-	real bool           // the 1-qubit matrix has only real entries
-	m2   [16]complex128 // kGeneral2
-	mat  []complex128   // kGeneralK: the matrix; kDiagK: the diagonal
-	// kPermK: row r of the matrix has its one entry at column perm[r],
-	// value mat[r].
+	real  bool // the 1-qubit matrix has only real entries
+	// kPermK: row r of the matrix has its one entry at column perm[r].
 	perm []int
 	off  []int // offsets of the 2^k amplitudes of a group from its base index
+
+	c128 coefs[complex128]
+	c64  coefs[complex64]
+}
+
+// coefs are a kernel's matrix entries in one precision.
+type coefs[T amplitude] struct {
+	m   [4]T  // 1-qubit kernels; kPhase uses m[0]
+	m2  [16]T // kGeneral2
+	mat []T   // kGeneralK: the matrix; kDiagK: the diagonal; kPermK: row r's entry
+}
+
+func newCoefs[T amplitude](m [4]complex128, m2 [16]complex128, mat []complex128) coefs[T] {
+	var c coefs[T]
+	for i, v := range m {
+		c.m[i] = T(v)
+	}
+	for i, v := range m2 {
+		c.m2[i] = T(v)
+	}
+	c.mat = make([]T, len(mat))
+	for i, v := range mat {
+		c.mat[i] = T(v)
+	}
+	return c
 }
 
 // zeroTol is below which a matrix entry counts as zero when choosing a kernel.
@@ -60,15 +84,18 @@ func newKernel(g *Gate) *kernel {
 	}
 	slices.Sort(k.fixed)
 
+	var m1 [4]complex128
+	var m2 [16]complex128
+	var mat []complex128
 	nt := len(g.Targets)
 	d := 1 << nt
 	m := g.Matrix
 	switch {
 	case nt == 0:
 		k.kind = kPhase
-		k.m[0] = m[0]
+		m1[0] = m[0]
 	case nt == 1:
-		copy(k.m[:], m)
+		copy(m1[:], m)
 		k.real = imag(m[0]) == 0 && imag(m[1]) == 0 && imag(m[2]) == 0 && imag(m[3]) == 0
 		switch {
 		case isZero(m[1]) && isZero(m[2]):
@@ -91,9 +118,9 @@ func newKernel(g *Gate) *kernel {
 		}
 		if perm, ok := permutation(m, d); ok {
 			k.perm = perm
-			k.mat = make([]complex128, d)
+			mat = make([]complex128, d)
 			for r := range d {
-				k.mat[r] = m[r*d+perm[r]]
+				mat[r] = m[r*d+perm[r]]
 			}
 			k.kind = kPermK
 			isDiag := true
@@ -106,12 +133,14 @@ func newKernel(g *Gate) *kernel {
 			}
 		} else if nt == 2 {
 			k.kind = kGeneral2
-			copy(k.m2[:], m)
+			copy(m2[:], m)
 		} else {
 			k.kind = kGeneralK
-			k.mat = slices.Clone(m)
+			mat = m
 		}
 	}
+	k.c128 = newCoefs[complex128](m1, m2, mat)
+	k.c64 = newCoefs[complex64](m1, m2, mat)
 	return k
 }
 
@@ -150,43 +179,46 @@ func (k *kernel) base(j int) int {
 	return int(i | k.ctrlVal)
 }
 
-// apply runs the kernel on s for loop counters [lo, hi). buf must hold
+// applyKernel runs k on s for loop counters [lo, hi). buf must hold
 // 2^len(targets) amplitudes for kGeneralK and kPermK; it is scratch space so
 // that the loop allocates nothing.
 //
 // Loop counters below the lowest fixed qubit map to consecutive indices, so
 // each kernel computes a base index once per such run and walks the run.
-func (k *kernel) apply(s []complex128, lo, hi int, buf []complex128) {
+func applyKernel[T amplitude](k *kernel, c *coefs[T], s []T, lo, hi int, buf []T) {
 	switch k.kind {
 	case kDiag1, kAntiDiag1, kGeneral1:
-		k.apply1(s, lo, hi)
+		if k.ctrlMask != 0 {
+			apply1Controlled(k, c, s, lo, hi)
+		} else {
+			apply1(k, c, s, lo, hi)
+		}
 		return
 	}
 	if len(k.fixed) == 0 { // a global phase: one run of everything
-		k.applyRun(s, lo, hi-lo, buf)
+		applyRun(k, c, s, lo, hi-lo, buf)
 		return
 	}
 	run := 1 << k.fixed[0]
 	for j := lo; j < hi; {
 		n := min(run-j&(run-1), hi-j)
-		b := k.base(j)
-		k.applyRun(s, b, n, buf)
+		applyRun(k, c, s, k.base(j), n, buf)
 		j += n
 	}
 }
 
 // applyRun applies the kernel to the n consecutive groups from base b.
-func (k *kernel) applyRun(s []complex128, b, n int, buf []complex128) {
+func applyRun[T amplitude](k *kernel, c *coefs[T], s []T, b, n int, buf []T) {
 	switch k.kind {
 	case kPhase:
 		x := s[b : b+n]
-		ph := k.m[0]
+		ph := c.m[0]
 		for i := range x {
 			x[i] *= ph
 		}
 	case kDiagK:
 		for r, o := range k.off {
-			d := k.mat[r]
+			d := c.mat[r]
 			if d == 1 {
 				continue
 			}
@@ -196,7 +228,7 @@ func (k *kernel) applyRun(s []complex128, b, n int, buf []complex128) {
 			}
 		}
 	case kGeneral2:
-		m := &k.m2
+		m := &c.m2
 		x0 := s[b : b+n]
 		x1 := s[b+k.off[1] : b+k.off[1]+n]
 		x2 := s[b+k.off[2] : b+k.off[2]+n]
@@ -214,7 +246,7 @@ func (k *kernel) applyRun(s []complex128, b, n int, buf []complex128) {
 				buf[r] = s[i+o]
 			}
 			for r, o := range k.off {
-				s[i+o] = k.mat[r] * buf[k.perm[r]]
+				s[i+o] = c.mat[r] * buf[k.perm[r]]
 			}
 		}
 	case kGeneralK:
@@ -224,10 +256,10 @@ func (k *kernel) applyRun(s []complex128, b, n int, buf []complex128) {
 				buf[r] = s[i+o]
 			}
 			for r, o := range k.off {
-				row := k.mat[r*d : r*d+d]
-				var acc complex128
-				for c, v := range buf[:d] {
-					acc += row[c] * v
+				row := c.mat[r*d : r*d+d]
+				var acc T
+				for col, v := range buf[:d] {
+					acc += row[col] * v
 				}
 				s[i+o] = acc
 			}
@@ -235,30 +267,25 @@ func (k *kernel) applyRun(s []complex128, b, n int, buf []complex128) {
 	}
 }
 
-// apply1 is the single-target loop. Without controls it walks the state as
+// apply1 is the single-target loop without controls. It walks the state as
 // pairs of contiguous runs x = s[b:b+n], y = s[b+stride:b+stride+n], which
 // the compiler can check once per run instead of once per amplitude.
-func (k *kernel) apply1(s []complex128, lo, hi int) {
-	if k.ctrlMask != 0 {
-		k.apply1Controlled(s, lo, hi)
-		return
-	}
+func apply1[T amplitude](k *kernel, c *coefs[T], s []T, lo, hi int) {
 	stride := 1 << k.targets[0]
 	low := stride - 1
 	for j := lo; j < hi; {
 		off := j & low
 		n := min(stride-off, hi-j)
 		b := (j&^low)<<1 | off
-		k.pairs(s[b:b+n], s[b+stride:b+stride+n])
+		pairs(k, c, s[b:b+n], s[b+stride:b+stride+n])
 		j += n
 	}
 }
 
-// pairs applies the 2×2 matrix to each (x[i], y[i]). For target 0 the runs
-// are one amplitude long, so interleaved pairs get their own loop.
-func (k *kernel) pairs(x, y []complex128) {
+// pairs applies the 2×2 matrix to each (x[i], y[i]).
+func pairs[T amplitude](k *kernel, c *coefs[T], x, y []T) {
 	y = y[:len(x)]
-	m0, m1, m2, m3 := k.m[0], k.m[1], k.m[2], k.m[3]
+	m0, m1, m2, m3 := c.m[0], c.m[1], c.m[2], c.m[3]
 	switch {
 	case k.kind == kDiag1:
 		for i := range x {
@@ -270,13 +297,20 @@ func (k *kernel) pairs(x, y []complex128) {
 			x[i], y[i] = m1*y[i], m2*x[i]
 		}
 	case k.real:
-		// Real entries (H, RY, and X-like permutations): two real products
-		// per term instead of a complex one.
-		r0, r1, r2, r3 := real(m0), real(m1), real(m2), real(m3)
+		// Real entries (H, RY): two real products per term instead of a
+		// complex one. real() does not take a type parameter, so single
+		// precision has its own float32 loop; converting to complex128
+		// reads the parts of a double at no cost.
+		if x64, ok := any(x).([]complex64); ok {
+			pairsReal32(x64, any(y).([]complex64), any(c).(*coefs[complex64]))
+			return
+		}
+		r0, r1 := real(complex128(m0)), real(complex128(m1))
+		r2, r3 := real(complex128(m2)), real(complex128(m3))
 		for i := range x {
-			a0, a1 := x[i], y[i]
-			x[i] = complex(r0*real(a0)+r1*real(a1), r0*imag(a0)+r1*imag(a1))
-			y[i] = complex(r2*real(a0)+r3*real(a1), r2*imag(a0)+r3*imag(a1))
+			a0, a1 := complex128(x[i]), complex128(y[i])
+			x[i] = T(complex(r0*real(a0)+r1*real(a1), r0*imag(a0)+r1*imag(a1)))
+			y[i] = T(complex(r2*real(a0)+r3*real(a1), r2*imag(a0)+r3*imag(a1)))
 		}
 	default:
 		for i := range x {
@@ -287,7 +321,7 @@ func (k *kernel) pairs(x, y []complex128) {
 	}
 }
 
-func (k *kernel) apply1Controlled(s []complex128, lo, hi int) {
+func apply1Controlled[T amplitude](k *kernel, c *coefs[T], s []T, lo, hi int) {
 	stride := 1 << k.targets[0]
 	run := 1 << k.fixed[0]
 	for j := lo; j < hi; {
@@ -295,15 +329,25 @@ func (k *kernel) apply1Controlled(s []complex128, lo, hi int) {
 		b := k.base(j)
 		x := s[b : b+n]
 		y := s[b+stride : b+stride+n]
-		if k.kind == kDiag1 && k.m[0] == 1 {
+		if k.kind == kDiag1 && c.m[0] == 1 {
 			// cp, cz, cs…: only the target's |1⟩ half changes.
-			ph := k.m[3]
+			ph := c.m[3]
 			for i := range y {
 				y[i] *= ph
 			}
 		} else {
-			k.pairs(x, y)
+			pairs(k, c, x, y)
 		}
 		j += n
+	}
+}
+
+func pairsReal32(x, y []complex64, c *coefs[complex64]) {
+	y = y[:len(x)]
+	r0, r1, r2, r3 := real(c.m[0]), real(c.m[1]), real(c.m[2]), real(c.m[3])
+	for i := range x {
+		a0, a1 := x[i], y[i]
+		x[i] = complex(r0*real(a0)+r1*real(a1), r0*imag(a0)+r1*imag(a1))
+		y[i] = complex(r2*real(a0)+r3*real(a1), r2*imag(a0)+r3*imag(a1))
 	}
 }

@@ -58,15 +58,19 @@ func StateBytes(n int) int64 {
 	return 16 << n
 }
 
-// Check reports whether a state of n qubits is allowed.
-func (l Limits) Check(n int) error {
+// Check reports whether a double-precision state of n qubits is allowed.
+func (l Limits) Check(n int) error { return l.CheckPrecision(n, Double) }
+
+// CheckPrecision reports whether a state of n qubits in precision p is
+// allowed.
+func (l Limits) CheckPrecision(n int, p Precision) error {
 	if n < 0 {
 		return fmt.Errorf("%w: %d qubits", ErrInvalidCircuit, n)
 	}
 	if n > l.maxQubits() {
 		return fmt.Errorf("%w: %d qubits requested, the limit is %d", ErrTooManyQubits, n, l.maxQubits())
 	}
-	if b := StateBytes(n); b > l.budget() {
+	if b := p.bytesPerAmplitude() << n; b > l.budget() {
 		return fmt.Errorf("%w: %d qubits need %s, the budget is %s", ErrMemoryBudget, n, byteSize(b), byteSize(l.budget()))
 	}
 	return nil

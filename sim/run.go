@@ -20,6 +20,9 @@ type Options struct {
 	// Workers is how many goroutines a gate on a large state may use;
 	// 0 means GOMAXPROCS.
 	Workers int
+	// Precision of the state: Double (the default) or Single, which
+	// halves memory and traffic for errors around 1e-6.
+	Precision Precision
 	// FusionWidth is the widest block of gates merged into one before
 	// simulation (see DefaultFusionWidth); 0 means the default and a
 	// negative value turns fusion off.
@@ -139,7 +142,7 @@ func Run(ctx context.Context, c *Circuit, opts Options) (*Result, error) {
 	if opts.Shots < 1 {
 		return nil, fmt.Errorf("%w: shots must be at least 1, got %d", ErrInvalidCircuit, opts.Shots)
 	}
-	if err := opts.Limits.Check(c.NumQubits); err != nil {
+	if err := opts.Limits.CheckPrecision(c.NumQubits, opts.Precision); err != nil {
 		return nil, err
 	}
 	if err := c.Validate(); err != nil {
@@ -156,7 +159,7 @@ func Run(ctx context.Context, c *Circuit, opts Options) (*Result, error) {
 	}
 	p := prepare(c, opts.fusion())
 
-	s, err := NewState(c.NumQubits, opts.Limits)
+	s, err := NewStatePrecision(c.NumQubits, opts.Precision, opts.Limits)
 	if err != nil {
 		return nil, err
 	}
@@ -219,7 +222,7 @@ func runShots(ctx context.Context, s *State, c *Circuit, p *prepared, rng *rand.
 			return nil, err
 		}
 		if shot > 0 {
-			copy(s.amp, shared.amp)
+			s.v.copyFrom(shared.v)
 			clear(clbits)
 		}
 		if err := s.run(ctx, p, p.prefix, clbits, rng, opts.MaxSteps); err != nil {
@@ -241,9 +244,10 @@ func Simulate(ctx context.Context, c *Circuit, lim Limits) (*State, error) {
 }
 
 // SimulateWith is Simulate with the options of Run that apply to one
-// state: Limits, Workers and FusionWidth (Shots and Seed are not used).
+// state: Limits, Workers, Precision and FusionWidth (Shots and Seed are not
+// used).
 func SimulateWith(ctx context.Context, c *Circuit, opts Options) (*State, error) {
-	if err := opts.Limits.Check(c.NumQubits); err != nil {
+	if err := opts.Limits.CheckPrecision(c.NumQubits, opts.Precision); err != nil {
 		return nil, err
 	}
 	if err := c.Validate(); err != nil {
@@ -253,7 +257,7 @@ func SimulateWith(ctx context.Context, c *Circuit, opts Options) (*State, error)
 	if !p.terminal {
 		return nil, fmt.Errorf("%w: Simulate needs a circuit whose measurements are all terminal; this one measures mid-circuit, resets or branches on classical bits", ErrInvalidCircuit)
 	}
-	s, err := NewState(c.NumQubits, opts.Limits)
+	s, err := NewStatePrecision(c.NumQubits, opts.Precision, opts.Limits)
 	if err != nil {
 		return nil, err
 	}

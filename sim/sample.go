@@ -37,38 +37,7 @@ func sample(s *State, c *Circuit, rng *rand.Rand, shots, keyFrom int) map[string
 		u[i] *= scale
 	}
 
-	// Sweep: hits[i] shots land on basis state i.
-	type hit struct{ index, n int }
-	var hits []hit
-	var cum float64
-	k := 0
-	last := 0
-	for i, a := range s.amp {
-		p := real(a)*real(a) + imag(a)*imag(a)
-		if p == 0 {
-			continue
-		}
-		last = i
-		cum += p
-		n := 0
-		for k < shots && u[k] < cum {
-			k++
-			n++
-		}
-		if n > 0 {
-			hits = append(hits, hit{i, n})
-		}
-		if k == shots {
-			break
-		}
-	}
-	if k < shots { // rounding left the last variates past the final sum
-		if len(hits) > 0 && hits[len(hits)-1].index == last {
-			hits[len(hits)-1].n += shots - k
-		} else {
-			hits = append(hits, hit{last, shots - k})
-		}
-	}
+	hits := s.v.sweep(u)
 
 	// Basis states that agree on the measured qubits give the same key.
 	var mask int

@@ -6,25 +6,60 @@ import (
 	"math"
 	"math/rand/v2"
 	"runtime"
-	"sync"
 )
+
+// Precision is the floating-point precision of a state's amplitudes.
+type Precision uint8
+
+const (
+	// Double stores amplitudes as complex128 (16 bytes): the default.
+	Double Precision = iota
+	// Single stores amplitudes as complex64 (8 bytes): half the memory and
+	// memory traffic, for users who accept errors around 1e-6.
+	Single
+)
+
+func (p Precision) String() string {
+	if p == Single {
+		return "single"
+	}
+	return "double"
+}
+
+// bytesPerAmplitude is the size of one amplitude.
+func (p Precision) bytesPerAmplitude() int64 {
+	if p == Single {
+		return 8
+	}
+	return 16
+}
 
 // State is the state vector of n qubits: 2^n amplitudes, qubit 0 the lowest
 // bit of an index.
 type State struct {
 	n       int
-	amp     []complex128
+	prec    Precision
+	v       vector
 	workers int
-	buf     [][]complex128 // scratch per worker for multi-target gates
 }
 
-// NewState returns |0…0⟩ on n qubits, after checking n against lim.
-func NewState(n int, lim Limits) (*State, error) {
-	if err := lim.Check(n); err != nil {
+// NewState returns |0…0⟩ on n qubits in double precision, after checking n
+// against lim.
+func NewState(n int, lim Limits) (*State, error) { return NewStatePrecision(n, Double, lim) }
+
+// NewStatePrecision returns |0…0⟩ on n qubits in the given precision, after
+// checking the state's size against lim.
+func NewStatePrecision(n int, p Precision, lim Limits) (*State, error) {
+	if err := lim.CheckPrecision(n, p); err != nil {
 		return nil, err
 	}
-	s := &State{n: n, amp: make([]complex128, 1<<n), workers: runtime.GOMAXPROCS(0)}
-	s.amp[0] = 1
+	s := &State{n: n, prec: p, workers: runtime.GOMAXPROCS(0)}
+	if p == Single {
+		s.v = newVec[complex64](n)
+	} else {
+		s.v = newVec[complex128](n)
+	}
+	s.v.set(0, 1)
 	return s, nil
 }
 
@@ -35,54 +70,49 @@ func (s *State) SetWorkers(w int) { s.workers = max(w, 1) }
 // NumQubits is the number of qubits.
 func (s *State) NumQubits() int { return s.n }
 
-// Amplitudes returns the state vector itself, not a copy: it is read-only
-// for the caller, and changes as gates are applied.
-func (s *State) Amplitudes() []complex128 { return s.amp }
+// Precision is the precision of the amplitudes.
+func (s *State) Precision() Precision { return s.prec }
+
+// Amplitudes returns the state vector. In double precision it is the
+// vector itself, not a copy: read-only for the caller, and it changes as
+// gates are applied. In single precision it is a converted copy.
+func (s *State) Amplitudes() []complex128 {
+	if v, ok := s.v.(*vec[complex128]); ok {
+		return v.a
+	}
+	out := make([]complex128, 1<<s.n)
+	for i := range out {
+		out[i] = s.v.amplitude(i)
+	}
+	return out
+}
 
 // Amplitude returns the amplitude of basis state i.
-func (s *State) Amplitude(i int) complex128 { return s.amp[i] }
+func (s *State) Amplitude(i int) complex128 { return s.v.amplitude(i) }
 
 // Probabilities returns |a_i|² for every basis state (a new slice of 2^n).
 func (s *State) Probabilities() []float64 {
-	p := make([]float64, len(s.amp))
-	for i, a := range s.amp {
-		p[i] = real(a)*real(a) + imag(a)*imag(a)
+	p := make([]float64, 1<<s.n)
+	for i := range p {
+		p[i] = s.v.probability(i)
 	}
 	return p
 }
 
 // Probability returns |a_i|².
-func (s *State) Probability(i int) float64 {
-	a := s.amp[i]
-	return real(a)*real(a) + imag(a)*imag(a)
-}
+func (s *State) Probability(i int) float64 { return s.v.probability(i) }
 
 // QubitProbability returns the probability that measuring qubit q gives 1.
-func (s *State) QubitProbability(q int) float64 {
-	var p float64
-	bit := 1 << q
-	for i, a := range s.amp {
-		if i&bit != 0 {
-			p += real(a)*real(a) + imag(a)*imag(a)
-		}
-	}
-	return p
-}
+func (s *State) QubitProbability(q int) float64 { return s.v.qubitProbability(q) }
 
 // Norm returns the squared norm Σ|a_i|², 1 for a valid state.
-func (s *State) Norm() float64 {
-	var p float64
-	for _, a := range s.amp {
-		p += real(a)*real(a) + imag(a)*imag(a)
-	}
-	return p
-}
+func (s *State) Norm() float64 { return s.v.norm() }
 
 // Clone returns a copy of the state.
 func (s *State) Clone() *State {
-	c := &State{n: s.n, amp: make([]complex128, len(s.amp)), workers: s.workers}
-	copy(c.amp, s.amp)
-	return c
+	c := *s
+	c.v = s.v.clone()
+	return &c
 }
 
 // ApplyGate checks g and applies it to the state.
@@ -95,48 +125,7 @@ func (s *State) ApplyGate(g Gate) error {
 	return nil
 }
 
-// parallelMin is the number of loop iterations below which a gate runs on
-// one goroutine: starting goroutines costs more than the loop itself.
-const parallelMin = 1 << 14
-
-func (s *State) apply(k *kernel) {
-	groups := k.groups(s.n)
-	d := len(k.off)
-	workers := s.workers
-	if groups < parallelMin || workers <= 1 {
-		k.apply(s.amp, 0, groups, s.scratch(0, d))
-		return
-	}
-	workers = min(workers, groups/(parallelMin/4))
-	var wg sync.WaitGroup
-	chunk := (groups + workers - 1) / workers
-	for w := range workers {
-		lo, hi := w*chunk, min((w+1)*chunk, groups)
-		if lo >= hi {
-			break
-		}
-		buf := s.scratch(w, d)
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			k.apply(s.amp, lo, hi, buf)
-		}()
-	}
-	wg.Wait()
-}
-
-func (s *State) scratch(w, d int) []complex128 {
-	if d == 0 {
-		return nil
-	}
-	for len(s.buf) <= w {
-		s.buf = append(s.buf, nil)
-	}
-	if len(s.buf[w]) < d {
-		s.buf[w] = make([]complex128, d)
-	}
-	return s.buf[w]
-}
+func (s *State) apply(k *kernel) { s.v.apply(k, s.n, s.workers) }
 
 // measure measures qubit q, collapses the state and returns the outcome.
 func (s *State) measure(q int, rng *rand.Rand) bool {
@@ -146,28 +135,14 @@ func (s *State) measure(q int, rng *rand.Rand) bool {
 	if !one {
 		p = 1 - p1
 	}
-	scale := complex(1/math.Sqrt(p), 0)
-	bit := 1 << q
-	for i := range s.amp {
-		if (i&bit != 0) == one {
-			s.amp[i] *= scale
-		} else {
-			s.amp[i] = 0
-		}
-	}
+	s.v.collapse(q, one, 1/math.Sqrt(p))
 	return one
 }
 
-// reset measures qubit q and flips it to |0⟩ if it was 1.
+// reset measures qubit q and moves it to |0⟩ if it was 1.
 func (s *State) reset(q int, rng *rand.Rand) {
 	if s.measure(q, rng) {
-		bit := 1 << q
-		for i := range s.amp {
-			if i&bit != 0 {
-				j := i ^ bit
-				s.amp[j], s.amp[i] = s.amp[i], 0
-			}
-		}
+		s.v.moveToZero(q)
 	}
 }
 
@@ -196,7 +171,7 @@ func (s *State) applyAll(ctx context.Context, ks []*kernel) error {
 		}
 		if s.n > blockBits {
 			if n := lowRun(ks[i:]); n >= 2 {
-				s.applyBlocked(ks[i : i+n])
+				s.v.applyBlocked(ks[i:i+n], s.n, s.workers)
 				i += n
 				continue
 			}
