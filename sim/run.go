@@ -75,14 +75,14 @@ func (o Options) fusion() fusion {
 	return fusion{o.FusionWidth, max(o.FusionWidth, DefaultDiagonalFusionWidth)}
 }
 
-func prepare(c *Circuit, f fusion) *prepared {
+// prepare analyses c and builds what running it needs. With perShot, or
+// when the circuit is not terminal, the head is the shared prefix and every
+// later gate gets its own kernel for the per-shot loop.
+func prepare(c *Circuit, f fusion, perShot bool) *prepared {
 	p := &prepared{ops: make([]preparedOp, len(c.Ops)), terminal: true, prefix: -1}
 	measured := make(map[int]bool)
 	for i, op := range c.Ops {
 		p.ops[i].Op = op
-		if op.Kind == OpGate {
-			p.ops[i].kernel = newKernel(&p.ops[i].Gate)
-		}
 		plain := op.If == nil && (op.Kind == OpGate || op.Kind == OpBarrier)
 		if !plain && p.prefix < 0 {
 			p.prefix = i
@@ -104,9 +104,20 @@ func prepare(c *Circuit, f fusion) *prepared {
 	if p.prefix < 0 {
 		p.prefix = len(c.Ops)
 	}
-	head := p.ops[:p.prefix]
-	if p.terminal {
-		head = p.ops
+	// The shared prefix runs once; no jump may lead back into it.
+	for _, op := range c.Ops {
+		if op.Kind == OpJump {
+			p.prefix = min(p.prefix, op.Target)
+		}
+	}
+	head := p.ops
+	if perShot || !p.terminal {
+		head = p.ops[:p.prefix]
+		for i := p.prefix; i < len(p.ops); i++ {
+			if p.ops[i].Kind == OpGate {
+				p.ops[i].kernel = newKernel(&p.ops[i].Gate)
+			}
+		}
 	}
 	// Fuse between barriers: a barrier keeps gates from merging across it.
 	var run []*Gate
@@ -157,7 +168,7 @@ func Run(ctx context.Context, c *Circuit, opts Options) (*Result, error) {
 	if !c.hasMeasure() {
 		c, keyFrom = measureAll(c)
 	}
-	p := prepare(c, opts.fusion())
+	p := prepare(c, opts.fusion(), false)
 
 	s, err := NewStatePrecision(c.NumQubits, opts.Precision, opts.Limits)
 	if err != nil {
@@ -253,7 +264,7 @@ func SimulateWith(ctx context.Context, c *Circuit, opts Options) (*State, error)
 	if err := c.Validate(); err != nil {
 		return nil, err
 	}
-	p := prepare(c, opts.fusion())
+	p := prepare(c, opts.fusion(), false)
 	if !p.terminal {
 		return nil, fmt.Errorf("%w: Simulate needs a circuit whose measurements are all terminal; this one measures mid-circuit, resets or branches on classical bits", ErrInvalidCircuit)
 	}

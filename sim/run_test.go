@@ -300,3 +300,21 @@ func TestNoMeasurementWithConditions(t *testing.T) {
 		t.Fatalf("counts %v, want 10: 10", r.Counts)
 	}
 }
+
+// A loop whose body starts with a plain gate: the jump leads back to an
+// operation the shots would otherwise share.
+func TestLoopBackToLeadingGate(t *testing.T) {
+	c := &sim.Circuit{NumQubits: 1, NumClbits: 1}
+	c.Apply(gate(t, "h", nil, 0))                                 // 0
+	c.Measure(0, 0)                                               // 1
+	c.If(sim.BitIs(0, true), sim.Op{Kind: sim.OpReset, Qubit: 0}) // 2
+	c.If(sim.BitIs(0, true), sim.Op{Kind: sim.OpJump, Target: 0}) // 3: until a 0 is measured
+	r := run(t, c, sim.Options{Shots: 300, Seed: seed(12)})
+	if r.Counts["0"] != 300 {
+		t.Fatalf("counts %v, want 0: 300", r.Counts)
+	}
+	s, _ := sim.NewState(1, sim.Limits{})
+	if _, err := s.Execute(context.Background(), c, rand.New(rand.NewPCG(1, 2)), 0); err != nil {
+		t.Fatal(err)
+	}
+}

@@ -157,9 +157,12 @@ func (s *State) Execute(ctx context.Context, c *Circuit, rng *rand.Rand, maxStep
 	if err := c.Validate(); err != nil {
 		return nil, err
 	}
-	p := prepare(c, fusion{})
+	p := prepare(c, fusion{}, true)
+	if err := s.applyAll(ctx, p.head); err != nil {
+		return nil, err
+	}
 	clbits := make([]bool, c.NumClbits)
-	return clbits, s.run(ctx, p, 0, clbits, rng, maxSteps)
+	return clbits, s.run(ctx, p, p.prefix, clbits, rng, maxSteps)
 }
 
 // applyAll applies kernels in order, checking ctx between them. Runs of
