@@ -23,6 +23,10 @@ type Options struct {
 	// Precision of the state: Double (the default) or Single, which
 	// halves memory and traffic for errors around 1e-6.
 	Precision Precision
+	// ResultBits, when above 0, keys the counts by classical bits
+	// 0..ResultBits−1 only: a front end's scratch bits stay out of the
+	// results. It does not apply to a circuit without measurements.
+	ResultBits int
 	// FusionWidth is the widest block of gates merged into one before
 	// simulation (see DefaultFusionWidth); 0 means the default and a
 	// negative value turns fusion off.
@@ -164,9 +168,13 @@ func Run(ctx context.Context, c *Circuit, opts Options) (*Result, error) {
 		seed = *opts.Seed
 	}
 	rng := newRand(seed)
-	keyFrom := 0
+	keyFrom, keyTo := 0, c.NumClbits
+	if opts.ResultBits > 0 {
+		keyTo = min(opts.ResultBits, c.NumClbits)
+	}
 	if !c.hasMeasure() {
 		c, keyFrom = measureAll(c)
+		keyTo = c.NumClbits
 	}
 	p := prepare(c, opts.fusion(), false)
 
@@ -182,10 +190,10 @@ func Run(ctx context.Context, c *Circuit, opts Options) (*Result, error) {
 		if err := s.applyAll(ctx, p.head); err != nil {
 			return nil, err
 		}
-		res.Counts = sample(s, c, rng, opts.Shots, keyFrom)
+		res.Counts = sample(s, c, rng, opts.Shots, keyFrom, keyTo)
 		return res, nil
 	}
-	res.Counts, err = runShots(ctx, s, c, p, rng, opts, keyFrom)
+	res.Counts, err = runShots(ctx, s, c, p, rng, opts, keyFrom, keyTo)
 	if err != nil {
 		return nil, err
 	}
@@ -207,10 +215,10 @@ func measureAll(c *Circuit) (*Circuit, int) {
 	return m, c.NumClbits
 }
 
-// countKey writes the key of the classical bits clbits[from:] into key:
-// bit from rightmost.
-func countKey(key []byte, clbits []bool, from int) {
-	for b, v := range clbits[from:] {
+// countKey writes the key of the classical bits into key, the first
+// rightmost.
+func countKey(key []byte, clbits []bool) {
+	for b, v := range clbits {
 		key[len(key)-1-b] = '0'
 		if v {
 			key[len(key)-1-b] = '1'
@@ -220,14 +228,14 @@ func countKey(key []byte, clbits []bool, from int) {
 
 // runShots runs the circuit once per shot. The leading gates every shot
 // shares are applied once; each shot starts from a copy of that state.
-func runShots(ctx context.Context, s *State, c *Circuit, p *prepared, rng *rand.Rand, opts Options, keyFrom int) (map[string]int, error) {
+func runShots(ctx context.Context, s *State, c *Circuit, p *prepared, rng *rand.Rand, opts Options, keyFrom, keyTo int) (map[string]int, error) {
 	if err := s.applyAll(ctx, p.head); err != nil {
 		return nil, err
 	}
 	shared := s.Clone()
 	counts := make(map[string]int)
 	clbits := make([]bool, c.NumClbits)
-	key := make([]byte, c.NumClbits-keyFrom)
+	key := make([]byte, keyTo-keyFrom)
 	for shot := range opts.Shots {
 		if err := ctx.Err(); err != nil {
 			return nil, err
@@ -239,7 +247,7 @@ func runShots(ctx context.Context, s *State, c *Circuit, p *prepared, rng *rand.
 		if err := s.run(ctx, p, p.prefix, clbits, rng, opts.MaxSteps); err != nil {
 			return nil, err
 		}
-		countKey(key, clbits, keyFrom)
+		countKey(key, clbits[keyFrom:keyTo])
 		counts[string(key)]++
 	}
 	return counts, nil

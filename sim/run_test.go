@@ -318,3 +318,18 @@ func TestLoopBackToLeadingGate(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+func TestResultBits(t *testing.T) {
+	c := &sim.Circuit{NumQubits: 2, NumClbits: 4}
+	c.Apply(gate(t, "x", nil, 1)).Measure(0, 0).Measure(1, 1).Measure(1, 3)
+	for _, perShot := range []bool{false, true} {
+		cc := *c
+		if perShot {
+			cc.Ops = append([]sim.Op{{Kind: sim.OpSetBits, Bits: []int{2}, Value: 1}}, c.Ops...)
+		}
+		r := run(t, &cc, sim.Options{Shots: 5, ResultBits: 2})
+		if r.PerShot != perShot || r.Counts["10"] != 5 || len(r.Counts) != 1 {
+			t.Fatalf("per shot %v: counts %v, want 10: 5", r.PerShot, r.Counts)
+		}
+	}
+}

@@ -4,13 +4,13 @@ import "math/rand/v2"
 
 // sample draws shots outcomes from the final state s of a circuit whose
 // measurements are all terminal, and counts them by the string of classical
-// bits keyFrom and up.
+// bits keyFrom to keyTo−1.
 //
 // It costs O(2^n + shots): the shots' uniform variates are generated already
 // sorted (normalised partial sums of exponential variates), then one sweep
 // over the amplitudes' cumulative probability hands each its shots. Nothing
 // of size 2^n is allocated.
-func sample(s *State, c *Circuit, rng *rand.Rand, shots, keyFrom int) map[string]int {
+func sample(s *State, c *Circuit, rng *rand.Rand, shots, keyFrom, keyTo int) map[string]int {
 	// Which qubit each classical bit ends up holding (the last measurement
 	// into a bit wins); -1 for bits never measured, which read 0.
 	source := make([]int, c.NumClbits)
@@ -41,7 +41,7 @@ func sample(s *State, c *Circuit, rng *rand.Rand, shots, keyFrom int) map[string
 
 	// Basis states that agree on the measured qubits give the same key.
 	var mask int
-	for _, q := range source {
+	for _, q := range source[keyFrom:keyTo] {
 		if q >= 0 {
 			mask |= 1 << q
 		}
@@ -51,9 +51,9 @@ func sample(s *State, c *Circuit, rng *rand.Rand, shots, keyFrom int) map[string
 		byMeasured[h.index&mask] += h.n
 	}
 	counts := make(map[string]int, len(byMeasured))
-	key := make([]byte, c.NumClbits-keyFrom)
+	key := make([]byte, keyTo-keyFrom)
 	for idx, n := range byMeasured {
-		for b, q := range source[keyFrom:] {
+		for b, q := range source[keyFrom:keyTo] {
 			key[len(key)-1-b] = '0'
 			if q >= 0 && idx>>q&1 == 1 {
 				key[len(key)-1-b] = '1'

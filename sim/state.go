@@ -242,5 +242,5 @@ func (s *State) run(ctx context.Context, p *prepared, start int, clbits []bool, 
 // O(2^n + shots).
 func (s *State) Sample(rng *rand.Rand, shots int) map[string]int {
 	c, keyFrom := measureAll(&Circuit{NumQubits: s.n})
-	return sample(s, c, rng, shots, keyFrom)
+	return sample(s, c, rng, shots, keyFrom, c.NumClbits)
 }
