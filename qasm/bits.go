@@ -1,0 +1,253 @@
+package qasm
+
+import (
+	"slices"
+
+	"github.com/qjobs/quantum/sim"
+)
+
+// Classical bits carry what is known about them at compile time: a bit
+// written with a constant on every path is known, a measured one is not.
+// Conditions on known bits fold away, so only control flow that really
+// depends on measurements reaches the circuit.
+
+const (
+	unknown int8 = -1
+	// permBase is the id of the first permanent scratch bit; permanent
+	// ids count down from it, below every stack scratch id.
+	permBase = -(1 << 30)
+)
+
+type journalEntry struct {
+	bit int
+	old int8
+}
+
+func (c *compiler) knownSlot(b int) *int8 {
+	switch {
+	case b <= permBase:
+		return &c.knownPerm[permBase-b]
+	case b < 0:
+		return &c.knownScr[-b-1]
+	}
+	return &c.knownOut[b]
+}
+
+func (c *compiler) known(b int) int8 { return *c.knownSlot(b) }
+
+func (c *compiler) setKnown(b int, v int8) {
+	slot := c.knownSlot(b)
+	if c.rt > 0 {
+		c.journal = append(c.journal, journalEntry{b, *slot})
+	}
+	*slot = v
+}
+
+// forgetAll makes every bit unknown: at the head of a loop that runs a
+// number of times only known at run time.
+func (c *compiler) forgetAll() {
+	for _, ks := range [][]int8{c.knownOut, c.knownScr, c.knownPerm} {
+		for i := range ks {
+			ks[i] = unknown
+		}
+	}
+	// Entries journaled before this point would restore stale knowledge
+	// when a branch around the loop is undone; dropping knowledge is
+	// always safe, so mark every journaled bit unknown as well.
+	for i := range c.journal {
+		c.journal[i].old = unknown
+	}
+}
+
+func (c *compiler) checkClbits(p position, n int) {
+	if n < 0 || c.nOut+c.scratchMax+c.nPerm+n > maxClbits {
+		fail(p, "program needs more than %d classical bits", maxClbits)
+	}
+}
+
+// allocOut gives a register declared at the top level its bits.
+func (c *compiler) allocOut(p position, n int) []int {
+	c.checkClbits(p, n)
+	bits := make([]int, n)
+	for i := range bits {
+		bits[i] = c.nOut + i
+	}
+	c.nOut += n
+	for range n {
+		c.knownOut = append(c.knownOut, 0) // every shot starts with zeros
+	}
+	return bits
+}
+
+// allocScratch gives n bits that are freed when the current scope closes.
+func (c *compiler) allocScratch(p position, n int) []int {
+	if c.scratchTop+n > c.scratchMax {
+		c.checkClbits(p, c.scratchTop+n-c.scratchMax)
+	}
+	bits := make([]int, n)
+	for i := range bits {
+		bits[i] = -(c.scratchTop + i + 1)
+	}
+	c.scratchTop += n
+	for c.scratchMax < c.scratchTop {
+		c.scratchMax++
+		c.knownScr = append(c.knownScr, 0)
+	}
+	return bits
+}
+
+// allocPerm gives n bits that are never freed.
+func (c *compiler) allocPerm(p position, n int) []int {
+	c.checkClbits(p, n)
+	bits := make([]int, n)
+	for i := range bits {
+		bits[i] = permBase - c.nPerm
+		c.nPerm++
+		c.knownPerm = append(c.knownPerm, 0)
+	}
+	return bits
+}
+
+func (c *compiler) emit(p position, op sim.Op) int {
+	c.charge(p, 1)
+	c.ops = append(c.ops, op)
+	return len(c.ops) - 1
+}
+
+func (c *compiler) charge(p position, n int) {
+	c.work += n
+	if c.work > c.opts.MaxOps {
+		fail(p, "program expands to more than %d operations (MaxOps)", c.opts.MaxOps)
+	}
+}
+
+// readBits is the value of the bits: known at compile time when every one
+// of them is (and they fit 64 bits), else a run-time value.
+func (c *compiler) readBits(bits []int) value {
+	if len(bits) <= 64 {
+		var v int64
+		all := true
+		for i, b := range bits {
+			switch c.known(b) {
+			case 1:
+				v |= 1 << i
+			case unknown:
+				all = false
+			}
+		}
+		if all {
+			return value{k: vBits, i: v, w: len(bits)}
+		}
+	}
+	return value{k: vRT, bits: bits, w: len(bits)}
+}
+
+// setConst writes a constant to bits, skipping bits already known to hold
+// it.
+func (c *compiler) setConst(p position, bits []int, v uint64) {
+	var todo []int
+	var val uint64
+	for i, b := range bits {
+		bit := int8(0)
+		if i < 64 && v>>i&1 == 1 {
+			bit = 1
+		}
+		if c.known(b) == bit {
+			continue
+		}
+		if bit == 1 {
+			val |= 1 << len(todo)
+		}
+		todo = append(todo, b)
+		c.setKnown(b, bit)
+		if len(todo) == 64 {
+			c.emit(p, sim.Op{Kind: sim.OpSetBits, Bits: todo, Value: val})
+			todo, val = nil, 0
+		}
+	}
+	if len(todo) > 0 {
+		c.emit(p, sim.Op{Kind: sim.OpSetBits, Bits: todo, Value: val})
+	}
+}
+
+// copyBits copies src into dst at run time, zero-extending src.
+func (c *compiler) copyBits(p position, dst, src []int) {
+	if len(src) > len(dst) {
+		src = src[:len(dst)]
+	}
+	at := make(map[int]int, len(src))
+	for i, b := range src {
+		at[b] = i
+	}
+	overlap := false
+	for i, d := range dst {
+		if j, ok := at[d]; ok && j != i {
+			overlap = true
+		}
+	}
+	if overlap {
+		tmp := c.allocPerm(p, len(src))
+		c.copyBits(p, tmp, src)
+		src = tmp
+	}
+	for i, d := range dst {
+		if i >= len(src) {
+			c.setConst(p, []int{d}, 0)
+			continue
+		}
+		s := src[i]
+		if s == d {
+			continue
+		}
+		if k := c.known(s); k != unknown {
+			c.setConst(p, []int{d}, uint64(k))
+			continue
+		}
+		c.emit(p, sim.Op{Kind: sim.OpSetBits, Bits: []int{d}, Value: 1, If: sim.BitIs(s, true)})
+		c.emit(p, sim.Op{Kind: sim.OpSetBits, Bits: []int{d}, Value: 0, If: sim.BitIs(s, false)})
+		c.setKnown(d, unknown)
+	}
+}
+
+// setFromCond writes the truth of cond into bit d at run time.
+func (c *compiler) setFromCond(p position, d int, cond *sim.Condition) {
+	if !condUses(cond, d) {
+		c.emit(p, sim.Op{Kind: sim.OpSetBits, Bits: []int{d}, Value: 1, If: cond})
+		c.emit(p, sim.Op{Kind: sim.OpSetBits, Bits: []int{d}, Value: 0, If: sim.Not(cond)})
+	} else {
+		// cond reads d: decide once, then write.
+		j := c.emit(p, sim.Op{Kind: sim.OpJump, If: cond})
+		c.emit(p, sim.Op{Kind: sim.OpSetBits, Bits: []int{d}, Value: 0})
+		k := c.emit(p, sim.Op{Kind: sim.OpJump})
+		c.ops[j].Target = len(c.ops)
+		c.emit(p, sim.Op{Kind: sim.OpSetBits, Bits: []int{d}, Value: 1})
+		c.ops[k].Target = len(c.ops)
+	}
+	c.setKnown(d, unknown)
+}
+
+func condUses(cd *sim.Condition, b int) bool {
+	if cd == nil {
+		return false
+	}
+	if slices.Contains(cd.Bits, b) {
+		return true
+	}
+	for _, a := range cd.Args {
+		if condUses(a, b) {
+			return true
+		}
+	}
+	return false
+}
+
+// writes reports the classical bits op may write.
+func writes(op *sim.Op) []int {
+	switch op.Kind {
+	case sim.OpMeasure:
+		return []int{op.Bit}
+	case sim.OpSetBits:
+		return op.Bits
+	}
+	return nil
+}

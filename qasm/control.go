@@ -1,0 +1,469 @@
+package qasm
+
+import (
+	"slices"
+
+	"github.com/qjobs/quantum/sim"
+)
+
+// Control flow. A condition known at compile time picks its branch and a
+// loop with known bounds is unrolled; a condition that reads measured bits
+// becomes conditional operations or jumps that sim follows per shot.
+
+// toCond turns a value into a run-time condition, or reports the
+// compile-time truth of a value that has none.
+func toCond(v value, p position, what string) (cond *sim.Condition, truth bool) {
+	switch v.k {
+	case vCond:
+		return v.cond, false
+	case vRT:
+		if len(v.bits) > 64 {
+			fail(p, "%s: a condition can read at most 64 bits", what)
+		}
+		return sim.RegisterCmp(v.bits, sim.Ne, 0), false
+	}
+	return nil, v.asBool(p, what)
+}
+
+// branch lowers a branch that only some shots take and returns
+// the known values of the bits it wrote, with the compiler's knowledge put
+// back as it was before the branch.
+func (c *compiler) branch(lower func() ctl) map[int]int8 {
+	mark := len(c.journal)
+	c.rt++
+	lower() // break, continue and end inside emitted their jumps
+	c.rt--
+	after := map[int]int8{}
+	for i := len(c.journal) - 1; i >= mark; i-- {
+		e := c.journal[i]
+		if _, ok := after[e.bit]; !ok {
+			after[e.bit] = c.known(e.bit)
+		}
+		*c.knownSlot(e.bit) = e.old
+	}
+	c.journal = c.journal[:mark]
+	return after
+}
+
+func (c *compiler) lowerIf(s *sIf) ctl {
+	v := c.eval(s.Cond)
+	var orElse func() ctl
+	if s.Else != nil {
+		orElse = func() ctl { return c.lowerBlock(s.Else) }
+	}
+	return c.ifValue(s.P, s.Cond.at(), v, func() ctl { return c.lowerBlock(s.Then) }, orElse)
+}
+
+// ifValue lowers "if (v) then else orElse" (orElse may be nil).
+func (c *compiler) ifValue(p, condPos position, v value, then, orElse func() ctl) ctl {
+	cond, truth := toCond(v, condPos, "the if condition")
+	if cond == nil {
+		if truth {
+			return then()
+		}
+		if orElse != nil {
+			return orElse()
+		}
+		return ctlNone
+	}
+	c.inGateBody(p, "an if that depends on measurement results")
+	start := c.emit(p, sim.Op{Kind: sim.OpJump, If: sim.Not(cond)})
+	thenK := c.branch(then)
+	var elseK map[int]int8
+	if orElse != nil {
+		skip := c.emit(p, sim.Op{Kind: sim.OpJump})
+		c.ops[start].Target = len(c.ops)
+		elseK = c.branch(orElse)
+		c.ops[skip].Target = len(c.ops)
+	} else {
+		c.ops[start].Target = len(c.ops)
+		c.attachCondition(start, cond)
+	}
+	// A bit keeps a known value only when both ways leave the same one.
+	for b, v := range thenK {
+		other, ok := elseK[b]
+		if !ok {
+			other = c.known(b)
+		}
+		if other != v {
+			v = unknown
+		}
+		c.setKnown(b, v)
+	}
+	for b, v := range elseK {
+		if _, done := thenK[b]; done {
+			continue
+		}
+		if c.known(b) != v {
+			c.setKnown(b, unknown)
+		}
+	}
+	return ctlNone
+}
+
+// lowerSwitch lowers a switch as a chain of if and else.
+func (c *compiler) lowerSwitch(s *sSwitch) ctl {
+	target := c.eval(s.Target)
+	var chain func(i int) ctl
+	chain = func(i int) ctl {
+		if i == len(s.Cases) {
+			if s.Default == nil {
+				return ctlNone
+			}
+			return c.lowerBlock(s.Default)
+		}
+		cs := s.Cases[i]
+		var match value
+		for j, e := range cs.Values {
+			eq := c.evalBinary(e.at(), "==", target, c.eval(e))
+			if j == 0 {
+				match = eq
+			} else {
+				match = c.evalBinary(e.at(), "||", match, eq)
+			}
+		}
+		var orElse func() ctl
+		if i+1 < len(s.Cases) || s.Default != nil {
+			orElse = func() ctl { return chain(i + 1) }
+		}
+		return c.ifValue(cs.P, cs.P, match, func() ctl { return c.lowerBlock(cs.Body) }, orElse)
+	}
+	return chain(0)
+}
+
+// attachCondition replaces the jump at start over a branch of plain
+// operations by a condition on each of them, which keeps the circuit
+// short. It is only sound when the branch writes none of the bits the
+// condition reads, and it has no jumps of its own.
+func (c *compiler) attachCondition(start int, cond *sim.Condition) {
+	body := c.ops[start+1:]
+	if len(body) == 0 {
+		c.ops = c.ops[:start]
+		return
+	}
+	for i := range body {
+		if body[i].Kind == sim.OpJump {
+			return
+		}
+		for _, b := range writes(&body[i]) {
+			if condUses(cond, b) {
+				return
+			}
+		}
+	}
+	for i := range body {
+		// sim bounds how deeply conditions nest; deep ones keep the jump.
+		if body[i].If != nil && condDepth(body[i].If) > 100 {
+			return
+		}
+	}
+	for i := range body {
+		if body[i].If == nil {
+			body[i].If = cond
+		} else {
+			body[i].If = sim.And(cond, body[i].If)
+		}
+	}
+	c.ops = slices.Delete(c.ops, start, start+1)
+}
+
+func condDepth(cd *sim.Condition) int {
+	d := 0
+	for _, a := range cd.Args {
+		d = max(d, condDepth(a))
+	}
+	return d + 1
+}
+
+func (c *compiler) breakOrContinue(p position, isBreak bool) ctl {
+	name := "continue"
+	if isBreak {
+		name = "break"
+	}
+	if len(c.loops) == 0 || len(c.fns) > 0 && c.loops[len(c.loops)-1].level < c.fns[len(c.fns)-1].level {
+		fail(p, "%s outside a loop", name)
+	}
+	l := c.loops[len(c.loops)-1]
+	if l.runtime {
+		if isBreak {
+			l.breaks = append(l.breaks, c.emit(p, sim.Op{Kind: sim.OpJump}))
+		} else {
+			c.emit(p, sim.Op{Kind: sim.OpJump, Target: l.top})
+		}
+	} else if c.rt > l.level {
+		// Shots that take this jump skip the rest of the unrolled loop
+		// (or of this iteration).
+		j := c.emit(p, sim.Op{Kind: sim.OpJump})
+		if isBreak {
+			l.breaks = append(l.breaks, j)
+		} else {
+			l.continues = append(l.continues, j)
+		}
+		if !l.raised {
+			l.raised = true
+			c.rt++
+		}
+	}
+	if isBreak {
+		return ctlBreak
+	}
+	return ctlContinue
+}
+
+// iterValues lists what a for loop runs over.
+func (c *compiler) iterValues(s *sFor) []value {
+	switch it := s.Iter.(type) {
+	case *xRange:
+		if it.Start == nil || it.Stop == nil {
+			fail(it.P, "a loop range needs a start and an end")
+		}
+		start := c.eval(it.Start).asExactInt(it.Start.at(), "the range start")
+		stop := c.eval(it.Stop).asExactInt(it.Stop.at(), "the range end")
+		step := int64(1)
+		if it.Step != nil {
+			step = c.eval(it.Step).asExactInt(it.Step.at(), "the range step")
+			if step == 0 {
+				fail(it.Step.at(), "a range step cannot be 0")
+			}
+		}
+		n := rangeLen(start, step, stop)
+		if n > uint64(c.opts.MaxLoopIterations) {
+			fail(s.P, "for loop of %d iterations is more than the limit of %d (MaxLoopIterations)", n, c.opts.MaxLoopIterations)
+		}
+		out := make([]value, n)
+		for i := range out {
+			out[i] = intVal(start + int64(i)*step)
+		}
+		return out
+	case *xSet:
+		out := make([]value, len(it.Elems))
+		for i, e := range it.Elems {
+			out[i] = c.eval(e)
+		}
+		return out
+	}
+	v := c.eval(s.Iter)
+	switch v.k {
+	case vArray:
+		return v.arr
+	case vBits:
+		out := make([]value, v.w)
+		for i := range out {
+			out[i] = value{k: vBits, i: v.i >> i & 1, w: 1}
+		}
+		return out
+	}
+	fail(s.Iter.at(), "a for loop runs over a range [a:b], a set {a, b} or an array; got %s", v.kindName())
+	return nil
+}
+
+// rangeLen counts the values of the inclusive range start:step:stop.
+func rangeLen(start, step, stop int64) uint64 {
+	if step > 0 && start > stop || step < 0 && start < stop {
+		return 0
+	}
+	span := uint64(stop - start)
+	if step < 0 {
+		span = uint64(start - stop)
+		return span/uint64(-step) + 1
+	}
+	return span/uint64(step) + 1
+}
+
+func (c *compiler) lowerFor(s *sFor) ctl {
+	vals := c.iterValues(s)
+	var ty *ctype
+	if s.Type != nil {
+		ty = c.resolveType(s.Type)
+	}
+	l := &loopCtx{level: c.rt}
+	c.loops = append(c.loops, l)
+	defer c.endLoop(l)
+	for _, v := range vals {
+		// Iterations count against MaxOps too, so nested loops that emit
+		// nothing still end.
+		c.charge(s.P, 1)
+		c.nextIteration(l)
+		if ty != nil && ty.name != "bit" {
+			v = coerce(v, ty, s.P, "the loop variable")
+		}
+		c.push(false, false)
+		c.declare(&symbol{kind: symVar, name: s.Var, pos: s.P, val: v, ty: ty, isConst: true})
+		k := c.lowerList(s.Body)
+		c.pop()
+		switch k {
+		case ctlBreak:
+			return ctlNone
+		case ctlReturn, ctlEnd:
+			return k
+		}
+	}
+	return ctlNone
+}
+
+// nextIteration lands the continue jumps of the previous iteration.
+func (c *compiler) nextIteration(l *loopCtx) {
+	if len(l.continues) == 0 {
+		return
+	}
+	for _, j := range l.continues {
+		c.ops[j].Target = len(c.ops)
+	}
+	l.continues = nil
+	c.forgetAll() // shots that jumped here join the others
+}
+
+func (c *compiler) endLoop(l *loopCtx) {
+	c.nextIteration(l)
+	for _, j := range l.breaks {
+		c.ops[j].Target = len(c.ops)
+	}
+	l.breaks = nil
+	if l.raised {
+		c.rt--
+		c.forgetAll()
+	}
+	c.loops = c.loops[:len(c.loops)-1]
+}
+
+func (c *compiler) lowerWhile(s *sWhile) ctl {
+	l := &loopCtx{level: c.rt}
+	c.loops = append(c.loops, l)
+	defer c.endLoop(l)
+	for iter := 0; ; iter++ {
+		c.nextIteration(l)
+		mark := len(c.ops)
+		cond, truth := toCond(c.eval(s.Cond), s.Cond.at(), "the while condition")
+		if cond != nil {
+			// The condition's own operations (a subroutine call that
+			// measures) belong inside the loop, which evaluates it again.
+			c.ops = c.ops[:mark]
+			c.endJumps = slices.DeleteFunc(c.endJumps, func(j int) bool { return j >= mark })
+			return c.runtimeWhile(s, l)
+		}
+		if !truth {
+			return ctlNone
+		}
+		if iter >= c.opts.MaxLoopIterations {
+			fail(s.P, "while loop did not end within %d iterations (MaxLoopIterations)", c.opts.MaxLoopIterations)
+		}
+		c.charge(s.P, 1)
+		switch k := c.lowerBlock(s.Body); k {
+		case ctlBreak:
+			return ctlNone
+		case ctlReturn, ctlEnd:
+			return k
+		}
+	}
+}
+
+// runtimeWhile lowers a loop whose condition reads measured bits:
+//
+//	top:  the condition's own operations, if any
+//	      jump end if !cond
+//	      body
+//	      jump top
+//	end:
+//
+// sim bounds the steps of a shot (Options.MaxSteps), so a loop that never
+// ends fails the job instead of hanging it.
+func (c *compiler) runtimeWhile(s *sWhile, l *loopCtx) ctl {
+	c.nextIteration(l)
+	l.runtime = true
+	l.top = len(c.ops)
+	// Any bit the body writes may differ on the next pass.
+	c.forgetAll()
+	cond, truth := toCond(c.eval(s.Cond), s.Cond.at(), "the while condition")
+	if cond == nil && !truth {
+		return ctlNone
+	}
+	if cond != nil {
+		l.breaks = append(l.breaks, c.emit(s.P, sim.Op{Kind: sim.OpJump, If: sim.Not(cond)}))
+	}
+	c.branch(func() ctl { return c.lowerBlock(s.Body) })
+	c.emit(s.P, sim.Op{Kind: sim.OpJump, Target: l.top})
+	c.forgetAll() // endLoop lands the breaks
+	return ctlNone
+}
+
+func (c *compiler) lowerReturn(s *sReturn) ctl {
+	if len(c.fns) == 0 {
+		fail(s.P, "return outside a subroutine")
+	}
+	f := c.fns[len(c.fns)-1]
+	if s.Value == nil {
+		if f.ret != nil {
+			fail(s.P, "subroutine %q must return a %s", f.def.Name, f.ret.name)
+		}
+		c.runtimeReturn(s.P, f)
+		return ctlReturn
+	}
+	if f.ret == nil {
+		fail(s.P, "subroutine %q has no return type but returns a value", f.def.Name)
+	}
+	if c.rt > f.level {
+		// Only some shots return here: the value goes to the result bits
+		// and those shots jump to the end of the body.
+		if f.resBits == nil {
+			fail(s.P, "returning a %s under a condition that depends on measurement results is not supported (bit and bool results are)", f.ret.name)
+		}
+		var v value
+		if m, ok := s.Value.(*xMeasure); ok {
+			c.measureValueInto(m, f.resBits)
+		} else {
+			v = c.eval(s.Value)
+			if v.k == vRT && len(v.bits) != len(f.resBits) {
+				fail(s.Value.at(), "returns %d bits where %d are declared", len(v.bits), len(f.resBits))
+			}
+			if !v.runtime() {
+				v = coerce(v, f.ret, s.Value.at(), "the returned value")
+			}
+			c.storeBits(s.P, f.resBits, v)
+		}
+		c.runtimeReturn(s.P, f)
+		return ctlReturn
+	}
+	var v value
+	if m, ok := s.Value.(*xMeasure); ok && f.resBits != nil {
+		c.measureValueInto(m, f.resBits)
+		v = c.readBits(f.resBits)
+	} else if ok {
+		v = c.measureValue(m)
+	} else {
+		v = c.eval(s.Value)
+	}
+	f.result = c.convertReturn(s.Value.at(), v, f.ret)
+	return ctlReturn
+}
+
+func (c *compiler) runtimeReturn(p position, f *fnCtx) {
+	if c.rt <= f.level {
+		return
+	}
+	f.returns = append(f.returns, c.emit(p, sim.Op{Kind: sim.OpJump}))
+	if !f.raised {
+		f.raised = true
+		c.rt++
+	}
+}
+
+func (c *compiler) convertReturn(p position, v value, t *ctype) value {
+	switch {
+	case t.name == "bit" && v.k == vRT:
+		n := max(t.size, 1)
+		if len(v.bits) != n {
+			fail(p, "returns %d bits where bit[%d] is declared", len(v.bits), n)
+		}
+		return v
+	case t.name == "bit" && v.k == vCond:
+		bits := c.fns[len(c.fns)-1].resBits
+		c.setFromCond(p, bits[0], v.cond)
+		c.setConst(p, bits[1:], 0)
+		return c.readBits(bits)
+	case t.name == "bool" && v.runtime():
+		return v
+	case v.runtime():
+		runtimeFail(p, "the returned "+t.name)
+	}
+	return coerce(v, t, p, "the returned value")
+}

@@ -1,0 +1,29 @@
+package qasm
+
+import "fmt"
+
+// Error is every error Compile returns for a bad program: where it is and
+// what was expected there. Line and Col count from 1; only an internal
+// error (a bug in this package, never a bad program) has 0:0.
+type Error struct {
+	Line, Col int
+	Msg       string
+}
+
+func (e *Error) Error() string { return fmt.Sprintf("%d:%d: %s", e.Line, e.Col, e.Msg) }
+
+// position is a place in the source.
+type position struct{ Line, Col int }
+
+func errorf(p position, format string, args ...any) *Error {
+	return &Error{Line: p.Line, Col: p.Col, Msg: fmt.Sprintf(format, args...)}
+}
+
+// bail carries an *Error up through the recursive descent of the parser
+// and the lowering; Compile turns it back into a return value. Only values
+// of this type are recovered as program errors.
+type bail struct{ err *Error }
+
+func fail(p position, format string, args ...any) {
+	panic(bail{errorf(p, format, args...)})
+}

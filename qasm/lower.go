@@ -1,0 +1,344 @@
+package qasm
+
+import (
+	"github.com/qjobs/quantum/sim"
+)
+
+// ctl tells the statement list being lowered what a statement did to the
+// flow of control at compile time.
+type ctl uint8
+
+const (
+	ctlNone ctl = iota
+	ctlBreak
+	ctlContinue
+	ctlReturn
+	ctlEnd
+)
+
+type loopCtx struct {
+	runtime bool
+	level   int // c.rt when the loop started
+	top     int // runtime loops: index of the condition's jump
+	breaks  []int
+	// continues are jumps to the next iteration of an unrolled loop,
+	// patched when it starts.
+	continues []int
+	// raised is set once a break or continue under a run-time condition
+	// has made the rest of an unrolled loop run on only some shots; the
+	// compiler's run-time nesting is one deeper until the loop ends.
+	raised bool
+}
+
+type fnCtx struct {
+	def    *sDef
+	level  int
+	ret    *ctype
+	result value
+	// resBits receives a bit or bool result, allocated in the caller's
+	// scope.
+	resBits []int
+	// returns are jumps to the end of the body from returns under a
+	// run-time condition; raised as for loops.
+	returns []int
+	raised  bool
+}
+
+func (c *compiler) lowerProgram(stmts []stmt) {
+	c.lowerList(stmts)
+}
+
+func (c *compiler) lowerList(stmts []stmt) ctl {
+	for _, s := range stmts {
+		if k := c.lowerStmt(s); k != ctlNone {
+			return k
+		}
+	}
+	return ctlNone
+}
+
+// lowerBlock lowers stmts in a scope of their own.
+func (c *compiler) lowerBlock(stmts []stmt) ctl {
+	c.push(false, false)
+	defer c.pop()
+	return c.lowerList(stmts)
+}
+
+func (c *compiler) enter(p position) {
+	c.depth++
+	if c.depth > maxCallDepth {
+		fail(p, "gate and subroutine calls nested more than %d deep (recursive definition?)", maxCallDepth)
+	}
+}
+
+func (c *compiler) leave() { c.depth-- }
+
+func (c *compiler) inGateBody(p position, what string) {
+	if c.collect != nil {
+		fail(p, "%s is not allowed inside a gate definition", what)
+	}
+}
+
+func (c *compiler) lowerStmt(s stmt) ctl {
+	switch s := s.(type) {
+	case *sInclude:
+		c.include(s)
+	case *sQubitDecl:
+		c.inGateBody(s.P, "a qubit declaration")
+		c.declareQubits(s)
+	case *sDecl:
+		c.inGateBody(s.P, "a classical declaration")
+		c.declareClassical(s)
+	case *sAlias:
+		c.inGateBody(s.P, "let")
+		c.alias(s)
+	case *sGateDef:
+		if !c.atTop() {
+			fail(s.P, "gates can only be defined at the top level")
+		}
+		c.declare(&symbol{kind: symGate, name: s.Name, pos: s.P, gate: s})
+	case *sDef:
+		if !c.atTop() {
+			fail(s.P, "subroutines can only be defined at the top level")
+		}
+		c.declare(&symbol{kind: symDef, name: s.Name, pos: s.P, def: s})
+	case *sExtern:
+		c.declare(&symbol{kind: symExtern, name: s.Name, pos: s.P})
+	case *sGateCall:
+		c.gateCall(s)
+	case *sMeasure:
+		c.inGateBody(s.P, "measure")
+		if s.Target == nil {
+			qs, _ := c.qubitsOf(s.Q)
+			bits := c.allocScratch(s.P, len(qs))
+			c.measureInto(s.P, qs, bits)
+		} else {
+			c.measureTo(s.P, s.Q, s.Target)
+		}
+	case *sReset:
+		c.inGateBody(s.P, "reset")
+		qs, _ := c.qubitsOf(s.Q)
+		for _, q := range qs {
+			c.emit(s.P, sim.Op{Kind: sim.OpReset, Qubit: q})
+		}
+	case *sBarrier:
+		if c.collect != nil {
+			return ctlNone // a barrier inside a gate only orders that gate's parts
+		}
+		var qs []int
+		for _, e := range s.Qs {
+			q, _ := c.qubitsOf(e)
+			qs = append(qs, q...)
+		}
+		c.emit(s.P, sim.Op{Kind: sim.OpBarrier, Qubits: qs})
+	case *sIf:
+		return c.lowerIf(s)
+	case *sFor:
+		return c.lowerFor(s)
+	case *sSwitch:
+		c.inGateBody(s.P, "switch")
+		return c.lowerSwitch(s)
+	case *sWhile:
+		c.inGateBody(s.P, "while")
+		return c.lowerWhile(s)
+	case *sBreak:
+		return c.breakOrContinue(s.P, true)
+	case *sContinue:
+		return c.breakOrContinue(s.P, false)
+	case *sReturn:
+		c.inGateBody(s.P, "return")
+		return c.lowerReturn(s)
+	case *sEnd:
+		c.inGateBody(s.P, "end")
+		if c.rt > 0 {
+			c.endJumps = append(c.endJumps, c.emit(s.P, sim.Op{Kind: sim.OpJump}))
+		}
+		return ctlEnd
+	case *sAssign:
+		c.inGateBody(s.P, "an assignment")
+		c.assign(s)
+	case *sExpr:
+		c.inGateBody(s.P, "an expression statement")
+		c.eval(s.X)
+	case *sBlock:
+		return c.lowerBlock(s.Body)
+	case *sIgnored:
+		// timing, calibration and pragmas: nothing for a state vector
+	default:
+		fail(s.at(), "unsupported statement")
+	}
+	return ctlNone
+}
+
+var libraries = map[string]bool{"qelib1.inc": true, "stdgates.inc": true}
+
+func (c *compiler) include(s *sInclude) {
+	if !c.atTop() {
+		fail(s.P, "include is only allowed at the top level")
+	}
+	if !libraries[s.Path] {
+		fail(s.P, "cannot include %q: programs arrive as one string, so only the built-in \"qelib1.inc\" and \"stdgates.inc\" can be included", s.Path)
+	}
+	c.included = s.Path
+}
+
+func (c *compiler) declareQubits(s *sQubitDecl) {
+	if !c.atTop() {
+		fail(s.P, "qubits can only be declared at the top level (in a subroutine, take them as arguments)")
+	}
+	n, single := int64(1), s.Size == nil
+	if s.Size != nil {
+		n = c.eval(s.Size).asExactInt(s.Size.at(), "the size of a qubit register")
+		if n <= 0 {
+			fail(s.Size.at(), "qubit register %q must have a positive size, got %d", s.Name, n)
+		}
+	}
+	if n > int64(c.opts.MaxQubits-c.nq) {
+		fail(s.P, "qubit register %q takes the program to %d qubits, more than the limit of %d", s.Name, int64(c.nq)+n, c.opts.MaxQubits)
+	}
+	qs := make([]int, n)
+	for i := range qs {
+		qs[i] = c.nq + i
+	}
+	c.declare(&symbol{kind: symQubits, name: s.Name, pos: s.P, qubits: qs, single: single})
+	c.nq += int(n)
+}
+
+// physical returns the qubit of $n; the parser counted them, so that
+// they all come before the declared ones.
+func (c *compiler) physical(n int) int { return n }
+
+func (c *compiler) resolveType(t *typeSpec) *ctype {
+	ct := &ctype{name: t.Name}
+	if t.Size != nil {
+		n := c.eval(t.Size).asExactInt(t.Size.at(), "a type's size")
+		if n <= 0 || n > maxClbits {
+			fail(t.Size.at(), "size %d of type %s is out of range", n, t.Name)
+		}
+		ct.size = int(n)
+	}
+	if t.Elem != nil {
+		ct.elem = c.resolveType(t.Elem)
+	}
+	if t.Name == "array" && ct.elem == nil {
+		fail(t.P, "an array type needs an element type and dimensions: array[float[64], 4]")
+	}
+	total := int64(1)
+	for _, d := range t.Dims {
+		n := c.eval(d).asExactInt(d.at(), "an array dimension")
+		total *= n
+		if n <= 0 || total > 1<<16 {
+			fail(d.at(), "array dimensions must be positive and hold at most 65536 elements")
+		}
+		ct.dims = append(ct.dims, int(n))
+	}
+	// An array's elements count against MaxOps, so that declaring big
+	// arrays in a loop cannot exhaust memory.
+	c.charge(t.P, int(total)-1)
+	return ct
+}
+
+func (c *compiler) declareClassical(s *sDecl) {
+	if s.IO != "" && !c.atTop() {
+		fail(s.P, "%s declarations are only allowed at the top level", s.IO)
+	}
+	ty := c.resolveType(s.Type)
+	sym := &symbol{name: s.Name, pos: s.P, ty: ty, isConst: s.Const}
+	var init value
+	hasInit := s.Init != nil
+	if s.IO == "input" {
+		init = c.inputValue(s, ty)
+		hasInit = true
+	} else if hasInit {
+		if m, ok := s.Init.(*xMeasure); ok && ty.name == "bit" {
+			// measure straight into the new register
+			sym.kind, sym.single = symBits, ty.size == 0
+			sym.bits = c.newBits(s.P, s.Name, max(ty.size, 1))
+			c.declare(sym)
+			c.measureValueInto(m, sym.bits)
+			return
+		}
+		init = c.eval(s.Init)
+	}
+	if ty.name == "bit" && !(s.Const && !init.runtime()) {
+		sym.kind, sym.single = symBits, ty.size == 0
+		sym.bits = c.newBits(s.P, s.Name, max(ty.size, 1))
+		if hasInit {
+			c.storeBits(s.P, sym.bits, init)
+		} else {
+			c.setConst(s.P, sym.bits, 0)
+		}
+		c.declare(sym)
+		return
+	}
+	sym.kind = symVar
+	switch {
+	case !hasInit:
+		sym.val = zeroOf(ty)
+	case init.runtime() && ty.name == "bool" && !s.Const:
+		sym.kind = symBits
+		sym.single = true
+		sym.bits = c.allocPerm(s.P, 1)
+		c.storeBits(s.P, sym.bits, init)
+	case init.runtime():
+		runtimeFail(s.P, "the value of "+quote(s.Name))
+	default:
+		sym.val = coerce(init, ty, s.P, "the value of "+quote(s.Name))
+	}
+	c.declare(sym)
+}
+
+// newBits gives a bit register its storage: program registers at the top
+// level, scratch bits elsewhere.
+func (c *compiler) newBits(p position, name string, n int) []int {
+	if c.atTop() && c.rt == 0 && len(c.fns) == 0 {
+		bits := c.allocOut(p, n)
+		c.registers = append(c.registers, Register{Name: name, Offset: bits[0], Size: n})
+		return bits
+	}
+	return c.allocScratch(p, n)
+}
+
+// storeBits writes a value into bits: a constant, a copy of run-time bits
+// or the truth of a run-time condition.
+func (c *compiler) storeBits(p position, bits []int, v value) {
+	switch v.k {
+	case vRT:
+		c.copyBits(p, bits, v.bits)
+	case vCond:
+		c.setFromCond(p, bits[0], v.cond)
+		c.setConst(p, bits[1:], 0)
+	case vBits, vInt, vBool:
+		c.setConst(p, bits, uint64(v.i))
+	case vFloat:
+		c.setConst(p, bits, uint64(v.asInt(p, "a value stored in bits")))
+	default:
+		fail(p, "cannot store a %s value in bits", v.kindName())
+	}
+}
+
+func (c *compiler) alias(s *sAlias) {
+	if c.isQubitExpr(s.Value) {
+		qs, single := c.qubitsOf(s.Value)
+		sym := &symbol{kind: symQubits, name: s.Name, pos: s.P, qubits: qs, single: single}
+		c.redeclareAlias(sym)
+		return
+	}
+	bits, single, ok := c.bitsLvalue(s.Value)
+	if !ok {
+		fail(s.Value.at(), "let needs qubits or bits on the right")
+	}
+	c.redeclareAlias(&symbol{kind: symBits, name: s.Name, pos: s.P, bits: bits, single: single})
+}
+
+// redeclareAlias declares an alias; an alias may be rebound in the scope
+// that made it (a loop body that moves "let io = bp[1]" along).
+func (c *compiler) redeclareAlias(sym *symbol) {
+	s := c.scopes[len(c.scopes)-1]
+	if prev, ok := s.syms[sym.name]; ok && prev.kind == sym.kind {
+		delete(s.syms, sym.name)
+	}
+	c.declare(sym)
+}
+
+func quote(s string) string { return "\"" + s + "\"" }

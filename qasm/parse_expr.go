@@ -1,0 +1,239 @@
+package qasm
+
+import (
+	"math"
+	"strconv"
+	"strings"
+)
+
+// Binary operator precedence, loosest first. OpenQASM 2 reads ^ as power.
+func (p *parser) binaryPrec(t token) int {
+	if t.kind != tOp {
+		return 0
+	}
+	switch t.text {
+	case "||":
+		return 1
+	case "&&":
+		return 2
+	case "|":
+		return 3
+	case "^":
+		if p.version == 2 {
+			return 12
+		}
+		return 4
+	case "&":
+		return 5
+	case "==", "!=":
+		return 6
+	case "<", "<=", ">", ">=":
+		return 7
+	case "<<", ">>":
+		return 8
+	case "+", "-", "++":
+		return 9
+	case "*", "/", "%":
+		return 10
+	case "**":
+		return 12
+	}
+	return 0
+}
+
+const unaryPrec = 11
+
+func (p *parser) expr() expr { return p.binary(1) }
+
+func (p *parser) binary(minPrec int) expr {
+	x := p.unary()
+	for {
+		t := p.peek()
+		prec := p.binaryPrec(t)
+		if prec == 0 || prec < minPrec {
+			return x
+		}
+		p.next()
+		op := t.text
+		var y expr
+		if prec == 12 {
+			op = "**"
+			y = p.binary(prec) // right associative
+		} else {
+			y = p.binary(prec + 1)
+		}
+		x = &xBinary{t.pos, op, x, y}
+	}
+}
+
+func (p *parser) unary() expr {
+	t := p.peek()
+	p.enter(t.pos)
+	defer p.leave()
+	if t.kind == tOp && (t.text == "-" || t.text == "!" || t.text == "~" || t.text == "+") {
+		p.next()
+		// -a**b is -(a**b): the operand binds everything tighter than unary.
+		x := p.binary(unaryPrec + 1)
+		if t.text == "+" {
+			return x
+		}
+		return &xUnary{t.pos, t.text, x}
+	}
+	return p.postfix()
+}
+
+func (p *parser) postfix() expr {
+	x := p.primary()
+	for p.peek().is("[") {
+		open := p.next()
+		ix := &xIndex{P: open.pos, X: x}
+		for {
+			ix.Items = append(ix.Items, p.rangeOrExpr(open.pos))
+			if !p.accept(",") {
+				break
+			}
+		}
+		p.expect("]", "after the index")
+		x = ix
+	}
+	return x
+}
+
+// rangeOrExpr parses an index item: an expression, a range a:b, a:s:b
+// (any part may be left out) or a set {a, b}.
+func (p *parser) rangeOrExpr(pos position) expr {
+	var parts []expr
+	var start expr
+	if !p.peek().is(":") {
+		start = p.expr()
+		if !p.peek().is(":") {
+			return start
+		}
+	}
+	parts = append(parts, start)
+	for p.accept(":") {
+		if p.peek().is("]") || p.peek().is(":") || p.peek().is(",") {
+			parts = append(parts, nil)
+			continue
+		}
+		parts = append(parts, p.expr())
+	}
+	r := &xRange{P: pos, Start: parts[0]}
+	switch len(parts) {
+	case 2:
+		r.Stop = parts[1]
+	case 3:
+		r.Step, r.Stop = parts[1], parts[2]
+	default:
+		fail(pos, "a range has at most three parts (start:step:stop)")
+	}
+	return r
+}
+
+var constants = map[string]float64{
+	"pi": math.Pi, "π": math.Pi, "tau": 2 * math.Pi, "τ": 2 * math.Pi, "euler": math.E, "ℇ": math.E,
+}
+
+func (p *parser) primary() expr {
+	t := p.next()
+	switch t.kind {
+	case tInt:
+		v, err := parseInt(t.text)
+		if err != nil {
+			fail(t.pos, "integer %s is too large", t.text)
+		}
+		return &xInt{t.pos, v}
+	case tFloat:
+		v, err := strconv.ParseFloat(strings.ReplaceAll(t.text, "_", ""), 64)
+		if err != nil && !math.IsInf(v, 0) {
+			fail(t.pos, "bad number %s", t.text)
+		}
+		return &xFloat{t.pos, v}
+	case tImag:
+		fail(t.pos, "complex numbers are not supported: %s", t.text)
+	case tDuration:
+		return &xDuration{t.pos, 0}
+	case tBitString:
+		return &xBits{t.pos, strings.ReplaceAll(t.text, "_", "")}
+	case tPhys:
+		n, err := strconv.Atoi(t.text)
+		if err != nil || n > 1<<20 {
+			fail(t.pos, "physical qubit $%s is out of range", t.text)
+		}
+		if n+1 > p.nphys {
+			p.nphys, p.physPos = n+1, t.pos
+		}
+		return &xPhys{t.pos, n}
+	case tOp:
+		switch t.text {
+		case "(":
+			x := p.expr()
+			p.expect(")", "to close the parenthesis")
+			return x
+		case "{":
+			s := &xSet{P: t.pos}
+			for !p.accept("}") {
+				s.Elems = append(s.Elems, p.expr())
+				if !p.accept(",") {
+					p.expect("}", "after the set")
+					break
+				}
+			}
+			return s
+		}
+	case tIdent:
+		switch t.text {
+		case "true", "false":
+			return &xBool{t.pos, t.text == "true"}
+		case "measure":
+			return &xMeasure{t.pos, p.postfix()}
+		case "durationof":
+			p.skipBalanced("(", ")")
+			return &xDuration{t.pos, 0}
+		}
+		if classicalTypes[t.text] && (p.peek().is("(") || p.peek().is("[")) {
+			p.i--
+			ty := p.typeSpec()
+			p.expect("(", "after the type of a cast")
+			x := p.expr()
+			p.expect(")", "after the cast")
+			return &xCast{t.pos, ty, x}
+		}
+		if p.peek().is("(") {
+			p.next()
+			c := &xCall{P: t.pos, Name: t.text}
+			for !p.accept(")") {
+				c.Args = append(c.Args, p.expr())
+				if !p.accept(",") {
+					p.expect(")", "after the arguments of "+t.text)
+					break
+				}
+			}
+			return c
+		}
+		return &xIdent{t.pos, t.text}
+	}
+	fail(t.pos, "expected an expression, got %s", t.describe())
+	return nil
+}
+
+func parseInt(s string) (int64, error) {
+	s = strings.ReplaceAll(s, "_", "")
+	base := 10
+	if len(s) > 2 && s[0] == '0' {
+		switch s[1] {
+		case 'x', 'X':
+			base, s = 16, s[2:]
+		case 'o':
+			base, s = 8, s[2:]
+		case 'b', 'B':
+			base, s = 2, s[2:]
+		}
+	}
+	u, err := strconv.ParseUint(s, base, 64)
+	if err != nil {
+		return 0, err
+	}
+	// Values above MaxInt64 keep their bits: uint[64] constants.
+	return int64(u), nil
+}

@@ -1,0 +1,532 @@
+package qasm
+
+import (
+	"strconv"
+	"strings"
+)
+
+// maxDepth bounds the nesting of expressions and blocks, so that a program
+// of 100000 parentheses is an error and not a stack overflow.
+const maxDepth = 200
+
+type parser struct {
+	toks    []token
+	i       int
+	version int // 2 or 3
+	depth   int
+	// nphys is one more than the highest physical qubit ($n) named, at
+	// physPos.
+	nphys   int
+	physPos position
+}
+
+// parse turns src into its statements and its major version.
+func parse(src string) (stmts []stmt, version int, phys physInfo, err *Error) {
+	toks, lerr := lex(src)
+	if lerr != nil {
+		return nil, 0, phys, lerr
+	}
+	p := &parser{toks: toks, version: 3}
+	defer func() {
+		if r := recover(); r != nil {
+			b, ok := r.(bail)
+			if !ok {
+				panic(r)
+			}
+			stmts, version, err = nil, 0, b.err
+		}
+	}()
+	p.versionLine()
+	for p.peek().kind != tEOF {
+		stmts = append(stmts, p.statement())
+	}
+	return stmts, p.version, physInfo{p.nphys, p.physPos}, nil
+}
+
+// physInfo tells the compiler how many physical qubits to set aside.
+type physInfo struct {
+	n   int
+	pos position
+}
+
+func (p *parser) peek() token { return p.toks[p.i] }
+
+func (p *parser) peekAt(k int) token {
+	if p.i+k >= len(p.toks) {
+		return p.toks[len(p.toks)-1]
+	}
+	return p.toks[p.i+k]
+}
+
+func (p *parser) next() token {
+	t := p.toks[p.i]
+	if t.kind != tEOF {
+		p.i++
+	}
+	return t
+}
+
+func (p *parser) accept(op string) bool {
+	if p.peek().is(op) {
+		p.i++
+		return true
+	}
+	return false
+}
+
+func (p *parser) expect(op, context string) token {
+	t := p.peek()
+	if !t.is(op) {
+		fail(t.pos, "expected %q %s, got %s", op, context, t.describe())
+	}
+	return p.next()
+}
+
+func (p *parser) ident(context string) token {
+	t := p.peek()
+	if t.kind != tIdent {
+		fail(t.pos, "expected a name %s, got %s", context, t.describe())
+	}
+	return p.next()
+}
+
+func (p *parser) enter(pos position) {
+	p.depth++
+	if p.depth > maxDepth {
+		fail(pos, "program nested too deeply (more than %d levels)", maxDepth)
+	}
+}
+
+func (p *parser) leave() { p.depth-- }
+
+func (p *parser) versionLine() {
+	t := p.peek()
+	if t.kind != tIdent || t.text != "OPENQASM" {
+		return // no version line: OpenQASM 3
+	}
+	p.next()
+	v := p.next()
+	if v.kind != tInt && v.kind != tFloat {
+		fail(v.pos, "expected a version number after OPENQASM, got %s", v.describe())
+	}
+	major, _, _ := strings.Cut(v.text, ".")
+	switch major {
+	case "2":
+		p.version = 2
+	case "3":
+		p.version = 3
+	default:
+		fail(v.pos, "unsupported OpenQASM version %s: this compiler reads 2.0 and 3", v.text)
+	}
+	p.expect(";", "after the version")
+}
+
+// body is a braced block or a single statement (if, for, while).
+func (p *parser) body() []stmt {
+	if p.peek().is("{") {
+		return p.block()
+	}
+	return []stmt{p.statement()}
+}
+
+func (p *parser) block() []stmt {
+	open := p.expect("{", "to open a block")
+	p.enter(open.pos)
+	defer p.leave()
+	var out []stmt
+	for !p.peek().is("}") {
+		if p.peek().kind == tEOF {
+			fail(open.pos, "block opened here is never closed with \"}\"")
+		}
+		out = append(out, p.statement())
+	}
+	p.next()
+	return out
+}
+
+// skipBalanced skips a braced block without parsing it: calibration code
+// (defcal, cal) is in another grammar.
+func (p *parser) skipBalanced(open, close string) {
+	start := p.expect(open, "")
+	depth := 1
+	for depth > 0 {
+		t := p.next()
+		switch {
+		case t.kind == tEOF:
+			fail(start.pos, "%q opened here is never closed with %q", open, close)
+		case t.is(open):
+			depth++
+		case t.is(close):
+			depth--
+		}
+	}
+}
+
+var classicalTypes = map[string]bool{
+	"bit": true, "int": true, "uint": true, "float": true, "angle": true, "bool": true,
+	"complex": true, "duration": true, "stretch": true, "array": true,
+}
+
+var modifierNames = map[string]bool{"ctrl": true, "negctrl": true, "inv": true, "pow": true}
+
+func (p *parser) statement() stmt {
+	t := p.peek()
+	p.enter(t.pos)
+	defer p.leave()
+	switch t.kind {
+	case tPragma:
+		p.next()
+		return &sIgnored{t.pos, "pragma"}
+	case tAnnotation:
+		p.next()
+		return &sIgnored{t.pos, "annotation"}
+	case tOp:
+		switch t.text {
+		case "{":
+			return &sBlock{t.pos, p.block()}
+		case ";":
+			p.next()
+			return &sBlock{P: t.pos}
+		}
+	case tIdent:
+		if s := p.keywordStatement(t); s != nil {
+			return s
+		}
+		return p.identStatement()
+	}
+	fail(t.pos, "expected a statement, got %s", t.describe())
+	return nil
+}
+
+// keywordStatement parses a statement that starts with a keyword, or
+// returns nil when t is not one.
+func (p *parser) keywordStatement(t token) stmt {
+	switch t.text {
+	case "OPENQASM":
+		fail(t.pos, "the OPENQASM version line must be the first statement")
+	case "include":
+		p.next()
+		s := p.peek()
+		if s.kind != tString && s.kind != tBitString {
+			fail(s.pos, "expected a quoted file name after include, got %s", s.describe())
+		}
+		p.next()
+		p.expect(";", "after the include")
+		return &sInclude{t.pos, s.text}
+	case "qubit":
+		if p.peekAt(1).is("(") {
+			return nil
+		}
+		p.next()
+		var size expr
+		if p.accept("[") {
+			size = p.expr()
+			p.expect("]", "after the register size")
+		}
+		name := p.ident("for the qubit declaration")
+		p.expect(";", "after the qubit declaration")
+		return &sQubitDecl{t.pos, name.text, size}
+	case "qreg", "creg":
+		p.next()
+		name := p.ident("for the register")
+		var size expr
+		if p.accept("[") {
+			size = p.expr()
+			p.expect("]", "after the register size")
+		}
+		p.expect(";", "after the register declaration")
+		if t.text == "qreg" {
+			return &sQubitDecl{t.pos, name.text, size}
+		}
+		return &sDecl{P: t.pos, Type: &typeSpec{P: t.pos, Name: "bit", Size: size}, Name: name.text}
+	case "const", "input", "output":
+		p.next()
+		d := p.declaration(t.pos)
+		if t.text == "const" {
+			d.Const = true
+			if d.Init == nil {
+				fail(t.pos, "constant %q needs a value", d.Name)
+			}
+		} else {
+			d.IO = t.text
+		}
+		return d
+	case "let":
+		p.next()
+		name := p.ident("for the alias")
+		p.expect("=", "after the alias name")
+		v := p.expr()
+		p.expect(";", "after the alias")
+		return &sAlias{t.pos, name.text, v}
+	case "gate", "opaque":
+		return p.gateDef()
+	case "def":
+		return p.defStmt()
+	case "extern":
+		p.next()
+		name := p.ident("for the extern function")
+		p.skipBalanced("(", ")")
+		if p.accept("->") {
+			p.typeSpec()
+		}
+		p.expect(";", "after the extern declaration")
+		return &sExtern{t.pos, name.text}
+	case "defcalgrammar":
+		p.next()
+		p.next()
+		p.expect(";", "after defcalgrammar")
+		return &sIgnored{t.pos, "defcalgrammar"}
+	case "defcal", "cal":
+		p.next()
+		for !p.peek().is("{") {
+			if p.peek().kind == tEOF || p.peek().is(";") {
+				fail(t.pos, "expected a calibration block after %s", t.text)
+			}
+			p.next()
+		}
+		p.skipBalanced("{", "}")
+		return &sIgnored{t.pos, t.text}
+	case "box":
+		p.next()
+		if p.peek().is("[") {
+			p.skipBalanced("[", "]")
+		}
+		return &sBlock{t.pos, p.block()}
+	case "delay":
+		p.next()
+		if p.peek().is("[") {
+			p.skipBalanced("[", "]")
+		}
+		for !p.accept(";") {
+			p.expr()
+			if !p.accept(",") {
+				p.expect(";", "after delay")
+				break
+			}
+		}
+		return &sIgnored{t.pos, "delay"}
+	case "barrier":
+		p.next()
+		var qs []expr
+		if !p.peek().is(";") {
+			qs = p.exprList()
+		}
+		p.expect(";", "after barrier")
+		return &sBarrier{t.pos, qs}
+	case "reset":
+		p.next()
+		q := p.expr()
+		p.expect(";", "after reset")
+		return &sReset{t.pos, q}
+	case "measure":
+		p.next()
+		q := p.expr()
+		var target expr
+		if p.accept("->") {
+			target = p.expr()
+		}
+		p.expect(";", "after measure")
+		return &sMeasure{t.pos, q, target}
+	case "if":
+		p.next()
+		p.expect("(", "after if")
+		cond := p.expr()
+		p.expect(")", "after the if condition")
+		s := &sIf{P: t.pos, Cond: cond, Then: p.body()}
+		if p.peek().kind == tIdent && p.peek().text == "else" {
+			p.next()
+			s.Else = p.body()
+		}
+		return s
+	case "for":
+		p.next()
+		s := &sFor{P: t.pos}
+		if classicalTypes[p.peek().text] && p.peekAt(1).text != "in" {
+			s.Type = p.typeSpec()
+		}
+		s.Var = p.ident("for the loop variable").text
+		in := p.ident("(\"in\") after the loop variable")
+		if in.text != "in" {
+			fail(in.pos, "expected \"in\" after the loop variable, got %s", in.describe())
+		}
+		switch {
+		case p.peek().is("["):
+			open := p.next()
+			s.Iter = p.rangeOrExpr(open.pos)
+			p.expect("]", "after the loop range")
+		default:
+			s.Iter = p.expr()
+			if t := p.peek(); t.is(":") {
+				fail(t.pos, "a loop range is written in brackets: for int i in [a:b]")
+			}
+		}
+		s.Body = p.body()
+		return s
+	case "switch":
+		if !p.peekAt(1).is("(") {
+			return nil
+		}
+		return p.switchStmt()
+	case "while":
+		p.next()
+		p.expect("(", "after while")
+		cond := p.expr()
+		p.expect(")", "after the while condition")
+		return &sWhile{t.pos, cond, p.body()}
+	case "break":
+		p.next()
+		p.expect(";", "after break")
+		return &sBreak{t.pos}
+	case "continue":
+		p.next()
+		p.expect(";", "after continue")
+		return &sContinue{t.pos}
+	case "end":
+		p.next()
+		p.expect(";", "after end")
+		return &sEnd{t.pos}
+	case "return":
+		p.next()
+		var v expr
+		if !p.peek().is(";") {
+			v = p.expr()
+		}
+		p.expect(";", "after return")
+		return &sReturn{t.pos, v}
+	}
+	if classicalTypes[t.text] && !p.peekAt(1).is("(") {
+		// "bit[2](x)" is a cast in an expression statement; anything
+		// else that starts with a type name declares a variable.
+		if !(p.peekAt(1).is("[") && p.castAhead()) {
+			return p.declaration(t.pos)
+		}
+	}
+	if modifierNames[t.text] && (p.peekAt(1).is("@") || p.peekAt(1).is("(")) {
+		return p.gateCall()
+	}
+	return nil
+}
+
+// castAhead reports whether the type at the cursor, with its [size], is
+// followed by "(": a cast such as int[4](c).
+func (p *parser) castAhead() bool {
+	j := p.i + 1
+	if !p.toks[j].is("[") {
+		return false
+	}
+	depth := 0
+	for ; j < len(p.toks); j++ {
+		switch {
+		case p.toks[j].is("["):
+			depth++
+		case p.toks[j].is("]"):
+			depth--
+			if depth == 0 {
+				return j+1 < len(p.toks) && p.toks[j+1].is("(")
+			}
+		case p.toks[j].kind == tEOF:
+			return false
+		}
+	}
+	return false
+}
+
+// identStatement parses a statement that starts with a name: a gate call,
+// an assignment or a subroutine call.
+func (p *parser) identStatement() stmt {
+	t := p.peek()
+	n := p.peekAt(1)
+	switch {
+	case n.kind == tIdent || n.kind == tPhys || n.is("@"):
+		return p.gateCall()
+	case n.is("("):
+		// name(args); is a call; name(args) qubits; is a gate.
+		save := p.i
+		p.next()
+		p.skipBalanced("(", ")")
+		after := p.peek()
+		p.i = save
+		if after.is(";") && t.text != "gphase" {
+			x := p.expr()
+			p.expect(";", "after the call")
+			return &sExpr{t.pos, x}
+		}
+		if after.kind == tOp && after.text != "[" && !after.is(";") && !after.is("$") {
+			x := p.expr()
+			return p.assignRest(t.pos, x)
+		}
+		return p.gateCall()
+	case n.is("[") || n.kind == tOp && strings.HasSuffix(n.text, "=") && n.text != "==" && n.text != "!=" && n.text != "<=" && n.text != ">=":
+		x := p.postfix()
+		return p.assignRest(t.pos, x)
+	}
+	x := p.expr()
+	return p.assignRest(t.pos, x)
+}
+
+func (p *parser) assignRest(pos position, target expr) stmt {
+	op := p.peek()
+	if op.is(";") {
+		p.next()
+		return &sExpr{pos, target}
+	}
+	switch op.text {
+	case "=", "+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", "~=", "<<=", ">>=", "**=":
+		if op.kind != tOp {
+			break
+		}
+		p.next()
+		v := p.expr()
+		p.expect(";", "after the assignment")
+		return &sAssign{pos, target, op.text, v}
+	}
+	fail(op.pos, "expected a gate call, an assignment or \";\", got %s", op.describe())
+	return nil
+}
+
+func (p *parser) gateCall() stmt {
+	start := p.peek()
+	g := &sGateCall{P: start.pos}
+	for {
+		t := p.peek()
+		if t.kind != tIdent || !modifierNames[t.text] || !(p.peekAt(1).is("@") || p.peekAt(1).is("(")) {
+			break
+		}
+		p.next()
+		m := modifier{P: t.pos, Kind: t.text}
+		if p.accept("(") {
+			m.Arg = p.expr()
+			p.expect(")", "after the modifier's argument")
+		}
+		p.expect("@", "after the gate modifier "+strconv.Quote(t.text))
+		g.Mods = append(g.Mods, m)
+	}
+	name := p.ident("of a gate")
+	g.Name = name.text
+	if p.peek().is("[") {
+		// a duration designator, rx[50ns](θ) q: timing is ignored
+		p.skipBalanced("[", "]")
+	}
+	if p.accept("(") {
+		for !p.accept(")") {
+			g.Params = append(g.Params, p.expr())
+			if !p.accept(",") {
+				p.expect(")", "after the gate parameters")
+				break
+			}
+		}
+	}
+	if !p.peek().is(";") {
+		g.Qubits = p.exprList()
+	}
+	p.expect(";", "after the gate call")
+	return g
+}
+
+func (p *parser) exprList() []expr {
+	out := []expr{p.expr()}
+	for p.accept(",") {
+		out = append(out, p.expr())
+	}
+	return out
+}

@@ -1,0 +1,128 @@
+package qasm
+
+import (
+	"github.com/qjobs/quantum/sim"
+)
+
+type symKind uint8
+
+const (
+	symQubits symKind = iota + 1
+	symBits           // a bit register (or a bool that holds a run-time value)
+	symVar            // a compile-time classical variable
+	symGate
+	symDef
+	symExtern
+)
+
+type symbol struct {
+	kind    symKind
+	name    string
+	pos     position
+	qubits  []int
+	single  bool  // one qubit or one bit, not a register
+	bits    []int // symBits: storage
+	ty      *ctype
+	val     value // symVar
+	isConst bool
+	// level is the compiler's run-time nesting when the symbol was
+	// declared; a compile-time variable cannot change in a branch that
+	// only some shots take.
+	level int
+	gate  *sGateDef
+	def   *sDef
+}
+
+type scope struct {
+	syms map[string]*symbol
+	// isolated scopes (gate and subroutine bodies) see only the global
+	// scope beyond themselves; a gate body sees only its classical values
+	// and gates there (the specification allows only constants, but
+	// programs use inputs in gates too, and a gate is expanded where it
+	// is called, so the value is well defined).
+	isolated bool
+	gateBody bool
+	// scratchMark is where the scratch bits stood when the scope opened.
+	scratchMark int
+}
+
+func (c *compiler) push(isolated, gateBody bool) {
+	c.scopes = append(c.scopes, &scope{syms: map[string]*symbol{}, isolated: isolated, gateBody: gateBody, scratchMark: c.scratchTop})
+}
+
+func (c *compiler) pop() {
+	s := c.scopes[len(c.scopes)-1]
+	c.scopes = c.scopes[:len(c.scopes)-1]
+	c.scratchTop = s.scratchMark
+}
+
+func (c *compiler) lookup(name string) *symbol {
+	for i := len(c.scopes) - 1; i >= 0; i-- {
+		s := c.scopes[i]
+		if sym, ok := s.syms[name]; ok {
+			return sym
+		}
+		if s.isolated && i > 0 {
+			g, ok := c.scopes[0].syms[name]
+			if !ok {
+				return nil
+			}
+			if s.gateBody && g.kind != symGate && g.kind != symVar {
+				return nil
+			}
+			return g
+		}
+	}
+	return nil
+}
+
+func (c *compiler) declare(sym *symbol) {
+	s := c.scopes[len(c.scopes)-1]
+	if prev, ok := s.syms[sym.name]; ok {
+		fail(sym.pos, "%q is already declared (at %d:%d)", sym.name, prev.pos.Line, prev.pos.Col)
+	}
+	if sym.kind == symGate {
+		if _, builtin := c.builtinGate(sym.name); builtin && c.libraryGate(sym.name) {
+			fail(sym.pos, "%q is already defined by the included standard library", sym.name)
+		}
+	}
+	sym.level = c.rt
+	s.syms[sym.name] = sym
+}
+
+func (c *compiler) atTop() bool { return len(c.scopes) == 1 }
+
+// compiler is the state of one lowering.
+type compiler struct {
+	opts    Options
+	version int
+	ops     []sim.Op
+	work    int // operations and collected gates so far, against MaxOps
+
+	nq int
+
+	// Classical bits: the program's registers take 0..nOut-1; scratch
+	// bits (locals, temporaries, measured values returned by subroutines)
+	// are numbered -1, -2, ... during lowering and moved after them at
+	// the end. Scratch bits are reused stack-wise as scopes close.
+	nOut       int
+	scratchTop int
+	scratchMax int
+	nPerm      int // scratch bits that are never freed (storage given to bool variables)
+	knownPerm  []int8
+	knownOut   []int8
+	knownScr   []int8
+	journal    []journalEntry
+
+	scopes []*scope
+	// rt counts the enclosing branches and loops that only some shots run.
+	rt      int
+	collect *[]sim.Gate // non-nil while expanding a gate body
+	loops   []*loopCtx
+	fns     []*fnCtx
+	depth   int
+
+	included  string // "qelib1.inc" or "stdgates.inc" once included
+	registers []Register
+	endJumps  []int
+}

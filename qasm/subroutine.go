@@ -1,0 +1,113 @@
+package qasm
+
+// callDef inlines a subroutine. Classical arguments are passed by value
+// (bits are copied into the callee's own), qubits by reference. Written as
+// a gate call (old syntax: name(args) qubits;), the qubits come apart from
+// the classical arguments; in a call expression they are mixed, in order.
+func (c *compiler) callDef(p position, d *sDef, args []expr, qubits []expr) value {
+	all := append(append([]expr(nil), args...), qubits...)
+	if len(all) != len(d.Args) {
+		fail(p, "subroutine %q takes %d argument(s), got %d", d.Name, len(d.Args), len(all))
+	}
+	c.enter(p)
+	defer c.leave()
+	c.charge(p, 1)
+	// Evaluate every argument in the caller's scope first.
+	type bound struct {
+		qs     []int
+		single bool
+		v      value
+	}
+	vals := make([]bound, len(all))
+	for i, a := range d.Args {
+		e := all[i]
+		if a.Type.Name == "qubit" {
+			if !c.isQubitExpr(e) {
+				fail(e.at(), "argument %q of %q must be qubits", a.Name, d.Name)
+			}
+			qs, single := c.qubitsOf(e)
+			want := 1
+			if a.Type.Size != nil {
+				want = int(c.eval(a.Type.Size).asExactInt(a.Type.Size.at(), "a qubit argument's size"))
+			}
+			if len(qs) != want {
+				fail(e.at(), "argument %q of %q takes %d qubit(s), got %d", a.Name, d.Name, want, len(qs))
+			}
+			vals[i] = bound{qs: qs, single: single && a.Type.Size == nil}
+			continue
+		}
+		if c.isQubitExpr(e) {
+			fail(e.at(), "argument %q of %q is classical, got qubits", a.Name, d.Name)
+		}
+		vals[i] = bound{v: c.eval(e)}
+	}
+	var ret *ctype
+	if d.Ret != nil {
+		ret = c.resolveType(d.Ret)
+	}
+	f := &fnCtx{def: d, level: c.rt, ret: ret}
+	if ret != nil && (ret.name == "bit" || ret.name == "bool") {
+		// The result lives in the caller's scope: the callee's bits are
+		// freed when it returns.
+		f.resBits = c.allocScratch(p, max(ret.size, 1))
+	}
+	c.push(true, false)
+	defer c.pop()
+	c.fns = append(c.fns, f)
+	defer func() { c.fns = c.fns[:len(c.fns)-1] }()
+	// Loops outside do not see break or continue from inside.
+	savedLoops := c.loops
+	c.loops = nil
+	defer func() { c.loops = savedLoops }()
+	for i, a := range d.Args {
+		b := vals[i]
+		if a.Type.Name == "qubit" {
+			c.declare(&symbol{kind: symQubits, name: a.Name, pos: a.P, qubits: b.qs, single: b.single})
+			continue
+		}
+		ty := c.resolveType(a.Type)
+		sym := &symbol{name: a.Name, pos: a.P, ty: ty}
+		switch {
+		case ty.name == "bit" || ty.name == "bool" && b.v.runtime():
+			sym.kind, sym.single = symBits, ty.size == 0
+			sym.bits = c.allocScratch(a.P, max(ty.size, 1))
+			c.storeBits(a.P, sym.bits, b.v)
+		case b.v.runtime():
+			runtimeFail(all[i].at(), "argument "+quote(a.Name)+" of "+quote(d.Name))
+		case ty.name == "array" && ty.dims == nil:
+			sym.kind, sym.val = symVar, b.v // #dim arrays take any shape
+		default:
+			sym.kind, sym.val = symVar, coerce(b.v, ty, all[i].at(), "argument "+quote(a.Name))
+		}
+		c.declare(sym)
+	}
+	c.lowerList(d.Body)
+	for _, j := range f.returns {
+		c.ops[j].Target = len(c.ops)
+	}
+	if f.raised {
+		c.rt--
+		c.forgetAll()
+		if ret == nil {
+			return value{}
+		}
+		v := c.readBits(f.resBits)
+		if ret.name == "bool" && v.k == vBits {
+			v = boolVal(v.i != 0)
+		}
+		return v
+	}
+	if ret != nil && f.result.k == 0 {
+		fail(p, "subroutine %q ended without returning a %s", d.Name, ret.name)
+	}
+	if f.result.runtime() && f.resBits != nil {
+		// Move the result out of the callee's bits, which the caller's
+		// next allocation may reuse.
+		c.storeBits(p, f.resBits, f.result)
+		f.result = c.readBits(f.resBits)
+		if ret.name == "bool" && f.result.k == vBits {
+			f.result = boolVal(f.result.i != 0)
+		}
+	}
+	return f.result
+}

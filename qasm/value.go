@@ -1,0 +1,210 @@
+package qasm
+
+import (
+	"math"
+
+	"github.com/qjobs/quantum/sim"
+)
+
+// vkind says what a value holds.
+type vkind uint8
+
+const (
+	vInt   vkind = iota + 1 // i
+	vFloat                  // f; angles and durations too
+	vBool                   // i is 0 or 1
+	vBits                   // a bit string known at compile time: w bits of i
+	// vRT is a bit string only known at run time: the classical bits
+	// bits, bits[0] the least significant.
+	vRT
+	vCond   // a run-time condition
+	vArray  // arr
+	vQubits // qubits; single for one qubit rather than a register
+)
+
+// value is the result of evaluating an expression.
+type value struct {
+	k      vkind
+	i      int64
+	f      float64
+	w      int
+	bits   []int
+	cond   *sim.Condition
+	arr    []value
+	qubits []int
+	single bool
+}
+
+func intVal(i int64) value     { return value{k: vInt, i: i} }
+func floatVal(f float64) value { return value{k: vFloat, f: f} }
+func boolVal(b bool) value {
+	if b {
+		return value{k: vBool, i: 1}
+	}
+	return value{k: vBool}
+}
+
+func (v value) runtime() bool { return v.k == vRT || v.k == vCond }
+
+func (v value) kindName() string {
+	switch v.k {
+	case vInt:
+		return "int"
+	case vFloat:
+		return "float"
+	case vBool:
+		return "bool"
+	case vBits, vRT:
+		return "bit"
+	case vCond:
+		return "bool"
+	case vArray:
+		return "array"
+	case vQubits:
+		return "qubit"
+	}
+	return "value"
+}
+
+func runtimeFail(p position, what string) {
+	fail(p, "%s depends on measurement results at run time; only bits, bit registers and conditions may (integer, float and angle variables are evaluated at compile time)", what)
+}
+
+func (v value) asFloat(p position, what string) float64 {
+	switch v.k {
+	case vInt, vBool:
+		return float64(v.i)
+	case vBits:
+		return float64(uint64(v.i))
+	case vFloat:
+		return v.f
+	case vRT, vCond:
+		runtimeFail(p, what)
+	}
+	fail(p, "%s must be a number, got %s", what, v.kindName())
+	return 0
+}
+
+// asInt converts to an integer, truncating a float (as a cast does).
+func (v value) asInt(p position, what string) int64 {
+	switch v.k {
+	case vInt, vBool, vBits:
+		return v.i
+	case vFloat:
+		if math.IsNaN(v.f) || math.Abs(v.f) >= 1<<63 {
+			fail(p, "%s: %g does not fit an integer", what, v.f)
+		}
+		return int64(v.f)
+	case vRT, vCond:
+		runtimeFail(p, what)
+	}
+	fail(p, "%s must be an integer, got %s", what, v.kindName())
+	return 0
+}
+
+// asExactInt is asInt for places that need a whole number (indices, sizes,
+// loop bounds): a float is accepted only when it has no fraction.
+func (v value) asExactInt(p position, what string) int64 {
+	if v.k == vFloat && v.f != math.Trunc(v.f) {
+		fail(p, "%s must be an integer, got %g", what, v.f)
+	}
+	return v.asInt(p, what)
+}
+
+func (v value) asBool(p position, what string) bool {
+	switch v.k {
+	case vInt, vBool, vBits:
+		return v.i != 0
+	case vFloat:
+		return v.f != 0
+	case vRT, vCond:
+		runtimeFail(p, what)
+	}
+	fail(p, "%s must be a boolean, got %s", what, v.kindName())
+	return false
+}
+
+// ctype is a resolved classical type.
+type ctype struct {
+	name string // int uint float angle bool bit complex duration stretch array
+	size int    // 0 when unsized
+	elem *ctype
+	dims []int
+}
+
+// wrap brings an integer into the range of a sized int or uint type.
+func wrapInt(i int64, name string, size int) int64 {
+	if size <= 0 || size >= 64 {
+		return i
+	}
+	mask := int64(1)<<size - 1
+	i &= mask
+	if name == "int" && i>>(size-1)&1 == 1 {
+		i -= 1 << size
+	}
+	return i
+}
+
+// coerce converts a compile-time value to a declared type.
+func coerce(v value, t *ctype, p position, what string) value {
+	switch t.name {
+	case "int", "uint":
+		r := intVal(wrapInt(v.asInt(p, what), t.name, t.size))
+		r.w = t.size // rotl and rotr turn within the declared width
+		return r
+	case "float", "angle", "duration", "stretch", "complex":
+		return floatVal(v.asFloat(p, what))
+	case "bool":
+		return boolVal(v.asBool(p, what))
+	case "bit":
+		n := max(t.size, 1)
+		i := v.asInt(p, what)
+		if n < 64 {
+			i &= 1<<n - 1
+		}
+		return value{k: vBits, i: i, w: n}
+	case "array":
+		if v.k != vArray {
+			fail(p, "%s must be an array, got %s", what, v.kindName())
+		}
+		if len(t.dims) > 0 && len(v.arr) != t.dims[0] {
+			fail(p, "%s: array of %d elements where %d are declared", what, len(v.arr), t.dims[0])
+		}
+		inner := t.elem
+		if len(t.dims) > 1 {
+			inner = &ctype{name: "array", elem: t.elem, dims: t.dims[1:]}
+		}
+		out := make([]value, len(v.arr))
+		for i, e := range v.arr {
+			out[i] = coerce(e, inner, p, what)
+		}
+		return value{k: vArray, arr: out}
+	}
+	fail(p, "%s: values of type %s are not supported", what, t.name)
+	return value{}
+}
+
+// zeroOf is the value of a declared variable without an initialiser.
+func zeroOf(t *ctype) value {
+	switch t.name {
+	case "int", "uint":
+		return intVal(0)
+	case "bool":
+		return boolVal(false)
+	case "array":
+		n := 0
+		if len(t.dims) > 0 {
+			n = t.dims[0]
+		}
+		inner := t.elem
+		if len(t.dims) > 1 {
+			inner = &ctype{name: "array", elem: t.elem, dims: t.dims[1:]}
+		}
+		out := make([]value, n)
+		for i := range out {
+			out[i] = zeroOf(inner)
+		}
+		return value{k: vArray, arr: out}
+	}
+	return floatVal(0)
+}
