@@ -1,0 +1,259 @@
+package quantum
+
+import (
+	"cmp"
+	"context"
+	"slices"
+	"strings"
+	"time"
+)
+
+// Device is a device as the API shows it. Marshalled to JSON it is the wire
+// object of the contract; Description is left out of list items.
+type Device struct {
+	Name          string    `json:"name"`
+	QRN           string    `json:"qrn"`
+	Vendor        string    `json:"vendor"`
+	DeviceType    string    `json:"deviceType"`
+	RunInputTypes []string  `json:"runInputTypes"`
+	Status        string    `json:"status"`
+	StatusMsg     *string   `json:"statusMsg"`
+	NextAvailable *string   `json:"nextAvailable"`
+	QueueDepth    int       `json:"queueDepth"`
+	AvgQueueTime  *int      `json:"avgQueueTime"`
+	NumberQubits  int       `json:"numberQubits"`
+	Paradigm      string    `json:"paradigm"`
+	Modality      *string   `json:"modality"`
+	NoiseModels   []string  `json:"noiseModels"`
+	PricingModel  string    `json:"pricingModel"`
+	Pricing       Pricing   `json:"pricing"`
+	DirectAccess  bool      `json:"directAccess"`
+	Description   string    `json:"description,omitempty"`
+	Provider      string    `json:"-"` // provider name and ID
+	About         string    `json:"-"` // searched with name and description
+	Private       bool      `json:"-"` // private devices are visible only to AllowedUsers
+	AllowedUsers  []string  `json:"-"` // user IDs that may use a private device
+	Verified      bool      `json:"-"`
+	MaxShots      int       `json:"-"` // 0 means DefaultMaxShots
+	CreatedAt     time.Time `json:"-"`
+	UpdatedAt     time.Time `json:"-"`
+}
+
+// Pricing is in credits (1 credit = $0.01).
+type Pricing struct {
+	PerTask   float64 `json:"perTask"`
+	PerShot   float64 `json:"perShot"`
+	PerMinute float64 `json:"perMinute"`
+}
+
+// Device statuses and types.
+const (
+	DeviceOnline      = "ONLINE"
+	DeviceOffline     = "OFFLINE"
+	DeviceRetired     = "RETIRED"
+	DeviceUnavailable = "UNAVAILABLE"
+	DeviceQPU         = "QPU"
+	DeviceSimulator   = "SIMULATOR"
+)
+
+// DefaultMaxShots bounds a job's shots on a device that sets no MaxShots.
+const DefaultMaxShots = 1_000_000
+
+// Vendors are the five vendor identifiers.
+var Vendors = []string{"aws", "azure", "ibm", "ionq", "qbraid"}
+
+// EstimatedCost is perTask + shots×perShot + perMinute×1: one minute is
+// assumed for a device that charges by the minute.
+func (d *Device) EstimatedCost(shots int) float64 {
+	return roundCost(d.Pricing.PerTask + float64(shots)*d.Pricing.PerShot + d.Pricing.PerMinute)
+}
+
+// cost is what a completed job pays for its execution time.
+func (d *Device) cost(shots int, execution time.Duration) float64 {
+	return roundCost(d.Pricing.PerTask + float64(shots)*d.Pricing.PerShot + d.Pricing.PerMinute*execution.Minutes())
+}
+
+func (d *Device) maxShots() int {
+	if d.MaxShots > 0 {
+		return d.MaxShots
+	}
+	return DefaultMaxShots
+}
+
+func (d *Device) visibleTo(u User) bool {
+	return !d.Private || slices.Contains(d.AllowedUsers, u.ID)
+}
+
+// DeviceQuery selects a page of devices. Zero Page and Limit mean the
+// defaults (1 and 20).
+type DeviceQuery struct {
+	QRN, Vendor, ProviderID, DeviceType, Status string
+	Retired, Private, Verified, DirectAccess    *bool
+	Search, SortBy, SortOrder                   string
+	Page, Limit                                 int
+}
+
+// DevicePage is a page of devices.
+type DevicePage struct {
+	Devices    []*Device
+	Pagination Pagination
+}
+
+var deviceSorts = []string{"name", "vendor", "deviceType", "status", "numberQubits", "createdAt", "updatedAt"}
+
+// ListDevices returns the devices the user may see, filtered, sorted
+// (default: name ascending) and paged.
+func (s *Service) ListDevices(ctx context.Context, u User, q DeviceQuery) (*DevicePage, error) {
+	var v validation
+	page, limit := pageAndLimit(&v, q.Page, q.Limit, 20)
+	if q.Vendor != "" && !slices.Contains(Vendors, q.Vendor) {
+		v.add("vendor", "must be one of %s", strings.Join(Vendors, ", "))
+	}
+	if q.DeviceType != "" && q.DeviceType != DeviceQPU && q.DeviceType != DeviceSimulator {
+		v.add("deviceType", "must be QPU or SIMULATOR")
+	}
+	if q.Status != "" && !slices.Contains([]string{DeviceOnline, DeviceOffline, DeviceRetired, DeviceUnavailable}, q.Status) {
+		v.add("status", "must be one of ONLINE, OFFLINE, RETIRED, UNAVAILABLE")
+	}
+	checkSearch(&v, q.Search)
+	if q.SortBy != "" && !slices.Contains(deviceSorts, q.SortBy) {
+		v.add("sortBy", "must be one of %s", strings.Join(deviceSorts, ", "))
+	}
+	if q.SortOrder != "" && q.SortOrder != "asc" && q.SortOrder != "desc" {
+		v.add("sortOrder", "must be asc or desc")
+	}
+	if err := v.err(); err != nil {
+		return nil, err
+	}
+
+	var out []*Device
+	for _, d := range s.devices.all() {
+		if !d.visibleTo(u) || !deviceMatches(d, q) {
+			continue
+		}
+		out = append(out, d)
+	}
+	sortDevices(out, q.SortBy, q.SortOrder == "desc")
+	total := len(out)
+	out = pageOf(out, page, limit)
+	for i, d := range out {
+		live, err := s.liveDevice(ctx, d)
+		if err != nil {
+			return nil, err
+		}
+		live.Description = ""
+		out[i] = live
+	}
+	return &DevicePage{Devices: out, Pagination: newPagination(page, limit, total)}, nil
+}
+
+func deviceMatches(d *Device, q DeviceQuery) bool {
+	switch {
+	case q.QRN != "" && d.QRN != q.QRN,
+		q.Vendor != "" && d.Vendor != q.Vendor,
+		q.ProviderID != "" && d.Provider != q.ProviderID,
+		q.DeviceType != "" && d.DeviceType != q.DeviceType,
+		q.Status != "" && d.Status != q.Status,
+		q.Private != nil && d.Private != *q.Private,
+		q.Verified != nil && d.Verified != *q.Verified,
+		q.DirectAccess != nil && d.DirectAccess != *q.DirectAccess,
+		q.Search != "" && !matchesSearch(q.Search, d.Name, d.Description, d.About):
+		return false
+	}
+	// Retired devices are left out unless asked for.
+	retired := d.Status == DeviceRetired
+	switch {
+	case q.Retired != nil:
+		return *q.Retired || !retired
+	case q.Status == DeviceRetired:
+		return true
+	default:
+		return !retired
+	}
+}
+
+func sortDevices(ds []*Device, by string, desc bool) {
+	key := func(a, b *Device) int {
+		switch by {
+		case "vendor":
+			return cmp.Compare(a.Vendor, b.Vendor)
+		case "deviceType":
+			return cmp.Compare(a.DeviceType, b.DeviceType)
+		case "status":
+			return cmp.Compare(a.Status, b.Status)
+		case "numberQubits":
+			return cmp.Compare(a.NumberQubits, b.NumberQubits)
+		case "createdAt":
+			return a.CreatedAt.Compare(b.CreatedAt)
+		case "updatedAt":
+			return a.UpdatedAt.Compare(b.UpdatedAt)
+		}
+		return cmp.Compare(a.Name, b.Name)
+	}
+	slices.SortStableFunc(ds, func(a, b *Device) int {
+		c := key(a, b)
+		if desc {
+			c = -c
+		}
+		if c == 0 { // a stable order across pages
+			c = cmp.Compare(a.QRN, b.QRN)
+		}
+		return c
+	})
+}
+
+// GetDevice returns one device with its description. A private device the
+// user may not use does not exist for them.
+func (s *Service) GetDevice(ctx context.Context, u User, qrn string) (*Device, error) {
+	if !deviceQRNPattern.MatchString(qrn) {
+		return nil, invalid("device_qrn", "must be a device QRN vendor:provider:type:name")
+	}
+	d, ok := s.devices.get(qrn)
+	if !ok || !d.visibleTo(u) {
+		return nil, Errorf(ENOTFOUND, "device %s not found", qrn)
+	}
+	return s.liveDevice(ctx, d)
+}
+
+// liveDevice is a copy of d with its live fields filled in.
+func (s *Service) liveDevice(ctx context.Context, d *Device) (*Device, error) {
+	c := *d
+	c.RunInputTypes = slices.Clone(d.RunInputTypes)
+	c.NoiseModels = slices.Clone(d.NoiseModels)
+	n, err := s.store.CountQueued(ctx, d.QRN)
+	if err != nil {
+		return nil, s.internal(err, "count queued jobs")
+	}
+	c.QueueDepth = n
+	return &c, nil
+}
+
+func pageAndLimit(v *validation, page, limit, defLimit int) (int, int) {
+	if page == 0 {
+		page = 1
+	}
+	if limit == 0 {
+		limit = defLimit
+	}
+	if page < 1 {
+		v.add("page", "must be at least 1")
+	}
+	if limit < 1 || limit > 100 {
+		v.add("limit", "must be between 1 and 100")
+	}
+	return page, limit
+}
+
+func checkSearch(v *validation, search string) {
+	if n := len([]rune(search)); n > 255 {
+		v.add("search", "must be 1 to 255 characters")
+	}
+}
+
+func pageOf[T any](items []T, page, limit int) []T {
+	start := (page - 1) * limit
+	if start >= len(items) {
+		return []T{}
+	}
+	return items[start:min(start+limit, len(items))]
+}

@@ -1,0 +1,201 @@
+// Command server runs the quantum job service over HTTP: the built-in
+// simulator devices, the /api/v1 API and a demo API key to try it with.
+//
+//	go run ./examples/server
+//
+// Flags:
+//
+//	-addr ADDR        listen address (default 127.0.0.1:8080)
+//	-store KIND       memory (default) or badger
+//	-data DIR         badger's directory (default ./data)
+//	-api-key KEY      an API key; repeat for more users (one user per key).
+//	                  Without any, a random demo key is made and printed.
+//	-workers N        simulation workers (default: the number of CPUs)
+//	-log-level LEVEL  debug, info (default), warn or error
+package main
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"runtime"
+	"strings"
+	"syscall"
+	"time"
+
+	"go.uber.org/zap"
+	"go.uber.org/zap/zapcore"
+
+	"github.com/qjobs/quantum"
+	"github.com/qjobs/quantum/httpadapter"
+	"github.com/qjobs/quantum/store"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if err := run(ctx, os.Args[1:], os.Stdout, nil); err != nil {
+		fmt.Fprintln(os.Stderr, "server:", err)
+		os.Exit(1)
+	}
+}
+
+type keyList []string
+
+func (k *keyList) String() string     { return strings.Join(*k, ",") }
+func (k *keyList) Set(v string) error { *k = append(*k, v); return nil }
+
+type config struct {
+	addr     string
+	store    string
+	data     string
+	keys     keyList
+	workers  int
+	logLevel string
+}
+
+func parseFlags(args []string, out io.Writer) (config, error) {
+	var c config
+	fs := flag.NewFlagSet("server", flag.ContinueOnError)
+	fs.SetOutput(out)
+	fs.StringVar(&c.addr, "addr", "127.0.0.1:8080", "listen address")
+	fs.StringVar(&c.store, "store", "memory", "job store: memory or badger")
+	fs.StringVar(&c.data, "data", "./data", "directory of the badger store")
+	fs.Var(&c.keys, "api-key", "an API key (repeatable; each key is a different user)")
+	fs.IntVar(&c.workers, "workers", runtime.NumCPU(), "simulation workers")
+	fs.StringVar(&c.logLevel, "log-level", "info", "log level: debug, info, warn, error")
+	if err := fs.Parse(args); err != nil {
+		return c, err
+	}
+	if fs.NArg() > 0 {
+		return c, fmt.Errorf("unexpected arguments: %v", fs.Args())
+	}
+	if c.workers < 1 {
+		return c, fmt.Errorf("-workers must be at least 1, got %d", c.workers)
+	}
+	return c, nil
+}
+
+// run serves until ctx ends, then shuts down gracefully: it stops accepting
+// requests, lets running jobs finish or returns them to the queue, and
+// closes the store. ready, if not nil, receives the address once listening.
+func run(ctx context.Context, args []string, out io.Writer, ready func(addr string)) error {
+	cfg, err := parseFlags(args, out)
+	if err != nil {
+		return err
+	}
+	log, err := newLogger(cfg.logLevel)
+	if err != nil {
+		return err
+	}
+	defer func() { _ = log.Sync() }()
+
+	st, closeStore, err := openStore(cfg, log)
+	if err != nil {
+		return err
+	}
+	defer closeStore()
+
+	svc, err := quantum.New(st, quantum.WithLogger(log), quantum.WithWorkers(cfg.workers))
+	if err != nil {
+		return err
+	}
+	keys := cfg.keys
+	if len(keys) == 0 {
+		keys = keyList{demoKey()}
+	}
+	for i, k := range keys {
+		if _, err := svc.AddAPIKey(k, fmt.Sprintf("user%d", i+1)); err != nil {
+			return fmt.Errorf("api key %d: %w", i+1, err)
+		}
+	}
+
+	ln, err := net.Listen("tcp", cfg.addr)
+	if err != nil {
+		return err
+	}
+	srv := &http.Server{
+		Handler:           httpadapter.New(svc, httpadapter.WithLogger(log)),
+		ReadHeaderTimeout: 10 * time.Second,
+		ReadTimeout:       60 * time.Second,
+		IdleTimeout:       120 * time.Second,
+	}
+	addr := ln.Addr().String()
+	fmt.Fprintf(out, "quantum job service on http://%s (store: %s)\n", addr, describeStore(cfg))
+	if len(cfg.keys) == 0 {
+		fmt.Fprintf(out, "demo API key (new each start; pass -api-key to keep one): %s\n", keys[0])
+	}
+	fmt.Fprintf(out, "try:\n  curl -s -H 'X-API-KEY: %s' http://%s/api/v1/devices\n", keys[0], addr)
+
+	errc := make(chan error, 1)
+	go func() { errc <- srv.Serve(ln) }()
+	if ready != nil {
+		ready(addr)
+	}
+
+	select {
+	case err := <-errc:
+		_ = svc.Close(context.Background())
+		return err
+	case <-ctx.Done():
+	}
+	log.Info("shutting down")
+	shutdownCtx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
+	defer cancel()
+	if err := srv.Shutdown(shutdownCtx); err != nil {
+		log.Warn("http shutdown", zap.Error(err))
+	}
+	if err := svc.Close(shutdownCtx); err != nil {
+		log.Warn("service close", zap.Error(err))
+	}
+	if err := <-errc; err != nil && !errors.Is(err, http.ErrServerClosed) {
+		return err
+	}
+	return nil
+}
+
+func describeStore(cfg config) string {
+	if cfg.store == "badger" {
+		return "badger in " + cfg.data
+	}
+	return "memory: jobs are lost when the server stops"
+}
+
+func demoKey() string {
+	b := make([]byte, 16)
+	_, _ = rand.Read(b)
+	return "demo-" + hex.EncodeToString(b)
+}
+
+func newLogger(level string) (*zap.Logger, error) {
+	lvl, err := zapcore.ParseLevel(level)
+	if err != nil {
+		return nil, fmt.Errorf("-log-level: %w", err)
+	}
+	cfg := zap.NewProductionConfig()
+	cfg.Level = zap.NewAtomicLevelAt(lvl)
+	cfg.Encoding = "console"
+	cfg.EncoderConfig.EncodeTime = zapcore.ISO8601TimeEncoder
+	cfg.DisableStacktrace = true
+	return cfg.Build()
+}
+
+// openStore opens the configured store and returns its closer.
+func openStore(cfg config, log *zap.Logger) (quantum.Store, func(), error) {
+	switch cfg.store {
+	case "memory":
+		return store.NewMemory(), func() {}, nil
+	case "badger":
+		return nil, nil, errors.New("-store badger is not available yet (the badger store is issue 6); use -store memory")
+	default:
+		return nil, nil, fmt.Errorf("-store must be memory or badger, got %q", cfg.store)
+	}
+}

@@ -1,0 +1,193 @@
+package httpadapter
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"strconv"
+	"strings"
+
+	"github.com/qjobs/quantum"
+)
+
+// readBody reads a JSON object body into fields, enforcing the size limit.
+// An empty body reads as an empty object. Numbers stay json.Number so that
+// 3 and 3.5 can be told apart.
+func (h *handler) readBody(w http.ResponseWriter, r *http.Request) (map[string]json.RawMessage, error) {
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, h.maxBody))
+	if err != nil {
+		var tooLarge *http.MaxBytesError
+		if errors.As(err, &tooLarge) {
+			return nil, &quantum.Error{Code: quantum.EPAYLOADTOOLARGE, Message: fmt.Sprintf("request body exceeds %d bytes", tooLarge.Limit)}
+		}
+		return nil, validation("body", "could not be read")
+	}
+	fields := map[string]json.RawMessage{}
+	if len(bytes.TrimSpace(body)) == 0 {
+		return fields, nil
+	}
+	if err := json.Unmarshal(body, &fields); err != nil {
+		var syn *json.SyntaxError
+		if errors.As(err, &syn) {
+			return nil, validation("body", fmt.Sprintf("is not valid JSON (offset %d: %s)", syn.Offset, syn.Error()))
+		}
+		return nil, validation("body", "must be a JSON object")
+	}
+	if fields == nil { // the body was the literal null
+		return nil, validation("body", "must be a JSON object")
+	}
+	return fields, nil
+}
+
+// present reports whether a field was sent with a value other than null:
+// null for an optional field means absent.
+func present(raw json.RawMessage) bool {
+	return len(raw) > 0 && string(bytes.TrimSpace(raw)) != "null"
+}
+
+// fieldErrors collects every problem of a body, so one answer names them all.
+type fieldErrors []quantum.FieldError
+
+func (fe *fieldErrors) add(field, msg string) {
+	*fe = append(*fe, quantum.FieldError{Field: field, Message: msg})
+}
+
+func (fe fieldErrors) err() error {
+	if len(fe) == 0 {
+		return nil
+	}
+	msgs := make([]string, len(fe))
+	for i, f := range fe {
+		msgs[i] = f.Field + ": " + f.Message
+	}
+	return &quantum.Error{Code: quantum.EVALIDATION, Message: strings.Join(msgs, "; "), Details: fe}
+}
+
+func decodeString(raw json.RawMessage, field string, fe *fieldErrors) string {
+	var s string
+	if err := json.Unmarshal(raw, &s); err != nil {
+		fe.add(field, "must be a string")
+	}
+	return s
+}
+
+func decodeInt(raw json.RawMessage, field string, fe *fieldErrors) int {
+	var n json.Number
+	// json.Number also takes a quoted number: "10" is a string, not an
+	// integer.
+	if t := bytes.TrimSpace(raw); len(t) > 0 && t[0] == '"' {
+		fe.add(field, "must be an integer")
+		return 0
+	}
+	if err := json.Unmarshal(raw, &n); err != nil {
+		fe.add(field, "must be an integer")
+		return 0
+	}
+	v, err := strconv.ParseInt(n.String(), 10, 64)
+	if err != nil {
+		// 10.0 is an integer written as a fraction; 10.5 and 1e99 are not.
+		f, ferr := n.Float64()
+		if ferr != nil || f != float64(int64(f)) {
+			fe.add(field, "must be an integer")
+			return 0
+		}
+		v = int64(f)
+	}
+	if v > int64(^uint32(0)>>1) || v < -int64(^uint32(0)>>1) {
+		fe.add(field, "is out of range")
+		return 0
+	}
+	return int(v)
+}
+
+// decodeObject decodes a JSON object into Go values: strings, bools, int64
+// for integral numbers, float64 for others, nil, and nested maps and
+// slices. The Service decides which of those it accepts.
+func decodeObject(raw json.RawMessage, field string, fe *fieldErrors) map[string]any {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	var m map[string]any
+	if err := dec.Decode(&m); err != nil || m == nil {
+		fe.add(field, "must be a JSON object")
+		return nil
+	}
+	for k, v := range m {
+		m[k] = native(v)
+	}
+	return m
+}
+
+func native(v any) any {
+	switch x := v.(type) {
+	case json.Number:
+		if i, err := strconv.ParseInt(x.String(), 10, 64); err == nil {
+			return i
+		}
+		f, _ := x.Float64()
+		return f
+	case map[string]any:
+		for k, e := range x {
+			x[k] = native(e)
+		}
+	case []any:
+		for i, e := range x {
+			x[i] = native(e)
+		}
+	}
+	return v
+}
+
+// Query parameters. Each parser records a problem under the parameter's
+// name; an absent parameter leaves the zero value.
+
+type query struct {
+	r  *http.Request
+	fe fieldErrors
+}
+
+func (q *query) str(name string) string { return q.r.URL.Query().Get(name) }
+
+func (q *query) has(name string) bool { return q.r.URL.Query().Has(name) }
+
+func (q *query) int(name string) int {
+	s := q.str(name)
+	if s == "" {
+		return 0
+	}
+	n, err := strconv.Atoi(s)
+	if err != nil {
+		q.fe.add(name, "must be an integer")
+		return 0
+	}
+	if n < 1 {
+		// Zero means "default" to the Service; a client's explicit 0 is out
+		// of range, not a request for the default.
+		q.fe.add(name, "must be at least 1")
+	}
+	return n
+}
+
+func (q *query) bool(name string) *bool {
+	s := q.str(name)
+	if s == "" {
+		return nil
+	}
+	b, err := strconv.ParseBool(s)
+	if err != nil {
+		q.fe.add(name, "must be true or false")
+		return nil
+	}
+	return &b
+}
+
+// search is checked here because "" cannot reach the Service as a value: an
+// empty search= is a keyword of length 0.
+func (q *query) search() string {
+	if q.has("search") && q.str("search") == "" {
+		q.fe.add("search", "must be 1 to 255 characters")
+	}
+	return q.str("search")
+}

@@ -1,0 +1,205 @@
+package httpadapter
+
+import (
+	"context"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/google/uuid"
+	"go.uber.org/zap"
+
+	"github.com/qjobs/quantum"
+)
+
+// DefaultMaxBodyBytes bounds a request body unless WithMaxBodyBytes says
+// otherwise: room for large QASM programs, not for abuse.
+const DefaultMaxBodyBytes = 4 << 20
+
+// Option configures the handler.
+type Option func(*handler)
+
+// WithLogger logs every request (method, route, status, duration, request
+// id) and every internal error. The default logs nothing. API keys are
+// never logged.
+func WithLogger(l *zap.Logger) Option { return func(h *handler) { h.log = l } }
+
+// WithMaxBodyBytes bounds request bodies; a larger one is a 413.
+func WithMaxBodyBytes(n int64) Option { return func(h *handler) { h.maxBody = n } }
+
+// WithClock sets the source of meta.timestamp, for tests.
+func WithClock(now func() time.Time) Option { return func(h *handler) { h.now = now } }
+
+type handler struct {
+	svc     *quantum.Service
+	log     *zap.Logger
+	maxBody int64
+	now     func() time.Time
+	mux     *http.ServeMux
+}
+
+// New returns the http.Handler that serves svc under /api/v1, plus
+// GET /healthz.
+func New(svc *quantum.Service, opts ...Option) http.Handler {
+	h := &handler{svc: svc, log: zap.NewNop(), maxBody: DefaultMaxBodyBytes, now: time.Now, mux: http.NewServeMux()}
+	for _, o := range opts {
+		o(h)
+	}
+	h.routes()
+	return h
+}
+
+func (h *handler) routes() {
+	m := h.mux
+	m.HandleFunc("GET /healthz", h.healthz)
+	m.HandleFunc("GET /api/v1/users/verify", h.authed(h.verifyUser))
+
+	m.HandleFunc("POST /api/v1/jobs", h.authed(h.createJob))
+	m.HandleFunc("GET /api/v1/jobs", h.authed(h.listJobs))
+	m.HandleFunc("DELETE /api/v1/jobs", h.authed(h.deleteJobs))
+	m.HandleFunc("GET /api/v1/jobs/statuses", h.authed(h.jobStatuses))
+	m.HandleFunc("GET /api/v1/jobs/cost-estimate", h.authed(h.costEstimate))
+	m.HandleFunc("GET /api/v1/jobs/{job_qrn}", h.authed(h.getJob))
+	m.HandleFunc("DELETE /api/v1/jobs/{job_qrn}", h.authed(h.deleteJob))
+	m.HandleFunc("GET /api/v1/jobs/{job_qrn}/result", h.authed(h.getJobResult))
+	m.HandleFunc("GET /api/v1/jobs/{job_qrn}/program", h.authed(h.getJobProgram))
+	m.HandleFunc("POST /api/v1/jobs/{job_qrn}/cancel", h.authed(h.cancelJob))
+
+	m.HandleFunc("GET /api/v1/devices", h.authed(h.listDevices))
+	m.HandleFunc("GET /api/v1/devices/{device_qrn}", h.authed(h.getDevice))
+}
+
+type ctxKey int
+
+const (
+	requestIDKey ctxKey = iota
+	userKey
+)
+
+func requestID(r *http.Request) string {
+	id, _ := r.Context().Value(requestIDKey).(string)
+	return id
+}
+
+func userOf(r *http.Request) quantum.User {
+	u, _ := r.Context().Value(userKey).(quantum.User)
+	return u
+}
+
+// ServeHTTP wraps every request: a request id (echoed in X-Request-Id), a
+// log line, a JSON body for the mux's own 404 and 405, and a JSON 500 for a
+// handler that panics.
+func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	start := h.now()
+	id := uuid.NewString()
+	r = r.WithContext(context.WithValue(r.Context(), requestIDKey, id))
+	w.Header().Set("X-Request-Id", id)
+	rec := &recorder{ResponseWriter: w, status: http.StatusOK}
+
+	_, pattern := h.mux.Handler(r)
+	defer func() {
+		if p := recover(); p != nil {
+			h.log.Error("handler panic", zap.String("requestId", id), zap.Any("panic", p), zap.Stack("stack"))
+			if !rec.wrote {
+				h.fail(rec, r, errPanic)
+			}
+		}
+		h.log.Info("request",
+			zap.String("requestId", id),
+			zap.String("method", r.Method),
+			zap.String("route", routeName(pattern)),
+			zap.Int("status", rec.status),
+			zap.Duration("duration", time.Since(start)),
+			zap.Int64("bytes", rec.bytes))
+	}()
+
+	if pattern == "" {
+		// Authentication applies to every route under /api/v1, unknown
+		// ones too, so that a route's existence is no secret.
+		if strings.HasPrefix(r.URL.Path, "/api/") {
+			if _, err := h.svc.Authenticate(r.Context(), strings.TrimSpace(r.Header.Get("X-API-KEY"))); err != nil {
+				h.fail(rec, r, err)
+				return
+			}
+		}
+		// No route: the mux would answer 404 or 405 in plain text. Let it
+		// decide which (it sets Allow for 405), then write our body.
+		h.mux.ServeHTTP(&statusOnly{ResponseWriter: rec}, r)
+		code, msg := quantum.ENOTFOUND, "no route for "+r.Method+" "+r.URL.Path
+		if rec.status == http.StatusMethodNotAllowed {
+			code, msg = quantum.EMETHODNOTALLOWED, "method "+r.Method+" not allowed; allowed: "+rec.Header().Get("Allow")
+		}
+		h.fail(rec, r, &quantum.Error{Code: code, Message: msg})
+		return
+	}
+	h.mux.ServeHTTP(rec, r)
+}
+
+var errPanic = &quantum.Error{Code: quantum.EINTERNAL, Message: "internal error"}
+
+// routeName is the route for logs: the pattern, never the raw path (which
+// may hold anything a client sent).
+func routeName(pattern string) string {
+	if pattern == "" {
+		return "unmatched"
+	}
+	return pattern
+}
+
+// authed resolves the X-API-KEY header (any capitalisation: HTTP headers
+// are case-insensitive) to a user before the handler runs.
+func (h *handler) authed(next func(http.ResponseWriter, *http.Request, quantum.User)) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		u, err := h.svc.Authenticate(r.Context(), strings.TrimSpace(r.Header.Get("X-API-KEY")))
+		if err != nil {
+			h.fail(w, r, err)
+			return
+		}
+		next(w, r.WithContext(context.WithValue(r.Context(), userKey, u)), u)
+	}
+}
+
+func (h *handler) healthz(w http.ResponseWriter, r *http.Request) {
+	h.ok(w, http.StatusOK, map[string]string{"status": "ok"})
+}
+
+func (h *handler) verifyUser(w http.ResponseWriter, r *http.Request, u quantum.User) {
+	h.ok(w, http.StatusOK, u)
+}
+
+// recorder remembers the status and size of a response for the log line.
+type recorder struct {
+	http.ResponseWriter
+	status int
+	bytes  int64
+	wrote  bool
+}
+
+func (r *recorder) WriteHeader(status int) {
+	if r.wrote {
+		return
+	}
+	r.status, r.wrote = status, true
+	r.ResponseWriter.WriteHeader(status)
+}
+
+func (r *recorder) Write(p []byte) (int, error) {
+	if !r.wrote {
+		r.WriteHeader(http.StatusOK)
+	}
+	n, err := r.ResponseWriter.Write(p)
+	r.bytes += int64(n)
+	return n, err
+}
+
+// statusOnly keeps the status and headers the mux sets for an unmatched
+// request and drops its plain-text body.
+type statusOnly struct{ ResponseWriter *recorder }
+
+func (s *statusOnly) Header() http.Header         { return s.ResponseWriter.Header() }
+func (s *statusOnly) Write(p []byte) (int, error) { return len(p), nil }
+func (s *statusOnly) WriteHeader(status int) {
+	s.ResponseWriter.status = status
+	s.ResponseWriter.Header().Del("Content-Type")
+	s.ResponseWriter.Header().Del("X-Content-Type-Options")
+}

@@ -1,0 +1,228 @@
+package httpadapter
+
+import (
+	"encoding/json"
+	"net/http"
+
+	"github.com/qjobs/quantum"
+)
+
+// createJob answers 201 with the whole Job: the public client validates the
+// full object, and a client that reads only jobQrn and status still works.
+func (h *handler) createJob(w http.ResponseWriter, r *http.Request, u quantum.User) {
+	req, err := h.decodeJobRequest(w, r)
+	if err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	job, err := h.svc.CreateJob(r.Context(), u, req)
+	if err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	h.ok(w, http.StatusCreated, job)
+}
+
+func (h *handler) decodeJobRequest(w http.ResponseWriter, r *http.Request) (quantum.JobRequest, error) {
+	var req quantum.JobRequest
+	body, err := h.readBody(w, r)
+	if err != nil {
+		return req, err
+	}
+	var fe fieldErrors
+	if raw := body["program"]; present(raw) {
+		var p map[string]json.RawMessage
+		if err := json.Unmarshal(raw, &p); err != nil || p == nil {
+			fe.add("program", "must be an object with format and data")
+		} else {
+			req.Program = &quantum.Program{}
+			if present(p["format"]) {
+				req.Program.Format = decodeString(p["format"], "program.format", &fe)
+			} else {
+				fe.add("program.format", "is required")
+			}
+			if present(p["data"]) {
+				// data may be any JSON value by the spec; every format we run
+				// takes a string (QASM text, or base64 for QIR).
+				req.Program.Data = decodeString(p["data"], "program.data", &fe)
+			} else {
+				fe.add("program.data", "is required")
+			}
+		}
+	} else {
+		fe.add("program", "is required")
+	}
+	if raw := body["shots"]; present(raw) {
+		req.Shots = decodeInt(raw, "shots", &fe)
+	} else {
+		fe.add("shots", "is required")
+	}
+	if raw := body["deviceQrn"]; present(raw) {
+		req.DeviceQRN = decodeString(raw, "deviceQrn", &fe)
+	} else {
+		fe.add("deviceQrn", "is required")
+	}
+	if raw := body["name"]; present(raw) {
+		req.Name = decodeString(raw, "name", &fe)
+	}
+	if raw := body["tags"]; present(raw) {
+		req.Tags = decodeObject(raw, "tags", &fe)
+	}
+	if raw := body["runtimeOptions"]; present(raw) {
+		req.RuntimeOptions = decodeObject(raw, "runtimeOptions", &fe)
+	}
+	return req, fe.err()
+}
+
+func (h *handler) listJobs(w http.ResponseWriter, r *http.Request, u quantum.User) {
+	q := &query{r: r}
+	jq := quantum.JobQuery{
+		Vendor:      q.str("vendor"),
+		Provider:    q.str("provider"),
+		Status:      quantum.JobStatus(q.str("status")),
+		StatusGroup: q.str("statusGroup"),
+		Search:      q.search(),
+		Page:        q.int("page"),
+		Limit:       q.int("limit"),
+	}
+	if q.has("tags") {
+		var tags map[string]any
+		if err := json.Unmarshal([]byte(q.str("tags")), &tags); err != nil || tags == nil {
+			q.fe.add("tags", "must be a JSON object of tag keys and values")
+		} else {
+			jq.Tags = decodeObject(json.RawMessage(q.str("tags")), "tags", &q.fe)
+		}
+	}
+	if err := q.fe.err(); err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	page, err := h.svc.ListJobs(r.Context(), u, jq)
+	if err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	jobs := page.Jobs
+	if jobs == nil {
+		jobs = []*quantum.Job{}
+	}
+	h.page(w, jobs, page.Pagination)
+}
+
+func (h *handler) getJob(w http.ResponseWriter, r *http.Request, u quantum.User) {
+	job, err := h.svc.GetJob(r.Context(), u, r.PathValue("job_qrn"))
+	if err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	h.ok(w, http.StatusOK, job)
+}
+
+func (h *handler) getJobResult(w http.ResponseWriter, r *http.Request, u quantum.User) {
+	res, err := h.svc.GetJobResult(r.Context(), u, r.PathValue("job_qrn"))
+	if err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	h.ok(w, http.StatusOK, res)
+}
+
+func (h *handler) getJobProgram(w http.ResponseWriter, r *http.Request, u quantum.User) {
+	p, err := h.svc.GetJobProgram(r.Context(), u, r.PathValue("job_qrn"))
+	if err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	h.ok(w, http.StatusOK, p)
+}
+
+type cancelAnswer struct {
+	Message string            `json:"message"`
+	JobQRN  string            `json:"jobQrn"`
+	Status  quantum.JobStatus `json:"status"`
+}
+
+// cancelJob takes no body and no Content-Type: the public client sends
+// neither.
+func (h *handler) cancelJob(w http.ResponseWriter, r *http.Request, u quantum.User) {
+	job, err := h.svc.CancelJob(r.Context(), u, r.PathValue("job_qrn"))
+	if err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	h.ok(w, http.StatusAccepted, cancelAnswer{
+		Message: "Cancellation requested for job " + job.JobQRN,
+		JobQRN:  job.JobQRN,
+		Status:  quantum.StatusCancelling,
+	})
+}
+
+type messageAnswer struct {
+	Message string `json:"message"`
+}
+
+func (h *handler) deleteJob(w http.ResponseWriter, r *http.Request, u quantum.User) {
+	qrn := r.PathValue("job_qrn")
+	if err := h.svc.DeleteJob(r.Context(), u, qrn); err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	h.ok(w, http.StatusOK, messageAnswer{Message: "Job " + qrn + " deleted"})
+}
+
+func (h *handler) deleteJobs(w http.ResponseWriter, r *http.Request, u quantum.User) {
+	q := &query{r: r}
+	var qrns []string
+	if !q.has("qrns") {
+		q.fe.add("qrns", "is required")
+	} else if err := json.Unmarshal([]byte(q.str("qrns")), &qrns); err != nil || qrns == nil {
+		q.fe.add("qrns", "must be a JSON array of job QRN strings")
+	}
+	if err := q.fe.err(); err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	res, err := h.svc.DeleteJobs(r.Context(), u, qrns)
+	if err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	h.ok(w, http.StatusOK, res)
+}
+
+type statusesAnswer struct {
+	Statuses []quantum.JobStatus            `json:"statuses"`
+	Groups   map[string][]quantum.JobStatus `json:"groups"`
+}
+
+func (h *handler) jobStatuses(w http.ResponseWriter, r *http.Request, u quantum.User) {
+	h.ok(w, http.StatusOK, statusesAnswer{Statuses: quantum.JobStatuses(), Groups: quantum.StatusGroups()})
+}
+
+type costAnswer struct {
+	EstimatedCost float64 `json:"estimatedCost"`
+	DeviceQRN     string  `json:"deviceQrn"`
+	Shots         int     `json:"shots"`
+}
+
+func (h *handler) costEstimate(w http.ResponseWriter, r *http.Request, u quantum.User) {
+	q := &query{r: r}
+	device := q.str("deviceQrn")
+	if device == "" {
+		q.fe.add("deviceQrn", "is required")
+	}
+	shots := q.int("shots")
+	if !q.has("shots") {
+		q.fe.add("shots", "is required")
+	}
+	if err := q.fe.err(); err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	cost, err := h.svc.EstimateCost(r.Context(), u, device, shots)
+	if err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	h.ok(w, http.StatusOK, costAnswer{EstimatedCost: cost, DeviceQRN: device, Shots: shots})
+}

@@ -1,0 +1,31 @@
+package httpadapter
+
+import (
+	"net/http"
+
+	"github.com/qjobs/quantum"
+)
+
+// statusOf is the one table from the Service's error codes to HTTP statuses.
+// A code missing here is a 500.
+var statusOf = map[string]int{
+	quantum.EINVALIDJOBSTATE:    http.StatusBadRequest,
+	quantum.ECANCELNOTSUPPORTED: http.StatusBadRequest,
+	quantum.ENOVALIDAUTH:        http.StatusUnauthorized,
+	quantum.EINVALIDAPIKEY:      http.StatusUnauthorized,
+	quantum.EFORBIDDEN:          http.StatusForbidden,
+	quantum.ENOTFOUND:           http.StatusNotFound,
+	quantum.EMETHODNOTALLOWED:   http.StatusMethodNotAllowed,
+	quantum.ERESULTNOTREADY:     http.StatusConflict,
+	quantum.EJOBNOTFINAL:        http.StatusConflict,
+	quantum.EPAYLOADTOOLARGE:    http.StatusRequestEntityTooLarge,
+	quantum.EVALIDATION:         http.StatusUnprocessableEntity,
+	quantum.EINTERNAL:           http.StatusInternalServerError,
+}
+
+func httpStatus(code string) int {
+	if s, ok := statusOf[code]; ok {
+		return s
+	}
+	return http.StatusInternalServerError
+}

@@ -1,0 +1,304 @@
+package quantum
+
+import (
+	"encoding/json"
+	"maps"
+	"math"
+	"strings"
+	"time"
+)
+
+// JobStatus is the status of a job.
+type JobStatus string
+
+// The job statuses. A job moves INITIALIZING → VALIDATING → QUEUED →
+// RUNNING → COMPLETED or FAILED; a cancel moves any unfinished job to
+// CANCELLING, then CANCELLED once its work has stopped. COMPLETED, FAILED and
+// CANCELLED are terminal: they never change again.
+const (
+	StatusInitializing JobStatus = "INITIALIZING"
+	StatusQueued       JobStatus = "QUEUED"
+	StatusValidating   JobStatus = "VALIDATING"
+	StatusRunning      JobStatus = "RUNNING"
+	StatusCancelling   JobStatus = "CANCELLING"
+	StatusCancelled    JobStatus = "CANCELLED"
+	StatusCompleted    JobStatus = "COMPLETED"
+	StatusFailed       JobStatus = "FAILED"
+	StatusUnknown      JobStatus = "UNKNOWN"
+	StatusHold         JobStatus = "HOLD"
+)
+
+// IsTerminal reports whether the status never changes again.
+func (s JobStatus) IsTerminal() bool {
+	return s == StatusCompleted || s == StatusFailed || s == StatusCancelled
+}
+
+// JobStatuses lists the ten job statuses.
+func JobStatuses() []JobStatus {
+	return []JobStatus{StatusInitializing, StatusQueued, StatusValidating, StatusRunning, StatusCancelling,
+		StatusCancelled, StatusCompleted, StatusFailed, StatusUnknown, StatusHold}
+}
+
+// StatusGroups maps the job list's status groups to their statuses:
+// "returned" are the terminal ones, "pending" every other.
+func StatusGroups() map[string][]JobStatus {
+	groups := map[string][]JobStatus{}
+	for _, s := range JobStatuses() {
+		g := "pending"
+		if s.IsTerminal() {
+			g = "returned"
+		}
+		groups[g] = append(groups[g], s)
+	}
+	return groups
+}
+
+func validStatus(s JobStatus) bool { return containsStatus(JobStatuses(), s) }
+
+// Program is a quantum program as submitted: its format and its text.
+type Program struct {
+	Format string `json:"format"`
+	Data   string `json:"data"`
+}
+
+// JobRequest is what CreateJob takes.
+type JobRequest struct {
+	Program        *Program
+	Shots          int
+	DeviceQRN      string
+	RuntimeOptions map[string]any
+	Tags           map[string]any
+	Name           string
+}
+
+// Job is a job as the API shows it. Marshalled to JSON it is the wire
+// object of the contract.
+type Job struct {
+	Name           string         `json:"name"`
+	Shots          int            `json:"shots"`
+	DeviceQRN      string         `json:"deviceQrn"`
+	Tags           map[string]any `json:"tags"`
+	RuntimeOptions map[string]any `json:"runtimeOptions"`
+	JobQRN         string         `json:"jobQrn"`
+	BatchJobQRN    *string        `json:"batchJobQrn"`
+	Vendor         string         `json:"vendor"`
+	Provider       string         `json:"provider"`
+	Status         JobStatus      `json:"status"`
+	StatusMsg      *string        `json:"statusMsg"`
+	ExperimentType string         `json:"experimentType"`
+	QueuePosition  *int           `json:"queuePosition"`
+	TimeStamps     TimeStamps     `json:"timeStamps"`
+	Cost           float64        `json:"cost"`
+	EstimatedCost  float64        `json:"estimatedCost"`
+	Metadata       map[string]any `json:"metadata"`
+
+	// Owner is the ID of the user the job belongs to.
+	Owner string `json:"-"`
+	// UpdatedAt is when the job last changed; QueuedAt when it last
+	// became QUEUED (its place in the device's queue); LeaseUntil, while
+	// RUNNING, when a worker's claim on it expires.
+	UpdatedAt  time.Time `json:"-"`
+	QueuedAt   time.Time `json:"-"`
+	LeaseUntil time.Time `json:"-"`
+}
+
+// TimeStamps are a job's times. JSON gives UTC RFC 3339 with milliseconds.
+type TimeStamps struct {
+	CreatedAt time.Time
+	EndedAt   *time.Time
+	// ExecutionDuration is in milliseconds: 0 until the job has run.
+	ExecutionDuration int64
+}
+
+// TimestampLayout is the wire form of every time: UTC, milliseconds.
+const TimestampLayout = "2006-01-02T15:04:05.000Z"
+
+// MarshalJSON writes the wire form.
+func (t TimeStamps) MarshalJSON() ([]byte, error) {
+	var ended *string
+	if t.EndedAt != nil {
+		s := t.EndedAt.UTC().Format(TimestampLayout)
+		ended = &s
+	}
+	return json.Marshal(struct {
+		CreatedAt         string  `json:"createdAt"`
+		EndedAt           *string `json:"endedAt"`
+		ExecutionDuration int64   `json:"executionDuration"`
+	}{t.CreatedAt.UTC().Format(TimestampLayout), ended, t.ExecutionDuration})
+}
+
+// UnmarshalJSON reads the wire form.
+func (t *TimeStamps) UnmarshalJSON(b []byte) error {
+	var w struct {
+		CreatedAt         time.Time  `json:"createdAt"`
+		EndedAt           *time.Time `json:"endedAt"`
+		ExecutionDuration int64      `json:"executionDuration"`
+	}
+	if err := json.Unmarshal(b, &w); err != nil {
+		return err
+	}
+	*t = TimeStamps{CreatedAt: w.CreatedAt, EndedAt: w.EndedAt, ExecutionDuration: w.ExecutionDuration}
+	return nil
+}
+
+// Clone returns a deep copy of the job, so a store's copy and a caller's
+// never share maps or pointers.
+func (j *Job) Clone() *Job {
+	c := *j
+	c.Tags = cloneMap(j.Tags)
+	c.RuntimeOptions = cloneMap(j.RuntimeOptions)
+	c.Metadata = cloneMap(j.Metadata)
+	if j.BatchJobQRN != nil {
+		s := *j.BatchJobQRN
+		c.BatchJobQRN = &s
+	}
+	if j.StatusMsg != nil {
+		s := *j.StatusMsg
+		c.StatusMsg = &s
+	}
+	if j.QueuePosition != nil {
+		n := *j.QueuePosition
+		c.QueuePosition = &n
+	}
+	if j.TimeStamps.EndedAt != nil {
+		e := *j.TimeStamps.EndedAt
+		c.TimeStamps.EndedAt = &e
+	}
+	return &c
+}
+
+func cloneMap(m map[string]any) map[string]any {
+	if m == nil {
+		return map[string]any{}
+	}
+	return maps.Clone(m)
+}
+
+// JobResult is what GetJobResult returns.
+type JobResult struct {
+	Status     JobStatus  `json:"status"`
+	Cost       float64    `json:"cost"`
+	TimeStamps TimeStamps `json:"timeStamps"`
+	ResultData ResultData `json:"resultData"`
+}
+
+// ResultData holds a result's measurement counts: bit strings (classical
+// bit 0 rightmost) to how often they were measured.
+type ResultData struct {
+	MeasurementCounts map[string]int `json:"measurementCounts"`
+}
+
+// JobQuery selects a page of the caller's jobs. Zero Page and Limit mean
+// the defaults (1 and 50).
+type JobQuery struct {
+	Vendor      string
+	Provider    string
+	Status      JobStatus // wins over StatusGroup
+	StatusGroup string    // all, pending or returned
+	Search      string
+	Tags        map[string]any
+	Page, Limit int
+}
+
+// Pagination describes a page of a list.
+type Pagination struct {
+	Page       int  `json:"page"`
+	Limit      int  `json:"limit"`
+	Total      int  `json:"total"`
+	TotalPages int  `json:"totalPages"`
+	HasNext    bool `json:"hasNext"`
+	HasPrev    bool `json:"hasPrev"`
+}
+
+func newPagination(page, limit, total int) Pagination {
+	pages := (total + limit - 1) / limit
+	return Pagination{Page: page, Limit: limit, Total: total, TotalPages: pages, HasNext: page < pages, HasPrev: page > 1}
+}
+
+// JobPage is a page of jobs.
+type JobPage struct {
+	Jobs       []*Job
+	Pagination Pagination
+}
+
+// DeleteJobsResult reports a bulk delete, QRN by QRN.
+type DeleteJobsResult struct {
+	SuccessfulIDs []string          `json:"successfulIds"`
+	FailedIDs     map[string]string `json:"failedIds"`
+}
+
+// Reasons a QRN of a bulk delete failed.
+const (
+	ReasonNotFound     = "Job not found"
+	ReasonForbidden    = "Permission denied"
+	ReasonNotFinal     = "Job is not in a final state"
+	ReasonInvalidQRN   = "Invalid QRN"
+	ReasonInternalFail = "Internal error"
+)
+
+func matchesSearch(search string, fields ...string) bool {
+	s := strings.ToLower(search)
+	for _, f := range fields {
+		if strings.Contains(strings.ToLower(f), s) {
+			return true
+		}
+	}
+	return false
+}
+
+// tagValue normalises a tag value: strings, booleans and integers are
+// allowed (integers of any Go type, or integral float64 as JSON decodes
+// them). ok is false for anything else.
+func tagValue(v any) (any, bool) {
+	switch x := v.(type) {
+	case string, bool:
+		return x, true
+	case int:
+		return int64(x), true
+	case int8:
+		return int64(x), true
+	case int16:
+		return int64(x), true
+	case int32:
+		return int64(x), true
+	case int64:
+		return x, true
+	case uint:
+		if uint64(x) <= math.MaxInt64 {
+			return int64(x), true
+		}
+	case uint8:
+		return int64(x), true
+	case uint16:
+		return int64(x), true
+	case uint32:
+		return int64(x), true
+	case uint64:
+		if x <= math.MaxInt64 {
+			return int64(x), true
+		}
+	case float64:
+		if x == math.Trunc(x) && math.Abs(x) < 1<<53 {
+			return int64(x), true
+		}
+	case float32:
+		f := float64(x)
+		if f == math.Trunc(f) && math.Abs(f) < 1<<53 {
+			return int64(f), true
+		}
+	case json.Number:
+		if i, err := x.Int64(); err == nil {
+			return i, true
+		}
+	}
+	return nil, false
+}
+
+func sameTagValue(a, b any) bool {
+	x, ok1 := tagValue(a)
+	y, ok2 := tagValue(b)
+	return ok1 && ok2 && x == y
+}
+
+// roundCost rounds credits to 6 decimals.
+func roundCost(c float64) float64 { return math.Round(c*1e6) / 1e6 }

@@ -1,0 +1,421 @@
+package quantum
+
+import (
+	"context"
+	"errors"
+	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/google/uuid"
+	"go.uber.org/zap"
+)
+
+var (
+	deviceQRNPattern = regexp.MustCompile(`^[a-z0-9]+:[a-z0-9]+:(sim|qpu):[a-z0-9][a-z0-9._-]*$`)
+	jobQRNPattern    = regexp.MustCompile(`^([a-z0-9]+:[a-z0-9]+:(?:sim|qpu):[a-z0-9][a-z0-9._-]*)-([0-9a-f]{4})-qjob-([0-9a-f]{24})$`)
+)
+
+// ValidJobQRN reports whether qrn has the form of a job QRN:
+// <deviceQrn>-<4 hex>-qjob-<24 hex>.
+func ValidJobQRN(qrn string) bool { return jobQRNPattern.MatchString(qrn) }
+
+func newJobQRN(deviceQRN string, u User) string {
+	h := strings.ReplaceAll(uuid.NewString(), "-", "")
+	// A version 4 UUID has 122 random bits; skip its version nibble
+	// (index 12) and variant nibble (16): 24 random hex, 96 bits, not
+	// guessable.
+	random := h[:12] + h[13:16] + h[17:26]
+	return deviceQRN + "-" + u.qrnTag() + "-qjob-" + random
+}
+
+// Longest name and tag key a job may carry.
+const maxNameLen = 255
+
+// CreateJob checks the request, the device and the program (it compiles),
+// stores the job with its program, and returns it INITIALIZING. Workers take
+// it from there. Once the job is stored this method does not fail, so a
+// client that retries on errors never stores a job twice.
+func (s *Service) CreateJob(ctx context.Context, u User, req JobRequest) (*Job, error) {
+	d, b, task, err := s.checkRequest(ctx, u, req)
+	if err != nil {
+		return nil, err
+	}
+	if err := b.Check(ctx, task); err != nil {
+		var qe *Error
+		if errors.As(err, &qe) {
+			return nil, qe
+		}
+		return nil, invalid("program.data", "%s", err.Error())
+	}
+	now := s.now().UTC()
+	tags := map[string]any{}
+	for k, v := range req.Tags {
+		tags[k], _ = tagValue(v)
+	}
+	job := &Job{
+		Name:           req.Name,
+		Shots:          req.Shots,
+		DeviceQRN:      d.QRN,
+		Tags:           tags,
+		RuntimeOptions: cloneMap(req.RuntimeOptions),
+		JobQRN:         newJobQRN(d.QRN, u),
+		Vendor:         d.Vendor,
+		Provider:       d.Provider,
+		Status:         StatusInitializing,
+		ExperimentType: "gate_model",
+		TimeStamps:     TimeStamps{CreatedAt: now},
+		EstimatedCost:  d.EstimatedCost(req.Shots),
+		Metadata:       map[string]any{},
+		Owner:          u.ID,
+		UpdatedAt:      now,
+	}
+	if err := s.store.CreateJob(ctx, job, *req.Program); err != nil {
+		return nil, s.internal(err, "store job")
+	}
+	s.runner.admit(job.JobQRN)
+	return job.Clone(), nil
+}
+
+// checkRequest validates everything about a request that needs no
+// compiling, and resolves its device.
+func (s *Service) checkRequest(ctx context.Context, u User, req JobRequest) (*Device, Backend, Task, error) {
+	var v validation
+	if req.Program == nil {
+		v.add("program", "is required")
+	} else {
+		if req.Program.Format == "" {
+			v.add("program.format", "is required")
+		}
+		if req.Program.Data == "" {
+			v.add("program.data", "is required")
+		}
+	}
+	if req.Shots < 1 {
+		v.add("shots", "must be at least 1")
+	}
+	var d *Device
+	var b Backend
+	if req.DeviceQRN == "" {
+		v.add("deviceQrn", "is required")
+	} else if dev, ok := s.devices.get(req.DeviceQRN); !ok || !dev.visibleTo(u) {
+		v.add("deviceQrn", "no device %q", req.DeviceQRN)
+	} else {
+		d = dev
+		b, _ = s.devices.backendOf(dev.QRN)
+		if d.Status != DeviceOnline {
+			v.add("deviceQrn", "device %s is %s, not ONLINE", d.QRN, d.Status)
+		}
+		if req.Shots > d.maxShots() {
+			v.add("shots", "must be at most %d on %s", d.maxShots(), d.QRN)
+		}
+		if req.Program != nil && req.Program.Format != "" && !slices.Contains(d.RunInputTypes, req.Program.Format) {
+			v.add("program.format", "must be one of %s on %s", strings.Join(d.RunInputTypes, ", "), d.QRN)
+		}
+		if nm, ok := req.RuntimeOptions["noiseModel"]; ok && nm != nil {
+			name, _ := nm.(string)
+			if !slices.Contains(d.NoiseModels, name) {
+				if len(d.NoiseModels) == 0 {
+					v.add("runtimeOptions.noiseModel", "device %s has no noise models", d.QRN)
+				} else {
+					v.add("runtimeOptions.noiseModel", "must be one of %s", strings.Join(d.NoiseModels, ", "))
+				}
+			}
+		}
+	}
+	if len([]rune(req.Name)) > maxNameLen {
+		v.add("name", "must be at most %d characters", maxNameLen)
+	}
+	for _, k := range sortedKeys(req.Tags) {
+		if _, ok := tagValue(req.Tags[k]); !ok {
+			v.add("tags."+k, "must be a string, an integer or a boolean")
+		}
+	}
+	seed, seedErr := seedOption(req.RuntimeOptions)
+	if seedErr != "" {
+		v.add("runtimeOptions.seed", "%s", seedErr)
+	}
+	if err := v.err(); err != nil {
+		return nil, nil, Task{}, err
+	}
+	return d, b, Task{Device: d, Program: *req.Program, Shots: req.Shots, RuntimeOptions: req.RuntimeOptions, Seed: seed}, nil
+}
+
+// seedOption reads runtimeOptions.seed: absent or null means none.
+func seedOption(opts map[string]any) (*uint64, string) {
+	raw, ok := opts["seed"]
+	if !ok || raw == nil {
+		return nil, ""
+	}
+	v, ok := tagValue(raw)
+	i, isInt := v.(int64)
+	if !ok || !isInt {
+		return nil, "must be a non-negative integer"
+	}
+	if i < 0 {
+		return nil, "must be a non-negative integer"
+	}
+	u := uint64(i)
+	return &u, ""
+}
+
+func sortedKeys(m map[string]any) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
+}
+
+// ownJob loads a job the user may touch: VALIDATION_ERROR for a malformed
+// QRN, NOT_FOUND for no such job, FORBIDDEN for another user's.
+func (s *Service) ownJob(ctx context.Context, u User, qrn string) (*Job, error) {
+	if !ValidJobQRN(qrn) {
+		return nil, invalid("job_qrn", "must be a job QRN <deviceQrn>-<4 hex>-qjob-<24 hex>")
+	}
+	j, err := s.store.GetJob(ctx, qrn)
+	if errors.Is(err, ErrJobNotFound) {
+		return nil, Errorf(ENOTFOUND, "job %s not found", qrn)
+	}
+	if err != nil {
+		return nil, s.internal(err, "get job")
+	}
+	if j.Owner != u.ID {
+		return nil, Errorf(EFORBIDDEN, "no permission to access job %s", qrn)
+	}
+	return j, nil
+}
+
+// GetJob returns one of the user's jobs, with its live queue position.
+func (s *Service) GetJob(ctx context.Context, u User, qrn string) (*Job, error) {
+	j, err := s.ownJob(ctx, u, qrn)
+	if err != nil {
+		return nil, err
+	}
+	return s.withQueuePosition(ctx, j)
+}
+
+func (s *Service) withQueuePosition(ctx context.Context, j *Job) (*Job, error) {
+	j.QueuePosition = nil
+	if j.Status == StatusQueued {
+		pos, err := s.store.QueuePosition(ctx, j.JobQRN)
+		if err != nil {
+			return nil, s.internal(err, "queue position")
+		}
+		if pos > 0 {
+			j.QueuePosition = &pos
+		}
+	}
+	return j, nil
+}
+
+// GetJobResult returns the counts, cost and times of a COMPLETED job;
+// RESULT_NOT_READY for a job in any other status.
+func (s *Service) GetJobResult(ctx context.Context, u User, qrn string) (*JobResult, error) {
+	j, err := s.ownJob(ctx, u, qrn)
+	if err != nil {
+		return nil, err
+	}
+	if j.Status != StatusCompleted {
+		return nil, Errorf(ERESULTNOTREADY, "the result of job %s is not available: the job is %s", qrn, j.Status)
+	}
+	counts, err := s.store.GetResult(ctx, qrn)
+	if err != nil {
+		return nil, s.internal(err, "get result")
+	}
+	return &JobResult{Status: j.Status, Cost: j.Cost, TimeStamps: j.TimeStamps, ResultData: ResultData{MeasurementCounts: counts}}, nil
+}
+
+// GetJobProgram returns the program as it was submitted.
+func (s *Service) GetJobProgram(ctx context.Context, u User, qrn string) (*Program, error) {
+	if _, err := s.ownJob(ctx, u, qrn); err != nil {
+		return nil, err
+	}
+	p, err := s.store.GetProgram(ctx, qrn)
+	if err != nil {
+		return nil, s.internal(err, "get program")
+	}
+	return p, nil
+}
+
+// CancelJob asks an unfinished job to stop and returns it. A job that has
+// not started is CANCELLED at once; a running one is CANCELLING until its
+// simulation has stopped, then CANCELLED. Cancelling a CANCELLING job
+// succeeds again; a finished job gives INVALID_JOB_STATE, and a device whose
+// backend cannot cancel CANCEL_NOT_SUPPORTED.
+func (s *Service) CancelJob(ctx context.Context, u User, qrn string) (*Job, error) {
+	for {
+		j, err := s.ownJob(ctx, u, qrn)
+		if err != nil {
+			return nil, err
+		}
+		switch {
+		case j.Status.IsTerminal():
+			return nil, Errorf(EINVALIDJOBSTATE, "job %s is %s and cannot be cancelled", qrn, j.Status)
+		case j.Status == StatusCancelling:
+			return j, nil
+		}
+		if b, ok := s.devices.backendOf(j.DeviceQRN); ok && !b.Cancellable() {
+			return nil, Errorf(ECANCELNOTSUPPORTED, "device %s does not support cancelling jobs", j.DeviceQRN)
+		}
+		now := s.now().UTC()
+		from := j.Status
+		j, err = s.store.UpdateJob(ctx, qrn, from, func(j *Job) {
+			j.Status = StatusCancelling
+			j.UpdatedAt = now
+		}, nil)
+		if errors.Is(err, ErrStatusChanged) {
+			continue // it moved on meanwhile: look again
+		}
+		if err != nil {
+			return nil, s.internal(err, "cancel job")
+		}
+		s.runner.cancel(from, qrn)
+		return j, nil
+	}
+}
+
+// DeleteJob deletes a finished job with its program and result. An
+// unfinished job gives JOB_NOT_FINAL and is kept.
+func (s *Service) DeleteJob(ctx context.Context, u User, qrn string) error {
+	j, err := s.ownJob(ctx, u, qrn)
+	if err != nil {
+		return err
+	}
+	if !j.Status.IsTerminal() {
+		return Errorf(EJOBNOTFINAL, "job %s is %s; only finished jobs can be deleted (cancel it first)", qrn, j.Status)
+	}
+	err = s.store.DeleteJob(ctx, qrn, j.Status)
+	switch {
+	case errors.Is(err, ErrJobNotFound):
+		return Errorf(ENOTFOUND, "job %s not found", qrn)
+	case err != nil:
+		return s.internal(err, "delete job")
+	}
+	return nil
+}
+
+// DeleteJobs deletes several jobs and reports each QRN as deleted or
+// failed, with a reason. Between 1 and 100 QRNs.
+func (s *Service) DeleteJobs(ctx context.Context, u User, qrns []string) (*DeleteJobsResult, error) {
+	if len(qrns) < 1 || len(qrns) > 100 {
+		return nil, invalid("qrns", "must hold 1 to 100 job QRNs, got %d", len(qrns))
+	}
+	res := &DeleteJobsResult{SuccessfulIDs: []string{}, FailedIDs: map[string]string{}}
+	for _, qrn := range qrns {
+		err := s.DeleteJob(ctx, u, qrn)
+		switch ErrorCode(err) {
+		case "":
+			res.SuccessfulIDs = append(res.SuccessfulIDs, qrn)
+		case ENOTFOUND:
+			res.FailedIDs[qrn] = ReasonNotFound
+		case EFORBIDDEN:
+			res.FailedIDs[qrn] = ReasonForbidden
+		case EJOBNOTFINAL:
+			res.FailedIDs[qrn] = ReasonNotFinal
+		case EVALIDATION:
+			res.FailedIDs[qrn] = ReasonInvalidQRN
+		default:
+			res.FailedIDs[qrn] = ReasonInternalFail
+		}
+	}
+	return res, nil
+}
+
+// ListJobs returns a page of the user's jobs, newest first.
+func (s *Service) ListJobs(ctx context.Context, u User, q JobQuery) (*JobPage, error) {
+	var v validation
+	page, limit := pageAndLimit(&v, q.Page, q.Limit, 50)
+	f := JobFilter{Owner: u.ID, Provider: q.Provider, Search: q.Search, Offset: (page - 1) * limit, Limit: limit}
+	switch {
+	case q.Vendor == "" || q.Vendor == "all":
+	case slices.Contains(Vendors, q.Vendor):
+		f.Vendor = q.Vendor
+	default:
+		v.add("vendor", "must be all or one of %s", strings.Join(Vendors, ", "))
+	}
+	switch {
+	case q.Status != "":
+		if !validStatus(q.Status) {
+			v.add("status", "must be one of %s", joinStatuses(JobStatuses()))
+		}
+		f.Statuses = []JobStatus{q.Status}
+	case q.StatusGroup == "" || q.StatusGroup == "all":
+	case q.StatusGroup == "pending" || q.StatusGroup == "returned":
+		f.Statuses = StatusGroups()[q.StatusGroup]
+	default:
+		v.add("statusGroup", "must be all, pending or returned")
+	}
+	checkSearch(&v, q.Search)
+	if len(q.Tags) > 0 {
+		f.Tags = map[string]any{}
+		for _, k := range sortedKeys(q.Tags) {
+			tv, ok := tagValue(q.Tags[k])
+			if !ok {
+				v.add("tags", "value of %q must be a string, an integer or a boolean", k)
+			}
+			f.Tags[k] = tv
+		}
+	}
+	if err := v.err(); err != nil {
+		return nil, err
+	}
+	jobs, total, err := s.store.ListJobs(ctx, f)
+	if err != nil {
+		return nil, s.internal(err, "list jobs")
+	}
+	for _, j := range jobs {
+		if _, err := s.withQueuePosition(ctx, j); err != nil {
+			return nil, err
+		}
+	}
+	if jobs == nil {
+		jobs = []*Job{}
+	}
+	return &JobPage{Jobs: jobs, Pagination: newPagination(page, limit, total)}, nil
+}
+
+func joinStatuses(ss []JobStatus) string {
+	parts := make([]string, len(ss))
+	for i, s := range ss {
+		parts[i] = string(s)
+	}
+	return strings.Join(parts, ", ")
+}
+
+// EstimateCost returns what a job of shots shots on the device is expected
+// to cost, in credits.
+func (s *Service) EstimateCost(ctx context.Context, u User, deviceQRN string, shots int) (float64, error) {
+	var v validation
+	d, ok := s.devices.get(deviceQRN)
+	if !ok || !d.visibleTo(u) {
+		v.add("deviceQrn", "no device %q", deviceQRN)
+	}
+	if shots < 1 {
+		v.add("shots", "must be at least 1")
+	} else if ok && shots > d.maxShots() {
+		v.add("shots", "must be at most %d on %s", d.maxShots(), d.QRN)
+	}
+	if err := v.err(); err != nil {
+		return 0, err
+	}
+	return d.EstimatedCost(shots), nil
+}
+
+// failMessage is the statusMsg of a job that failed with err.
+func failMessage(err error) string {
+	var qe *Error
+	if errors.As(err, &qe) {
+		return qe.Message
+	}
+	msg := err.Error()
+	if msg == "" {
+		msg = "execution failed"
+	}
+	return msg
+}
+
+func logJobFailure(l *zap.Logger, qrn string, err error) {
+	l.Info("job failed", zap.String("job", qrn), zap.Error(err))
+}

@@ -1,0 +1,286 @@
+// Package quantum is a complete quantum job service that runs inside a Go
+// program: users submit OpenQASM programs to devices as jobs, watch them
+// move through their states, and read measurement counts, cost and
+// timestamps. The built-in devices run on this module's state-vector
+// simulator (package sim); an embedding program can register devices of
+// its own with any Backend.
+//
+// The Service's methods mirror the endpoints of the /api/v1 contract one
+// for one; package httpadapter serves them over HTTP. Jobs live in a Store:
+// store.NewMemory for a process's lifetime, or a durable one.
+package quantum
+
+import (
+	"context"
+	"crypto/sha256"
+	"crypto/subtle"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"runtime"
+	"slices"
+	"sync"
+	"time"
+
+	"go.uber.org/zap"
+)
+
+// Service is the job service. Create one with New; it is safe for
+// concurrent use.
+type Service struct {
+	store      Store
+	log        *zap.Logger
+	workers    int
+	budget     int64
+	jobTimeout time.Duration
+	lease      time.Duration
+	builtin    bool
+	now        func() time.Time
+
+	mu   sync.RWMutex
+	keys map[[32]byte]keyEntry
+
+	devices *catalogue
+	runner  *runner
+
+	closeOnce sync.Once
+}
+
+// Option configures a Service.
+type Option func(*Service)
+
+// WithLogger logs internal errors and job failures. The default logs
+// nothing. API keys are never logged.
+func WithLogger(l *zap.Logger) Option { return func(s *Service) { s.log = l } }
+
+// WithWorkers sets how many jobs run at once (default: the number of CPUs).
+func WithWorkers(n int) Option { return func(s *Service) { s.workers = n } }
+
+// WithMemoryBudget bounds the state vector of one simulation, in bytes
+// (default 4 GiB: 28 qubits). A program that needs more is refused at
+// create.
+func WithMemoryBudget(bytes int64) Option { return func(s *Service) { s.budget = bytes } }
+
+// WithJobTimeout fails a job that stays INITIALIZING, VALIDATING or RUNNING
+// longer than d (default 10 minutes), with a statusMsg that says so.
+func WithJobTimeout(d time.Duration) Option { return func(s *Service) { s.jobTimeout = d } }
+
+// WithBuiltinDevices includes (default) or leaves out the built-in devices.
+func WithBuiltinDevices(on bool) Option { return func(s *Service) { s.builtin = on } }
+
+// WithLease sets how long a worker's claim on a running job lasts before
+// another may take the job over (default 30 seconds); a running job's lease
+// is renewed while it runs.
+func WithLease(d time.Duration) Option { return func(s *Service) { s.lease = d } }
+
+// WithClock sets the source of time, for tests.
+func WithClock(now func() time.Time) Option { return func(s *Service) { s.now = now } }
+
+// DefaultMemoryBudget is the simulation memory budget unless
+// WithMemoryBudget sets another: 4 GiB, a 28-qubit state.
+const DefaultMemoryBudget int64 = 4 << 30
+
+// New returns a Service over store and starts its workers. Jobs that a
+// previous process left unfinished in the store are recovered first: back
+// to QUEUED (their programs are stored) or, if they were being cancelled,
+// CANCELLED. Close stops the workers; the caller closes the store.
+func New(store Store, opts ...Option) (*Service, error) {
+	if store == nil {
+		return nil, errors.New("quantum: New needs a Store")
+	}
+	s := &Service{
+		store:      store,
+		log:        zap.NewNop(),
+		workers:    runtime.NumCPU(),
+		budget:     DefaultMemoryBudget,
+		jobTimeout: 10 * time.Minute,
+		lease:      30 * time.Second,
+		builtin:    true,
+		now:        time.Now,
+		keys:       map[[32]byte]keyEntry{},
+		devices:    newCatalogue(),
+	}
+	for _, o := range opts {
+		o(s)
+	}
+	switch {
+	case s.workers < 1:
+		return nil, fmt.Errorf("quantum: WithWorkers(%d): need at least 1", s.workers)
+	case s.budget < 16:
+		return nil, fmt.Errorf("quantum: WithMemoryBudget(%d): too small", s.budget)
+	case s.jobTimeout <= 0 || s.lease <= 0:
+		return nil, errors.New("quantum: job timeout and lease must be positive")
+	}
+	if s.builtin {
+		backend := &simBackend{budget: s.budget}
+		for _, d := range builtinDevices(s.now()) {
+			if err := s.RegisterDevice(d, backend); err != nil {
+				return nil, err
+			}
+		}
+	}
+	s.runner = newRunner(s)
+	if err := s.runner.recover(context.Background()); err != nil {
+		return nil, fmt.Errorf("quantum: recovering unfinished jobs: %w", err)
+	}
+	s.runner.start()
+	return s, nil
+}
+
+// Close stops the workers. Running jobs are interrupted and returned to
+// the queue, to run again when a Service next opens the store; Close waits
+// for that until ctx ends. It is safe to call more than once.
+func (s *Service) Close(ctx context.Context) error {
+	var err error
+	s.closeOnce.Do(func() { err = s.runner.stopWorkers(ctx) })
+	return err
+}
+
+// User is who a method acts for.
+type User struct {
+	ID                 string `json:"userId"`
+	OrganizationUserID string `json:"organizationUserId"` // 24 hex; its last 4 appear in the user's job QRNs
+	OrganizationID     string `json:"organizationId"`
+	Name               string `json:"userName"`
+}
+
+// qrnTag is the 4 hex of the user in their job QRNs.
+func (u User) qrnTag() string {
+	if len(u.OrganizationUserID) < 4 {
+		return "0000"
+	}
+	return u.OrganizationUserID[len(u.OrganizationUserID)-4:]
+}
+
+// AddAPIKey makes key valid, for a user of its own. The user's IDs are
+// derived from a hash of the key, so a service restarted with the same key
+// finds the same user and their stored jobs. Keys are kept only as SHA-256
+// hashes. Adding a key twice returns the same user.
+func (s *Service) AddAPIKey(key, userName string) (User, error) {
+	if key == "" {
+		return User{}, errors.New("quantum: empty API key")
+	}
+	h := sha256.Sum256([]byte("quantum api key\x00" + key))
+	id := hex.EncodeToString(h[:])
+	u := User{ID: id[:24], OrganizationUserID: id[24:48], OrganizationID: id[40:64], Name: userName}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if old, ok := s.keys[h]; ok {
+		return old.user, nil
+	}
+	s.keys[h] = keyEntry{hash: h, user: u}
+	return u, nil
+}
+
+type keyEntry struct {
+	hash [32]byte
+	user User
+}
+
+// Authenticate returns the user of an API key.
+func (s *Service) Authenticate(ctx context.Context, apiKey string) (User, error) {
+	if apiKey == "" {
+		return User{}, Errorf(ENOVALIDAUTH, "an API key is required in the X-API-KEY header")
+	}
+	// Keys are looked up by their SHA-256: the lookup's timing depends on
+	// the hash alone, which tells an attacker nothing about how much of a
+	// real key they guessed; the stored hash is then compared in constant
+	// time.
+	h := sha256.Sum256([]byte("quantum api key\x00" + apiKey))
+	s.mu.RLock()
+	e, ok := s.keys[h]
+	s.mu.RUnlock()
+	if !ok || subtle.ConstantTimeCompare(e.hash[:], h[:]) != 1 {
+		return User{}, Errorf(EINVALIDAPIKEY, "the API key is not valid")
+	}
+	return e.user, nil
+}
+
+// internal logs err and returns an INTERNAL_ERROR that does not echo it.
+func (s *Service) internal(err error, what string) *Error {
+	s.log.Error("internal error", zap.String("during", what), zap.Error(err))
+	return Errorf(EINTERNAL, "internal error")
+}
+
+// RegisterDevice adds a device that runs on backend, or replaces the one
+// with the same QRN. The QRN must be vendor:provider:sim|qpu:name with a
+// known vendor.
+func (s *Service) RegisterDevice(d Device, b Backend) error {
+	if !deviceQRNPattern.MatchString(d.QRN) {
+		return fmt.Errorf("quantum: device QRN %q is not vendor:provider:sim|qpu:name", d.QRN)
+	}
+	if !slices.Contains(Vendors, d.Vendor) {
+		return fmt.Errorf("quantum: device %s: vendor %q is not one of %v", d.QRN, d.Vendor, Vendors)
+	}
+	if b == nil {
+		return fmt.Errorf("quantum: device %s has no backend", d.QRN)
+	}
+	if d.Status == "" {
+		d.Status = DeviceOnline
+	}
+	if d.Paradigm == "" {
+		d.Paradigm = "gate_model"
+	}
+	if d.PricingModel == "" {
+		d.PricingModel = "fixed"
+	}
+	if d.RunInputTypes == nil {
+		d.RunInputTypes = []string{}
+	}
+	s.devices.put(&d, b)
+	if s.runner != nil {
+		s.runner.wake()
+	}
+	return nil
+}
+
+// catalogue holds the devices and their backends.
+type catalogue struct {
+	mu      sync.RWMutex
+	devices map[string]*Device
+	backend map[string]Backend
+}
+
+func newCatalogue() *catalogue {
+	return &catalogue{devices: map[string]*Device{}, backend: map[string]Backend{}}
+}
+
+func (c *catalogue) put(d *Device, b Backend) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.devices[d.QRN] = d
+	c.backend[d.QRN] = b
+}
+
+func (c *catalogue) get(qrn string) (*Device, bool) {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	d, ok := c.devices[qrn]
+	return d, ok
+}
+
+func (c *catalogue) backendOf(qrn string) (Backend, bool) {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	b, ok := c.backend[qrn]
+	return b, ok
+}
+
+func (c *catalogue) all() []*Device {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	out := make([]*Device, 0, len(c.devices))
+	for _, d := range c.devices {
+		out = append(out, d)
+	}
+	slices.SortFunc(out, func(a, b *Device) int {
+		if a.QRN < b.QRN {
+			return -1
+		}
+		if a.QRN > b.QRN {
+			return 1
+		}
+		return 0
+	})
+	return out
+}

@@ -1,0 +1,139 @@
+package quantum
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"strings"
+	"time"
+
+	"github.com/qjobs/quantum/qasm"
+	"github.com/qjobs/quantum/sim"
+)
+
+// simBackend is the built-in backend: OpenQASM 2 and 3 compiled by qasm and
+// run on sim.
+type simBackend struct {
+	budget int64
+}
+
+func (b *simBackend) Cancellable() bool { return true }
+
+// compile checks the format against the program's version line and lowers
+// it, refusing more qubits than the device has or the budget holds.
+func (b *simBackend) compile(t Task) (*qasm.Program, error) {
+	limit := t.Device.NumberQubits
+	for limit > 0 && sim.StateBytes(limit) > b.budget {
+		limit--
+	}
+	p, err := qasm.CompileProgram(t.Program.Data, qasm.Options{
+		MaxQubits: limit,
+		Inputs:    inputs(t.RuntimeOptions),
+	})
+	if err != nil {
+		return nil, invalid("program.data", "%s", err.Error())
+	}
+	want := map[string]int{"qasm2": 2, "qasm3": 3}[t.Program.Format]
+	if p.Version != want {
+		return nil, invalid("program.format", "is %s but the program is OpenQASM %d", t.Program.Format, p.Version)
+	}
+	return p, nil
+}
+
+func (b *simBackend) Check(ctx context.Context, t Task) error {
+	_, err := b.compile(t)
+	return err
+}
+
+func (b *simBackend) Run(ctx context.Context, t Task) (*RunResult, error) {
+	p, err := b.compile(t)
+	if err != nil {
+		return nil, err
+	}
+	seed := t.Seed
+	if seed == nil {
+		// A fresh seed, reported in the job's metadata: 53 bits, so that it
+		// survives JSON clients that read numbers as doubles.
+		s := rand.Uint64() >> 11
+		seed = &s
+	}
+	start := time.Now()
+	res, err := sim.Run(ctx, p.Circuit, sim.Options{
+		Shots:      t.Shots,
+		Seed:       seed,
+		Limits:     sim.Limits{MaxQubits: t.Device.NumberQubits, MemoryBudget: b.budget},
+		ResultBits: p.OutputBits,
+	})
+	if err != nil {
+		if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+			return nil, err
+		}
+		return nil, fmt.Errorf("simulation failed: %s", strings.TrimPrefix(err.Error(), "sim: "))
+	}
+	path := "sampled"
+	if res.PerShot {
+		path = "per-shot"
+	}
+	return &RunResult{
+		Counts: res.Counts,
+		Metadata: map[string]any{
+			"seed":          res.Seed,
+			"executionPath": path,
+			"numQubits":     p.Circuit.NumQubits,
+			"simulationMs":  time.Since(start).Milliseconds(),
+		},
+	}, nil
+}
+
+// inputs passes runtimeOptions to OpenQASM 3 input declarations: every key
+// but the ones the service reads itself.
+func inputs(opts map[string]any) map[string]any {
+	in := map[string]any{}
+	for k, v := range opts {
+		if k != "seed" && k != "noiseModel" {
+			in[k] = v
+		}
+	}
+	return in
+}
+
+// builtinDevices is the default catalogue: simulators that run on sim.
+func builtinDevices(now time.Time) []Device {
+	modality := "state_vector"
+	qubits := 28 // 16·2^28 bytes = the default 4 GiB budget
+	common := func(d Device) Device {
+		d.DeviceType = DeviceSimulator
+		d.RunInputTypes = []string{"qasm2", "qasm3"}
+		d.Status = DeviceOnline
+		d.NumberQubits = qubits
+		d.Paradigm = "gate_model"
+		d.Modality = &modality
+		d.PricingModel = "fixed"
+		d.DirectAccess = true
+		d.Verified = true
+		d.CreatedAt, d.UpdatedAt = now, now
+		return d
+	}
+	return []Device{
+		common(Device{
+			Name: "QIR Simulator", QRN: "qbraid:qbraid:sim:qir-sv", Vendor: "qbraid", Provider: "qbraid",
+			Description: "qBraid's free state-vector simulator, running in-process on this service's own simulator: " +
+				"exact amplitudes, seeded sampling, up to 28 qubits.",
+			About: "state vector simulator, OpenQASM 2 and 3",
+		}),
+		common(Device{
+			Name: "SV1", QRN: "aws:aws:sim:sv1", Vendor: "aws", Provider: "aws",
+			Description: "A state-vector simulator priced like Amazon Braket's SV1 (7.5 credits per minute), " +
+				"running in-process on this service's own simulator.",
+			About:   "Amazon Braket state vector simulator",
+			Pricing: Pricing{PerMinute: 7.5},
+		}),
+		common(Device{
+			Name: "IonQ Simulator", QRN: "ionq:ionq:sim:simulator", Vendor: "ionq", Provider: "ionq",
+			Description: "A free ideal simulator in the manner of IonQ's cloud simulator, running in-process on " +
+				"this service's own simulator.",
+			About: "IonQ ideal simulator",
+		}),
+	}
+}

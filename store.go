@@ -1,0 +1,111 @@
+package quantum
+
+import (
+	"context"
+	"errors"
+	"time"
+)
+
+// Store holds jobs, their programs and results. Every change to a job is a
+// compare-and-set on the status the caller expects, so two actors racing
+// on one job (a worker finishing it, a user cancelling it) can never both
+// win, and a terminal status never changes. store/storetest is the
+// conformance suite every implementation passes.
+type Store interface {
+	// CreateJob stores a new job and its program. The job's QRN must be new.
+	CreateJob(ctx context.Context, job *Job, program Program) error
+	// GetJob returns a copy of the job, or ErrJobNotFound.
+	GetJob(ctx context.Context, qrn string) (*Job, error)
+	// GetProgram returns the job's program, or ErrJobNotFound.
+	GetProgram(ctx context.Context, qrn string) (*Program, error)
+	// GetResult returns the job's measurement counts, or ErrJobNotFound
+	// when the job or its result does not exist.
+	GetResult(ctx context.Context, qrn string) (map[string]int, error)
+	// UpdateJob applies change to the job if its status is expect, and
+	// returns the job as stored after the change. A job in another status
+	// gives ErrStatusChanged and is left as it was. When result is not nil
+	// it is stored in the same atomic step (before or with a move to
+	// COMPLETED, so a client that sees COMPLETED can read the result).
+	UpdateJob(ctx context.Context, qrn string, expect JobStatus, change func(*Job), result map[string]int) (*Job, error)
+	// DeleteJob removes the job, its program and its result if its status
+	// is expect; otherwise ErrStatusChanged (or ErrJobNotFound).
+	DeleteJob(ctx context.Context, qrn string, expect JobStatus) error
+	// ListJobs returns one page of the owner's jobs matching f, newest
+	// first (CreatedAt descending, then QRN descending), and how many match
+	// in all.
+	ListJobs(ctx context.Context, f JobFilter) ([]*Job, int, error)
+	// CountQueued returns how many jobs on the device are QUEUED.
+	CountQueued(ctx context.Context, deviceQRN string) (int, error)
+	// QueuePosition returns the 1-based place of a QUEUED job in its
+	// device's queue (oldest first), or 0 if it is not queued.
+	QueuePosition(ctx context.Context, qrn string) (int, error)
+	// QueuedDevices lists the devices that have QUEUED jobs.
+	QueuedDevices(ctx context.Context) ([]string, error)
+	// ClaimJob moves the oldest QUEUED job of the device to RUNNING with a
+	// lease that expires at leaseUntil, and returns it; ErrNoJob when the
+	// device has none. Concurrent claims never hand out the same job.
+	ClaimJob(ctx context.Context, deviceQRN string, now, leaseUntil time.Time) (*Job, error)
+	// Unfinished returns the jobs whose status is one of statuses and
+	// whose UpdatedAt is before the given time (zero: any time), oldest
+	// first, at most limit of them.
+	Unfinished(ctx context.Context, statuses []JobStatus, before time.Time, limit int) ([]*Job, error)
+}
+
+// Errors a Store returns.
+var (
+	ErrJobNotFound   = errors.New("job not found")
+	ErrJobExists     = errors.New("job already exists")
+	ErrStatusChanged = errors.New("job status is not the one expected")
+	ErrNoJob         = errors.New("no queued job")
+)
+
+// JobFilter selects a page of one owner's jobs. Empty fields do not filter.
+type JobFilter struct {
+	Owner    string
+	Statuses []JobStatus // any of these
+	Vendor   string
+	Provider string
+	// Search matches, case-insensitively, a substring of the name, QRN or
+	// device QRN.
+	Search string
+	// Tags must all be present with equal values.
+	Tags   map[string]any
+	Offset int
+	Limit  int
+}
+
+// Matches reports whether the job passes the filter's tests (all but the
+// paging), for stores that filter by scanning.
+func (f JobFilter) Matches(j *Job) bool {
+	if j.Owner != f.Owner {
+		return false
+	}
+	if len(f.Statuses) > 0 && !containsStatus(f.Statuses, j.Status) {
+		return false
+	}
+	if f.Vendor != "" && j.Vendor != f.Vendor {
+		return false
+	}
+	if f.Provider != "" && j.Provider != f.Provider {
+		return false
+	}
+	if f.Search != "" && !matchesSearch(f.Search, j.Name, j.JobQRN, j.DeviceQRN) {
+		return false
+	}
+	for k, v := range f.Tags {
+		got, ok := j.Tags[k]
+		if !ok || !sameTagValue(got, v) {
+			return false
+		}
+	}
+	return true
+}
+
+func containsStatus(list []JobStatus, s JobStatus) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
