@@ -1,0 +1,536 @@
+// Package storetest is the conformance suite for quantum.Store: every Store
+// implementation runs it, unchanged, in its own tests.
+//
+//	func TestMemory(t *testing.T) {
+//		storetest.Run(t, func(t *testing.T) quantum.Store { return store.NewMemory() })
+//	}
+package storetest
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"maps"
+	"slices"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/qjobs/quantum"
+)
+
+// Run runs every conformance test against stores made by newStore, one
+// fresh store per test. newStore should register any cleanup with t.
+func Run(t *testing.T, newStore func(t *testing.T) quantum.Store) {
+	tests := []struct {
+		name string
+		fn   func(*testing.T, quantum.Store)
+	}{
+		{"CreateAndGet", testCreateAndGet},
+		{"CopiesAreIsolated", testCopiesAreIsolated},
+		{"UpdateIsCompareAndSet", testUpdateIsCompareAndSet},
+		{"TerminalNeverChanges", testTerminalNeverChanges},
+		{"ResultWithCompletion", testResultWithCompletion},
+		{"Delete", testDelete},
+		{"ListOrderAndPaging", testListOrderAndPaging},
+		{"ListFilters", testListFilters},
+		{"Queue", testQueue},
+		{"ConcurrentClaims", testConcurrentClaims},
+		{"RacingUpdates", testRacingUpdates},
+		{"Unfinished", testUnfinished},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) { tc.fn(t, newStore(t)) })
+	}
+}
+
+var (
+	ctx   = context.Background()
+	epoch = time.Date(2026, 11, 21, 10, 0, 0, 0, time.UTC)
+	seq   atomic.Int64
+)
+
+const deviceA, deviceB = "qbraid:qbraid:sim:qir-sv", "aws:aws:sim:sv1"
+
+// newJob returns an INITIALIZING job of owner on device, created at
+// epoch + minute minutes, with a fresh QRN.
+func newJob(owner, device string, minute int) *quantum.Job {
+	n := seq.Add(1)
+	created := epoch.Add(time.Duration(minute) * time.Minute)
+	vendor := "qbraid"
+	if device == deviceB {
+		vendor = "aws"
+	}
+	return &quantum.Job{
+		Name:           fmt.Sprintf("job %d", n),
+		Shots:          100,
+		DeviceQRN:      device,
+		Tags:           map[string]any{},
+		RuntimeOptions: map[string]any{},
+		JobQRN:         fmt.Sprintf("%s-abcd-qjob-%024x", device, n),
+		Vendor:         vendor,
+		Provider:       vendor,
+		Status:         quantum.StatusInitializing,
+		ExperimentType: "gate_model",
+		TimeStamps:     quantum.TimeStamps{CreatedAt: created},
+		Metadata:       map[string]any{},
+		Owner:          owner,
+		UpdatedAt:      created,
+	}
+}
+
+var program = quantum.Program{Format: "qasm3", Data: "OPENQASM 3; qubit q; h q;"}
+
+func create(t *testing.T, s quantum.Store, j *quantum.Job) *quantum.Job {
+	t.Helper()
+	if err := s.CreateJob(ctx, j, program); err != nil {
+		t.Fatalf("CreateJob(%s): %v", j.JobQRN, err)
+	}
+	return j
+}
+
+// move changes a job's status with a compare-and-set that must succeed.
+func move(t *testing.T, s quantum.Store, qrn string, from, to quantum.JobStatus, at time.Time) *quantum.Job {
+	t.Helper()
+	j, err := s.UpdateJob(ctx, qrn, from, func(j *quantum.Job) {
+		j.Status, j.UpdatedAt = to, at
+		if to == quantum.StatusQueued {
+			j.QueuedAt = at
+		}
+	}, nil)
+	if err != nil {
+		t.Fatalf("UpdateJob(%s, %s → %s): %v", qrn, from, to, err)
+	}
+	return j
+}
+
+func queue(t *testing.T, s quantum.Store, j *quantum.Job, at time.Time) {
+	t.Helper()
+	move(t, s, j.JobQRN, quantum.StatusInitializing, quantum.StatusValidating, at)
+	move(t, s, j.JobQRN, quantum.StatusValidating, quantum.StatusQueued, at)
+}
+
+func testCreateAndGet(t *testing.T, s quantum.Store) {
+	j := newJob("alice", deviceA, 0)
+	j.Tags = map[string]any{"team": "a", "n": int64(3), "ok": true}
+	j.RuntimeOptions = map[string]any{"seed": int64(7)}
+	create(t, s, j)
+	got, err := s.GetJob(ctx, j.JobQRN)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fmt.Sprint(got) != fmt.Sprint(j) {
+		t.Fatalf("GetJob = %+v\nwant     %+v", got, j)
+	}
+	if !got.TimeStamps.CreatedAt.Equal(j.TimeStamps.CreatedAt) || got.Owner != "alice" {
+		t.Fatalf("times or owner lost: %+v", got)
+	}
+	p, err := s.GetProgram(ctx, j.JobQRN)
+	if err != nil || *p != program {
+		t.Fatalf("GetProgram = %v, %v", p, err)
+	}
+	if err := s.CreateJob(ctx, j, program); !errors.Is(err, quantum.ErrJobExists) {
+		t.Fatalf("second CreateJob: %v, want ErrJobExists", err)
+	}
+	unknown := "qbraid:qbraid:sim:qir-sv-abcd-qjob-ffffffffffffffffffffffff"
+	if _, err := s.GetJob(ctx, unknown); !errors.Is(err, quantum.ErrJobNotFound) {
+		t.Fatalf("GetJob(unknown): %v", err)
+	}
+	if _, err := s.GetProgram(ctx, unknown); !errors.Is(err, quantum.ErrJobNotFound) {
+		t.Fatalf("GetProgram(unknown): %v", err)
+	}
+	if _, err := s.GetResult(ctx, j.JobQRN); !errors.Is(err, quantum.ErrJobNotFound) {
+		t.Fatalf("GetResult before any result: %v", err)
+	}
+}
+
+func testCopiesAreIsolated(t *testing.T, s quantum.Store) {
+	j := create(t, s, newJob("alice", deviceA, 0))
+	j.Tags["added"] = "later" // the caller's copy, after create
+	got, _ := s.GetJob(ctx, j.JobQRN)
+	got.Tags["x"] = "y"
+	got.Status = quantum.StatusFailed
+	again, _ := s.GetJob(ctx, j.JobQRN)
+	if len(again.Tags) != 0 || again.Status != quantum.StatusInitializing {
+		t.Fatalf("the store shares memory with its callers: %+v", again)
+	}
+}
+
+func testUpdateIsCompareAndSet(t *testing.T, s quantum.Store) {
+	j := create(t, s, newJob("alice", deviceA, 0))
+	_, err := s.UpdateJob(ctx, j.JobQRN, quantum.StatusQueued, func(j *quantum.Job) { j.Status = quantum.StatusRunning }, nil)
+	if !errors.Is(err, quantum.ErrStatusChanged) {
+		t.Fatalf("update from the wrong status: %v, want ErrStatusChanged", err)
+	}
+	if got, _ := s.GetJob(ctx, j.JobQRN); got.Status != quantum.StatusInitializing {
+		t.Fatalf("a refused update changed the job: %s", got.Status)
+	}
+	msg := "note"
+	got, err := s.UpdateJob(ctx, j.JobQRN, quantum.StatusInitializing, func(j *quantum.Job) {
+		j.Status, j.StatusMsg = quantum.StatusValidating, &msg
+		j.JobQRN, j.Owner = "something else", "mallory" // identity is not the change's to make
+	}, nil)
+	if err != nil || got.Status != quantum.StatusValidating || *got.StatusMsg != "note" {
+		t.Fatalf("update: %+v, %v", got, err)
+	}
+	stored, _ := s.GetJob(ctx, j.JobQRN)
+	if stored.Status != quantum.StatusValidating || stored.Owner != "alice" || stored.JobQRN != j.JobQRN {
+		t.Fatalf("stored after update: %+v", stored)
+	}
+	if _, err := s.UpdateJob(ctx, "qbraid:qbraid:sim:qir-sv-abcd-qjob-ffffffffffffffffffffffff", quantum.StatusQueued, func(*quantum.Job) {}, nil); !errors.Is(err, quantum.ErrJobNotFound) {
+		t.Fatalf("update of an unknown job: %v", err)
+	}
+}
+
+func testTerminalNeverChanges(t *testing.T, s quantum.Store) {
+	for _, end := range []quantum.JobStatus{quantum.StatusCompleted, quantum.StatusFailed, quantum.StatusCancelled} {
+		j := create(t, s, newJob("alice", deviceA, 0))
+		move(t, s, j.JobQRN, quantum.StatusInitializing, end, epoch)
+		_, err := s.UpdateJob(ctx, j.JobQRN, end, func(j *quantum.Job) { j.Status = quantum.StatusQueued }, nil)
+		if !errors.Is(err, quantum.ErrStatusChanged) {
+			t.Fatalf("%s job changed: %v", end, err)
+		}
+		if got, _ := s.GetJob(ctx, j.JobQRN); got.Status != end {
+			t.Fatalf("%s job is now %s", end, got.Status)
+		}
+	}
+}
+
+func testResultWithCompletion(t *testing.T, s quantum.Store) {
+	j := create(t, s, newJob("alice", deviceA, 0))
+	queue(t, s, j, epoch)
+	if _, err := s.ClaimJob(ctx, deviceA, epoch, epoch.Add(time.Minute)); err != nil {
+		t.Fatal(err)
+	}
+	counts := map[string]int{"00": 40, "11": 60}
+	_, err := s.UpdateJob(ctx, j.JobQRN, quantum.StatusRunning, func(j *quantum.Job) { j.Status = quantum.StatusCompleted }, counts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	counts["00"] = 0 // the caller's map, after the update
+	got, err := s.GetResult(ctx, j.JobQRN)
+	if err != nil || !maps.Equal(got, map[string]int{"00": 40, "11": 60}) {
+		t.Fatalf("GetResult = %v, %v", got, err)
+	}
+	// A refused update stores no result.
+	k := create(t, s, newJob("alice", deviceA, 1))
+	if _, err := s.UpdateJob(ctx, k.JobQRN, quantum.StatusRunning, func(j *quantum.Job) { j.Status = quantum.StatusCompleted }, counts); !errors.Is(err, quantum.ErrStatusChanged) {
+		t.Fatalf("update from the wrong status: %v", err)
+	}
+	if _, err := s.GetResult(ctx, k.JobQRN); !errors.Is(err, quantum.ErrJobNotFound) {
+		t.Fatalf("a refused update stored a result: %v", err)
+	}
+}
+
+func testDelete(t *testing.T, s quantum.Store) {
+	j := create(t, s, newJob("alice", deviceA, 0))
+	if err := s.DeleteJob(ctx, j.JobQRN, quantum.StatusCompleted); !errors.Is(err, quantum.ErrStatusChanged) {
+		t.Fatalf("delete from the wrong status: %v", err)
+	}
+	move(t, s, j.JobQRN, quantum.StatusInitializing, quantum.StatusRunning, epoch)
+	if _, err := s.UpdateJob(ctx, j.JobQRN, quantum.StatusRunning, func(j *quantum.Job) { j.Status = quantum.StatusCompleted }, map[string]int{"0": 100}); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.DeleteJob(ctx, j.JobQRN, quantum.StatusCompleted); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.GetJob(ctx, j.JobQRN); !errors.Is(err, quantum.ErrJobNotFound) {
+		t.Fatalf("job after delete: %v", err)
+	}
+	if _, err := s.GetProgram(ctx, j.JobQRN); !errors.Is(err, quantum.ErrJobNotFound) {
+		t.Fatalf("program after delete: %v", err)
+	}
+	if _, err := s.GetResult(ctx, j.JobQRN); !errors.Is(err, quantum.ErrJobNotFound) {
+		t.Fatalf("result after delete: %v", err)
+	}
+	if err := s.DeleteJob(ctx, j.JobQRN, quantum.StatusCompleted); !errors.Is(err, quantum.ErrJobNotFound) {
+		t.Fatalf("second delete: %v", err)
+	}
+	if jobs, total, _ := s.ListJobs(ctx, quantum.JobFilter{Owner: "alice", Limit: 10}); total != 0 || len(jobs) != 0 {
+		t.Fatalf("deleted job still listed: %d", total)
+	}
+}
+
+func qrns(jobs []*quantum.Job) []string {
+	out := make([]string, len(jobs))
+	for i, j := range jobs {
+		out[i] = j.JobQRN
+	}
+	return out
+}
+
+func testListOrderAndPaging(t *testing.T, s quantum.Store) {
+	var want []string // newest first
+	for i := range 7 {
+		j := create(t, s, newJob("alice", deviceA, i/2)) // pairs share a creation time
+		want = append(want, j.JobQRN)
+	}
+	create(t, s, newJob("bob", deviceA, 9))
+	// Newest first; equal times by QRN descending.
+	slices.SortFunc(want, func(a, b string) int {
+		ia, ib := slices.Index(want, a), slices.Index(want, b)
+		if ia/2 != ib/2 {
+			return ib/2 - ia/2
+		}
+		if a > b {
+			return -1
+		}
+		return 1
+	})
+	var got []string
+	for off := 0; off < 9; off += 3 {
+		page, total, err := s.ListJobs(ctx, quantum.JobFilter{Owner: "alice", Offset: off, Limit: 3})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if total != 7 {
+			t.Fatalf("total %d, want 7", total)
+		}
+		got = append(got, qrns(page)...)
+	}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Fatalf("pages give\n%v\nwant\n%v", got, want)
+	}
+	page, total, _ := s.ListJobs(ctx, quantum.JobFilter{Owner: "alice", Offset: 50, Limit: 3})
+	if len(page) != 0 || total != 7 {
+		t.Fatalf("page past the end: %d jobs, total %d", len(page), total)
+	}
+}
+
+func testListFilters(t *testing.T, s quantum.Store) {
+	a := newJob("alice", deviceA, 0)
+	a.Name, a.Tags = "Bell pair", map[string]any{"team": "red", "n": int64(1)}
+	b := newJob("alice", deviceB, 1)
+	b.Name, b.Tags = "ghz", map[string]any{"team": "blue", "n": int64(2), "ok": true}
+	c := newJob("alice", deviceA, 2)
+	c.Name = "other"
+	for _, j := range []*quantum.Job{a, b, c} {
+		create(t, s, j)
+	}
+	move(t, s, b.JobQRN, quantum.StatusInitializing, quantum.StatusFailed, epoch)
+	tests := []struct {
+		name string
+		f    quantum.JobFilter
+		want []*quantum.Job
+	}{
+		{"all", quantum.JobFilter{}, []*quantum.Job{c, b, a}},
+		{"status", quantum.JobFilter{Statuses: []quantum.JobStatus{quantum.StatusFailed}}, []*quantum.Job{b}},
+		{"statuses", quantum.JobFilter{Statuses: []quantum.JobStatus{quantum.StatusInitializing, quantum.StatusQueued}}, []*quantum.Job{c, a}},
+		{"vendor", quantum.JobFilter{Vendor: "aws"}, []*quantum.Job{b}},
+		{"provider", quantum.JobFilter{Provider: "qbraid"}, []*quantum.Job{c, a}},
+		{"search name", quantum.JobFilter{Search: "BELL"}, []*quantum.Job{a}},
+		{"search device", quantum.JobFilter{Search: "sim:sv1"}, []*quantum.Job{b}},
+		{"search qrn", quantum.JobFilter{Search: c.JobQRN[len(c.JobQRN)-10:]}, []*quantum.Job{c}},
+		{"tag", quantum.JobFilter{Tags: map[string]any{"team": "blue"}}, []*quantum.Job{b}},
+		{"tags all must match", quantum.JobFilter{Tags: map[string]any{"team": "blue", "n": int64(1)}}, nil},
+		{"tag integer", quantum.JobFilter{Tags: map[string]any{"n": int64(1)}}, []*quantum.Job{a}},
+		{"tag bool", quantum.JobFilter{Tags: map[string]any{"ok": true}}, []*quantum.Job{b}},
+		{"tag missing", quantum.JobFilter{Tags: map[string]any{"nope": "x"}}, nil},
+		{"combined", quantum.JobFilter{Vendor: "qbraid", Search: "other"}, []*quantum.Job{c}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			f := tc.f
+			f.Owner, f.Limit = "alice", 10
+			got, total, err := s.ListJobs(ctx, f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if fmt.Sprint(qrns(got)) != fmt.Sprint(qrns(tc.want)) || total != len(tc.want) {
+				t.Fatalf("got %v (total %d), want %v", qrns(got), total, qrns(tc.want))
+			}
+		})
+	}
+	if got, total, _ := s.ListJobs(ctx, quantum.JobFilter{Owner: "bob", Limit: 10}); total != 0 || len(got) != 0 {
+		t.Fatal("bob sees alice's jobs")
+	}
+}
+
+func testQueue(t *testing.T, s quantum.Store) {
+	var jobs []*quantum.Job
+	for i := range 4 {
+		j := create(t, s, newJob("alice", deviceA, i))
+		queue(t, s, j, epoch.Add(time.Duration(i)*time.Second))
+		jobs = append(jobs, j)
+	}
+	other := create(t, s, newJob("bob", deviceB, 0))
+	queue(t, s, other, epoch)
+	notQueued := create(t, s, newJob("bob", deviceB, 1))
+
+	if n, _ := s.CountQueued(ctx, deviceA); n != 4 {
+		t.Fatalf("CountQueued(A) = %d, want 4", n)
+	}
+	if d, _ := s.QueuedDevices(ctx); fmt.Sprint(d) != fmt.Sprint([]string{deviceB, deviceA}) && fmt.Sprint(d) != fmt.Sprint([]string{deviceA, deviceB}) {
+		t.Fatalf("QueuedDevices = %v", d)
+	}
+	for i, j := range jobs {
+		if pos, _ := s.QueuePosition(ctx, j.JobQRN); pos != i+1 {
+			t.Fatalf("QueuePosition(job %d) = %d, want %d", i, pos, i+1)
+		}
+	}
+	if pos, _ := s.QueuePosition(ctx, notQueued.JobQRN); pos != 0 {
+		t.Fatalf("QueuePosition of an unqueued job = %d", pos)
+	}
+
+	lease := epoch.Add(time.Hour)
+	got, err := s.ClaimJob(ctx, deviceA, epoch, lease)
+	if err != nil || got.JobQRN != jobs[0].JobQRN || got.Status != quantum.StatusRunning || !got.LeaseUntil.Equal(lease) {
+		t.Fatalf("ClaimJob = %+v, %v; want the oldest, RUNNING, leased", got, err)
+	}
+	if stored, _ := s.GetJob(ctx, got.JobQRN); stored.Status != quantum.StatusRunning || !stored.LeaseUntil.Equal(lease) {
+		t.Fatalf("claimed job as stored: %+v", stored)
+	}
+	if pos, _ := s.QueuePosition(ctx, jobs[1].JobQRN); pos != 1 {
+		t.Fatalf("after a claim, the next job is at %d", pos)
+	}
+	// A job cancelled out of the queue leaves it; a requeued one goes last.
+	move(t, s, jobs[1].JobQRN, quantum.StatusQueued, quantum.StatusCancelling, epoch)
+	move(t, s, jobs[0].JobQRN, quantum.StatusRunning, quantum.StatusQueued, epoch.Add(time.Minute))
+	if n, _ := s.CountQueued(ctx, deviceA); n != 3 {
+		t.Fatalf("CountQueued after cancel and requeue = %d, want 3", n)
+	}
+	var order []string
+	for {
+		j, err := s.ClaimJob(ctx, deviceA, epoch, lease)
+		if errors.Is(err, quantum.ErrNoJob) {
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		order = append(order, j.JobQRN)
+	}
+	if want := []string{jobs[2].JobQRN, jobs[3].JobQRN, jobs[0].JobQRN}; fmt.Sprint(order) != fmt.Sprint(want) {
+		t.Fatalf("claim order %v, want %v", order, want)
+	}
+	if n, _ := s.CountQueued(ctx, deviceA); n != 0 {
+		t.Fatalf("CountQueued after claiming all = %d", n)
+	}
+	if d, _ := s.QueuedDevices(ctx); fmt.Sprint(d) != fmt.Sprint([]string{deviceB}) {
+		t.Fatalf("QueuedDevices = %v, want only B", d)
+	}
+	if _, err := s.ClaimJob(ctx, "ionq:ionq:sim:none", epoch, lease); !errors.Is(err, quantum.ErrNoJob) {
+		t.Fatalf("claim on a device without jobs: %v", err)
+	}
+}
+
+func testConcurrentClaims(t *testing.T, s quantum.Store) {
+	const n = 300
+	for i := range n {
+		device := deviceA
+		if i%3 == 0 {
+			device = deviceB
+		}
+		j := create(t, s, newJob("alice", device, i))
+		queue(t, s, j, epoch.Add(time.Duration(i)*time.Millisecond))
+	}
+	var mu sync.Mutex
+	claimed := map[string]int{}
+	var wg sync.WaitGroup
+	for w := range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				device := deviceA
+				if w%2 == 0 {
+					device = deviceB
+				}
+				j, err := s.ClaimJob(ctx, device, epoch, epoch.Add(time.Hour))
+				if errors.Is(err, quantum.ErrNoJob) {
+					j, err = s.ClaimJob(ctx, deviceA, epoch, epoch.Add(time.Hour))
+					if errors.Is(err, quantum.ErrNoJob) {
+						j, err = s.ClaimJob(ctx, deviceB, epoch, epoch.Add(time.Hour))
+						if errors.Is(err, quantum.ErrNoJob) {
+							return
+						}
+					}
+				}
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				mu.Lock()
+				claimed[j.JobQRN]++
+				mu.Unlock()
+			}
+		}()
+	}
+	wg.Wait()
+	if len(claimed) != n {
+		t.Fatalf("%d jobs claimed, want %d", len(claimed), n)
+	}
+	for q, c := range claimed {
+		if c != 1 {
+			t.Fatalf("job %s claimed %d times", q, c)
+		}
+	}
+}
+
+func testRacingUpdates(t *testing.T, s quantum.Store) {
+	for round := range 50 {
+		j := create(t, s, newJob("alice", deviceA, round))
+		move(t, s, j.JobQRN, quantum.StatusInitializing, quantum.StatusRunning, epoch)
+		var wins atomic.Int32
+		var winner atomic.Value
+		var wg sync.WaitGroup
+		for i := range 6 {
+			to := []quantum.JobStatus{quantum.StatusCompleted, quantum.StatusCancelling, quantum.StatusFailed}[i%3]
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				var result map[string]int
+				if to == quantum.StatusCompleted {
+					result = map[string]int{"1": 100}
+				}
+				_, err := s.UpdateJob(ctx, j.JobQRN, quantum.StatusRunning, func(j *quantum.Job) { j.Status = to }, result)
+				switch {
+				case err == nil:
+					wins.Add(1)
+					winner.Store(to)
+				case !errors.Is(err, quantum.ErrStatusChanged):
+					t.Error(err)
+				}
+			}()
+		}
+		wg.Wait()
+		if wins.Load() != 1 {
+			t.Fatalf("round %d: %d updates from RUNNING won, want exactly 1", round, wins.Load())
+		}
+		got, _ := s.GetJob(ctx, j.JobQRN)
+		if got.Status != winner.Load().(quantum.JobStatus) {
+			t.Fatalf("round %d: status %s, winner %s", round, got.Status, winner.Load())
+		}
+		_, err := s.GetResult(ctx, j.JobQRN)
+		if (got.Status == quantum.StatusCompleted) != (err == nil) {
+			t.Fatalf("round %d: %s job, result error %v", round, got.Status, err)
+		}
+	}
+}
+
+func testUnfinished(t *testing.T, s quantum.Store) {
+	old := create(t, s, newJob("alice", deviceA, 0))
+	mid := create(t, s, newJob("alice", deviceA, 1))
+	running := create(t, s, newJob("bob", deviceB, 2))
+	move(t, s, running.JobQRN, quantum.StatusInitializing, quantum.StatusRunning, epoch.Add(5*time.Minute))
+	done := create(t, s, newJob("bob", deviceB, 3))
+	move(t, s, done.JobQRN, quantum.StatusInitializing, quantum.StatusCompleted, epoch)
+
+	statuses := []quantum.JobStatus{quantum.StatusInitializing, quantum.StatusRunning}
+	got, err := s.Unfinished(ctx, statuses, time.Time{}, 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fmt.Sprint(qrns(got)) != fmt.Sprint([]string{old.JobQRN, mid.JobQRN, running.JobQRN}) {
+		t.Fatalf("Unfinished = %v, want oldest update first", qrns(got))
+	}
+	got, _ = s.Unfinished(ctx, statuses, epoch.Add(90*time.Second), 10)
+	if fmt.Sprint(qrns(got)) != fmt.Sprint([]string{old.JobQRN, mid.JobQRN}) {
+		t.Fatalf("Unfinished before 1m30 = %v", qrns(got))
+	}
+	got, _ = s.Unfinished(ctx, statuses, time.Time{}, 1)
+	if len(got) != 1 || got[0].JobQRN != old.JobQRN {
+		t.Fatalf("Unfinished limit 1 = %v", qrns(got))
+	}
+}
