@@ -1,0 +1,95 @@
+// Package quantumtest helps test code that uses the quantum job service, in
+// the spirit of net/http/httptest: a ready Service on a memory store, a
+// wait for a job's end with a deadline, an HTTP server, and a fake Backend
+// that fails, delays or blocks on purpose.
+package quantumtest
+
+import (
+	"context"
+	"net/http/httptest"
+	"testing"
+	"time"
+
+	"github.com/qjobs/quantum"
+	"github.com/qjobs/quantum/httpadapter"
+	"github.com/qjobs/quantum/store"
+)
+
+// APIKey is the key of the user NewService makes.
+const APIKey = "quantumtest-key"
+
+// NewService returns a Service on a fresh memory store with the built-in
+// devices, and a user (whose key is APIKey). The service is closed when the
+// test ends. opts are passed to quantum.New.
+func NewService(t testing.TB, opts ...quantum.Option) (*quantum.Service, quantum.User) {
+	t.Helper()
+	svc, err := quantum.New(store.NewMemory(), opts...)
+	if err != nil {
+		t.Fatalf("quantumtest: %v", err)
+	}
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		if err := svc.Close(ctx); err != nil {
+			t.Errorf("quantumtest: close: %v", err)
+		}
+	})
+	u, err := svc.AddAPIKey(APIKey, "quantumtest")
+	if err != nil {
+		t.Fatalf("quantumtest: %v", err)
+	}
+	return svc, u
+}
+
+// NewServer serves svc's /api/v1 over HTTP on a loopback port until the
+// test ends. Its URL is the base address for clients.
+func NewServer(t testing.TB, svc *quantum.Service) *httptest.Server {
+	t.Helper()
+	srv := httptest.NewServer(httpadapter.New(svc))
+	t.Cleanup(srv.Close)
+	return srv
+}
+
+// DefaultWait is how long WaitForJob waits.
+const DefaultWait = 30 * time.Second
+
+// WaitForJob polls the job until it is COMPLETED, FAILED or CANCELLED and
+// returns it, failing the test if that takes longer than DefaultWait.
+func WaitForJob(t testing.TB, svc *quantum.Service, u quantum.User, qrn string) *quantum.Job {
+	t.Helper()
+	return WaitForStatus(t, svc, u, qrn, DefaultWait, quantum.StatusCompleted, quantum.StatusFailed, quantum.StatusCancelled)
+}
+
+// WaitForStatus polls the job until its status is one of want, failing the
+// test after timeout or if the job reaches another terminal status.
+func WaitForStatus(t testing.TB, svc *quantum.Service, u quantum.User, qrn string, timeout time.Duration, want ...quantum.JobStatus) *quantum.Job {
+	t.Helper()
+	deadline := time.Now().Add(timeout)
+	tick := time.NewTicker(2 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		j, err := svc.GetJob(context.Background(), u, qrn)
+		if err != nil {
+			t.Fatalf("quantumtest: get job %s: %v", qrn, err)
+		}
+		for _, w := range want {
+			if j.Status == w {
+				return j
+			}
+		}
+		if j.Status.IsTerminal() {
+			t.Fatalf("quantumtest: job %s ended %s (%s), want %v", qrn, j.Status, msg(j), want)
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("quantumtest: job %s still %s after %v, want %v", qrn, j.Status, timeout, want)
+		}
+		<-tick.C
+	}
+}
+
+func msg(j *quantum.Job) string {
+	if j.StatusMsg == nil {
+		return "no status message"
+	}
+	return *j.StatusMsg
+}
