@@ -4,6 +4,11 @@ go 1.26.8
 
 require github.com/qjobs/quantum v0.0.0
 
-require gonum.org/v1/gonum v0.17.0 // indirect
+require (
+	github.com/google/uuid v1.6.0 // indirect
+	go.uber.org/multierr v1.10.0 // indirect
+	go.uber.org/zap v1.28.0 // indirect
+	gonum.org/v1/gonum v0.17.0 // indirect
+)
 
 replace github.com/qjobs/quantum => ../
