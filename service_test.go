@@ -708,3 +708,52 @@ func (*wrongCounts) Run(context.Context, quantum.Task) (*quantum.RunResult, erro
 type panics struct{ quantumtest.FakeBackend }
 
 func (*panics) Run(context.Context, quantum.Task) (*quantum.RunResult, error) { panic("oops") }
+
+// recorder is a backend that notes the order jobs run in.
+type recorder struct {
+	quantumtest.FakeBackend
+	mu    sync.Mutex
+	order []string
+}
+
+func (r *recorder) Run(ctx context.Context, t quantum.Task) (*quantum.RunResult, error) {
+	r.mu.Lock()
+	r.order = append(r.order, t.Device.QRN)
+	r.mu.Unlock()
+	return r.FakeBackend.Run(ctx, t)
+}
+
+// One worker, five jobs queued on each of two devices, the first device's
+// queued first: the worker alternates between the devices, each in the
+// order of its own queue.
+func TestClaimsAreFairAcrossDevices(t *testing.T) {
+	svc, u := quantumtest.NewService(t, quantum.WithWorkers(1))
+	gate := &quantumtest.FakeBackend{Block: true}
+	started := gate.Started()
+	hold := fakeDevice(t, svc, "hold", gate)
+	rec := &recorder{}
+	a := fakeDevice(t, svc, "a", rec)
+	b := fakeDevice(t, svc, "b", rec)
+
+	blocker := create(t, svc, u, request(hold, "qasm2", bell2, 1)) // keeps the worker busy while the queues fill
+	<-started
+	var jobs []*quantum.Job
+	for _, dev := range []string{a, a, a, a, a, b, b, b, b, b} {
+		j := create(t, svc, u, request(dev, "qasm2", bell2, 1))
+		quantumtest.WaitForStatus(t, svc, u, j.JobQRN, 5*time.Second, quantum.StatusQueued)
+		jobs = append(jobs, j)
+	}
+	if _, err := svc.CancelJob(ctx, u, blocker.JobQRN); err != nil {
+		t.Fatal(err)
+	}
+	for _, j := range jobs {
+		quantumtest.WaitForJob(t, svc, u, j.JobQRN)
+	}
+	rec.mu.Lock()
+	defer rec.mu.Unlock()
+	for i := 1; i < len(rec.order); i++ {
+		if rec.order[i] == rec.order[i-1] {
+			t.Fatalf("run order %v: one device ran twice in a row while the other waited", rec.order)
+		}
+	}
+}
