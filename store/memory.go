@@ -305,12 +305,7 @@ func (m *Memory) Unfinished(ctx context.Context, statuses []quantum.JobStatus, b
 			}
 		}
 	}
-	slices.SortFunc(out, func(a, b *quantum.Job) int {
-		if c := a.UpdatedAt.Compare(b.UpdatedAt); c != 0 {
-			return c
-		}
-		return strings.Compare(a.JobQRN, b.JobQRN)
-	})
+	sortByUpdate(out)
 	if len(out) > limit {
 		out = out[:limit]
 	}
@@ -319,4 +314,14 @@ func (m *Memory) Unfinished(ctx context.Context, statuses []quantum.JobStatus, b
 	}
 	m.mu.Unlock()
 	return out, nil
+}
+
+// sortByUpdate orders jobs by their last change, oldest first, then QRN.
+func sortByUpdate(jobs []*quantum.Job) {
+	slices.SortFunc(jobs, func(a, b *quantum.Job) int {
+		if c := a.UpdatedAt.Compare(b.UpdatedAt); c != 0 {
+			return c
+		}
+		return strings.Compare(a.JobQRN, b.JobQRN)
+	})
 }

@@ -194,7 +194,15 @@ func openStore(cfg config, log *zap.Logger) (quantum.Store, func(), error) {
 	case "memory":
 		return store.NewMemory(), func() {}, nil
 	case "badger":
-		return nil, nil, errors.New("-store badger is not available yet (the badger store is issue 6); use -store memory")
+		b, err := store.OpenBadger(cfg.data, store.WithLogger(log))
+		if err != nil {
+			return nil, nil, err
+		}
+		return b, func() {
+			if err := b.Close(); err != nil {
+				log.Error("close store", zap.Error(err))
+			}
+		}, nil
 	default:
 		return nil, nil, fmt.Errorf("-store must be memory or badger, got %q", cfg.store)
 	}

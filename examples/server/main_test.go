@@ -215,3 +215,23 @@ func TestFlags(t *testing.T) {
 		}
 	}
 }
+
+// With the badger store, jobs and their results outlive the server.
+func TestBadgerStoreSurvivesRestart(t *testing.T) {
+	dir := t.TempDir()
+	base, stop := startServer(t, "-store", "badger", "-data", dir, "-api-key", "alice")
+	alice := &client{t: t, base: base, key: "alice"}
+	qrn := alice.submit("qasm2", "OPENQASM 2.0;\ninclude \"qelib1.inc\";\nqreg q[1];\ncreg c[1];\nx q[0];\nmeasure q -> c;\n", 50)
+	alice.wait(qrn)
+	if err := stop(); err != nil {
+		t.Fatal(err)
+	}
+
+	base, _ = startServer(t, "-store", "badger", "-data", dir, "-api-key", "alice")
+	alice = &client{t: t, base: base, key: "alice"}
+	res := alice.ok("GET", "/api/v1/jobs/"+qrn+"/result", nil, http.StatusOK)
+	counts := res["resultData"].(map[string]any)["measurementCounts"].(map[string]any)
+	if counts["1"] != 50.0 || len(counts) != 1 {
+		t.Fatalf("result after restart: %v", counts)
+	}
+}

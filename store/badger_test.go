@@ -1,0 +1,77 @@
+package store_test
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/qjobs/quantum"
+	"github.com/qjobs/quantum/store"
+	"github.com/qjobs/quantum/store/storetest"
+)
+
+var ctx = context.Background()
+
+func openBadger(t *testing.T, opts ...store.BadgerOption) *store.Badger {
+	t.Helper()
+	b, err := store.OpenBadger(t.TempDir(), opts...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = b.Close() })
+	return b
+}
+
+func TestBadgerOnDisk(t *testing.T) {
+	storetest.Run(t, func(t *testing.T) quantum.Store { return openBadger(t, store.WithSyncWrites(false)) })
+}
+
+func TestBadgerInMemory(t *testing.T) {
+	storetest.Run(t, func(t *testing.T) quantum.Store { return openBadger(t, store.WithInMemory()) })
+}
+
+func TestBadgerKeepsJobsAcrossReopen(t *testing.T) {
+	dir := t.TempDir()
+	b, err := store.OpenBadger(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	job := &quantum.Job{JobQRN: "qbraid:qbraid:sim:qir-sv-abcd-qjob-000000000000000000000001", DeviceQRN: "qbraid:qbraid:sim:qir-sv",
+		Owner: "alice", Status: quantum.StatusQueued, Tags: map[string]any{"n": int64(3)}, Vendor: "qbraid"}
+	if err := b.CreateJob(ctx, job, quantum.Program{Format: "qasm2", Data: "x"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.Close(); err != nil {
+		t.Fatalf("second Close: %v", err)
+	}
+	b, err = store.OpenBadger(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	got, err := b.GetJob(ctx, job.JobQRN)
+	if err != nil || got.Tags["n"] != int64(3) || got.Owner != "alice" {
+		t.Fatalf("after reopen: %+v, %v", got, err)
+	}
+	if n, _ := b.CountQueued(ctx, job.DeviceQRN); n != 1 {
+		t.Fatalf("queue after reopen: %d", n)
+	}
+}
+
+func TestBadgerRefusesNewerSchema(t *testing.T) {
+	dir := t.TempDir()
+	b, err := store.OpenBadger(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := b.SetSchemaVersionForTest(store.SchemaVersion + 1); err != nil {
+		t.Fatal(err)
+	}
+	b.Close()
+	if _, err := store.OpenBadger(dir); err == nil || !strings.Contains(err.Error(), "schema version") {
+		t.Fatalf("open of a newer schema: %v", err)
+	}
+}
