@@ -757,3 +757,32 @@ func TestClaimsAreFairAcrossDevices(t *testing.T) {
 		}
 	}
 }
+
+// A store only one process can open has no live worker when a Service
+// starts: its RUNNING jobs are taken over at once, live lease or not.
+func TestExclusiveStoreTakesOverLiveLeases(t *testing.T) {
+	st := store.NewMemory()
+	now := time.Now()
+	qrn := flagship + "-0000-qjob-000000000000000000000077"
+	j := &quantum.Job{JobQRN: qrn, DeviceQRN: flagship, Shots: 5, Status: quantum.StatusRunning, Owner: "x", Vendor: "qbraid",
+		TimeStamps: quantum.TimeStamps{CreatedAt: now}, UpdatedAt: now, LeaseUntil: now.Add(time.Hour)}
+	if err := st.CreateJob(ctx, j, quantum.Program{Format: "qasm2", Data: bell2}); err != nil {
+		t.Fatal(err)
+	}
+	svc, err := quantum.New(st)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = svc.Close(ctx) })
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		got, _ := st.GetJob(ctx, qrn)
+		if got.Status == quantum.StatusCompleted {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("job still %s: a live lease in an exclusive store was not taken over", got.Status)
+		}
+		time.Sleep(2 * time.Millisecond)
+	}
+}

@@ -51,6 +51,15 @@ type Store interface {
 	Unfinished(ctx context.Context, statuses []JobStatus, before time.Time, limit int) ([]*Job, error)
 }
 
+// ExclusiveStore is implemented by a Store that only one process can have
+// open at a time (badger locks its directory; a memory store lives in one
+// process). A job RUNNING in such a store when a Service starts has no live
+// worker anywhere, so the Service takes it over at once instead of waiting
+// for its lease to expire.
+type ExclusiveStore interface {
+	Exclusive() bool
+}
+
 // Errors a Store returns.
 var (
 	ErrJobNotFound   = errors.New("job not found")

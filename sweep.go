@@ -31,22 +31,28 @@ func (r *runner) recover(ctx context.Context) error {
 			break
 		}
 	}
+	if ex, ok := r.s.store.(ExclusiveStore); ok && ex.Exclusive() {
+		return r.takeOver(ctx, time.Time{}) // no other process can hold a lease
+	}
 	return r.takeOverExpired(ctx)
 }
 
 // takeOverExpired requeues RUNNING jobs and ends CANCELLING ones whose
 // lease has expired and that this process does not run.
-func (r *runner) takeOverExpired(ctx context.Context) error {
+func (r *runner) takeOverExpired(ctx context.Context) error { return r.takeOver(ctx, r.s.now()) }
+
+// takeOver requeues RUNNING jobs and ends CANCELLING ones whose lease ends
+// before now (zero: every one) and that this process does not run.
+func (r *runner) takeOver(ctx context.Context, now time.Time) error {
 	jobs, err := r.s.store.Unfinished(ctx, []JobStatus{StatusRunning, StatusCancelling}, time.Time{}, sweepBatch)
 	if err != nil {
 		return err
 	}
-	now := r.s.now()
 	for _, j := range jobs {
 		r.mu.Lock()
 		_, mine := r.running[j.JobQRN]
 		r.mu.Unlock()
-		if mine || j.LeaseUntil.After(now) {
+		if mine || !now.IsZero() && j.LeaseUntil.After(now) {
 			continue
 		}
 		if j.Status == StatusRunning {

@@ -139,6 +139,10 @@ func (b *Badger) gc() {
 	}
 }
 
+// Exclusive reports true: badger locks its directory, so no other process
+// has this store open.
+func (b *Badger) Exclusive() bool { return true }
+
 // Close runs a last garbage collection and closes the database. It is safe
 // to call more than once.
 func (b *Badger) Close() error {

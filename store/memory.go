@@ -56,6 +56,9 @@ func NewMemory() *Memory {
 	}
 }
 
+// Exclusive reports true: a memory Store belongs to one process.
+func (m *Memory) Exclusive() bool { return true }
+
 // Close does nothing: a memory Store has nothing to release. It is here so
 // that callers can close any Store alike.
 func (m *Memory) Close() error { return nil }
