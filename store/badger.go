@@ -3,10 +3,10 @@ package store
 import (
 	"bytes"
 	"context"
-	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -31,15 +31,20 @@ import (
 //	w/<owner>/<vendor>/<created>/<qrn>  … by vendor
 //	q/<device>/<queued>/<qrn>           QUEUED jobs of a device, oldest first
 //	u/<status>/<updated>/<qrn>          every job by status and last change
-//	c/<owner>[/s/<status>|/w/<vendor>]  counts for the list's totals
 //
 // Times are 20-digit nanoseconds since 1970, so keys sort by time. The job
 // list reads one page of keys from the owner's index (or the status or
 // vendor index when it filters by exactly one status or by vendor) and the
-// total from a counter: no scan. Filters by provider, search, tags or
+// total from a count kept in memory: no scan. The counts are taken from the
+// index keys when the store opens and follow every commit; they need no
+// keys of their own, which every writer would otherwise contend for.
+// (Badger locks its directory, so no other process changes the data.) Filters by provider, search, tags or
 // several statuses scan the owner's index, loading each job.
 type Badger struct {
 	db        *badger.DB
+	countsMu  sync.Mutex
+	counts    map[string]int      // list totals by index prefix
+	queues    map[string][]string // device → queue keys <queued>/<qrn>, sorted
 	log       *zap.Logger
 	stopGC    chan struct{}
 	gcDone    chan struct{}
@@ -96,6 +101,10 @@ func OpenBadger(dir string, opts ...BadgerOption) (*Badger, error) {
 	if err := b.checkSchema(); err != nil {
 		_ = db.Close()
 		return nil, err
+	}
+	if err := b.loadCounts(); err != nil {
+		_ = db.Close()
+		return nil, fmt.Errorf("store: count jobs: %w", err)
 	}
 	go b.gcLoop(cfg.gcEvery)
 	return b, nil
@@ -297,56 +306,120 @@ func (r *record) queueKey() string {
 	return ts(at) + "/" + r.JobQRN
 }
 
-func counterKeys(r *record) []string {
-	return []string{"c/" + r.Owner, "c/" + r.Owner + "/s/" + string(r.Status), "c/" + r.Owner + "/w/" + r.Vendor}
+// countKeys are the list totals a job counts in: its owner's, and by its
+// status and vendor. They are the prefixes of its list index keys.
+func countKeys(r *record) []string {
+	return []string{
+		"o/" + r.Owner + "/",
+		"s/" + r.Owner + "/" + string(r.Status) + "/",
+		"w/" + r.Owner + "/" + r.Vendor + "/",
+	}
 }
 
-func addCounter(txn *badger.Txn, key string, delta int64) error {
-	var n int64
-	item, err := txn.Get([]byte(key))
-	switch {
-	case err == nil:
-		v, _ := item.ValueCopy(nil)
-		n = int64(binary.BigEndian.Uint64(v))
-	case !errors.Is(err, badger.ErrKeyNotFound):
-		return err
-	}
-	n += delta
-	buf := make([]byte, 8)
-	binary.BigEndian.PutUint64(buf, uint64(n))
-	return txn.Set([]byte(key), buf)
+// deltas are what a transaction changes in the in-memory counts and
+// queues, applied once it commits.
+type deltas struct {
+	counts map[string]int
+	qDel   []queueEntry
+	qAdd   []queueEntry
 }
 
-func counter(txn *badger.Txn, key string) (int, error) {
-	item, err := txn.Get([]byte(key))
-	if errors.Is(err, badger.ErrKeyNotFound) {
-		return 0, nil
+type queueEntry struct{ device, key string }
+
+func newDeltas() *deltas { return &deltas{counts: map[string]int{}} }
+
+func (d *deltas) move(old, r *record) {
+	if old != nil {
+		for _, k := range countKeys(old) {
+			d.counts[k]--
+		}
+		if old.Status == quantum.StatusQueued {
+			d.qDel = append(d.qDel, queueEntry{old.DeviceQRN, old.queueKey()})
+		}
 	}
-	if err != nil {
-		return 0, err
+	if r != nil {
+		for _, k := range countKeys(r) {
+			d.counts[k]++
+		}
+		if r.Status == quantum.StatusQueued {
+			d.qAdd = append(d.qAdd, queueEntry{r.DeviceQRN, r.queueKey()})
+		}
 	}
-	v, err := item.ValueCopy(nil)
-	if err != nil {
-		return 0, err
-	}
-	return int(binary.BigEndian.Uint64(v)), nil
 }
 
-// put writes r and moves its index keys and counters from old (nil for a
-// new job).
-func put(txn *badger.Txn, old, r *record) error {
+func (b *Badger) apply(d *deltas) {
+	b.countsMu.Lock()
+	defer b.countsMu.Unlock()
+	for k, n := range d.counts {
+		b.counts[k] += n
+	}
+	for _, e := range d.qDel {
+		q := b.queues[e.device]
+		if i, ok := slices.BinarySearch(q, e.key); ok {
+			b.queues[e.device] = slices.Delete(q, i, i+1)
+		}
+	}
+	for _, e := range d.qAdd {
+		q := b.queues[e.device]
+		if i, ok := slices.BinarySearch(q, e.key); !ok {
+			b.queues[e.device] = slices.Insert(q, i, e.key)
+		}
+	}
+}
+
+// queue returns a copy of the device's queue keys, oldest first.
+func (b *Badger) queue(device string) []string {
+	b.countsMu.Lock()
+	defer b.countsMu.Unlock()
+	return slices.Clone(b.queues[device])
+}
+
+func (b *Badger) count(prefix string) int {
+	b.countsMu.Lock()
+	defer b.countsMu.Unlock()
+	return b.counts[prefix]
+}
+
+// loadCounts counts the list index keys and reads the queues.
+func (b *Badger) loadCounts() error {
+	b.counts = map[string]int{}
+	b.queues = map[string][]string{}
+	return b.db.View(func(txn *badger.Txn) error {
+		if err := iterateKeys(txn, "q/", func(k []byte) bool {
+			key := string(k[2:])
+			device := key[:strings.IndexByte(key, '/')]
+			b.queues[device] = append(b.queues[device], key[len(device)+1:]) // keys come sorted
+			return true
+		}); err != nil {
+			return err
+		}
+		for _, p := range []string{"o/", "s/", "w/"} {
+			if err := iterateKeys(txn, p, func(k []byte) bool {
+				key := string(k)
+				// the prefix is everything before <created>/<qrn>
+				cut := strings.LastIndexByte(key, '/')
+				cut = strings.LastIndexByte(key[:cut], '/')
+				b.counts[key[:cut+1]]++
+				return true
+			}); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+// put writes r and moves its index keys from old (nil for a new job),
+// noting the count changes in d.
+func put(txn *badger.Txn, old, r *record, d *deltas) error {
 	if old != nil {
 		for _, k := range old.indexKeys() {
 			if err := txn.Delete(k); err != nil {
 				return err
 			}
 		}
-		for _, k := range counterKeys(old) {
-			if err := addCounter(txn, k, -1); err != nil {
-				return err
-			}
-		}
 	}
+	d.move(old, r)
 	data, err := json.Marshal(r)
 	if err != nil {
 		return err
@@ -356,11 +429,6 @@ func put(txn *badger.Txn, old, r *record) error {
 	}
 	for _, k := range r.indexKeys() {
 		if err := txn.Set(k, nil); err != nil {
-			return err
-		}
-	}
-	for _, k := range counterKeys(r) {
-		if err := addCounter(txn, k, 1); err != nil {
 			return err
 		}
 	}
@@ -386,7 +454,9 @@ func (b *Badger) CreateJob(ctx context.Context, job *quantum.Job, program quantu
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	return b.update(func(txn *badger.Txn) error {
+	var d *deltas
+	err := b.update(func(txn *badger.Txn) error {
+		d = newDeltas()
 		if _, err := txn.Get([]byte("j/" + job.JobQRN)); err == nil {
 			return quantum.ErrJobExists
 		} else if !errors.Is(err, badger.ErrKeyNotFound) {
@@ -399,8 +469,12 @@ func (b *Badger) CreateJob(ctx context.Context, job *quantum.Job, program quantu
 		if err := txn.Set([]byte("p/"+job.JobQRN), p); err != nil {
 			return err
 		}
-		return put(txn, nil, toRecord(job.Clone()))
+		return put(txn, nil, toRecord(job.Clone()), d)
 	})
+	if err == nil {
+		b.apply(d)
+	}
+	return err
 }
 
 func (b *Badger) GetJob(ctx context.Context, qrn string) (*quantum.Job, error) {
@@ -449,7 +523,9 @@ func (b *Badger) UpdateJob(ctx context.Context, qrn string, expect quantum.JobSt
 		return nil, err
 	}
 	var out *quantum.Job
+	var d *deltas
 	err := b.update(func(txn *badger.Txn) error {
+		d = newDeltas()
 		old, err := getRecord(txn, qrn)
 		if err != nil {
 			return err
@@ -470,12 +546,15 @@ func (b *Badger) UpdateJob(ctx context.Context, qrn string, expect quantum.JobSt
 				return err
 			}
 		}
-		if err := put(txn, old, toRecord(j)); err != nil {
+		if err := put(txn, old, toRecord(j), d); err != nil {
 			return err
 		}
 		out = j.Clone()
 		return nil
 	})
+	if err == nil {
+		b.apply(d)
+	}
 	return out, err
 }
 
@@ -483,7 +562,9 @@ func (b *Badger) DeleteJob(ctx context.Context, qrn string, expect quantum.JobSt
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	return b.update(func(txn *badger.Txn) error {
+	var d *deltas
+	err := b.update(func(txn *badger.Txn) error {
+		d = newDeltas()
 		old, err := getRecord(txn, qrn)
 		if err != nil {
 			return err
@@ -491,18 +572,18 @@ func (b *Badger) DeleteJob(ctx context.Context, qrn string, expect quantum.JobSt
 		if old.Status != expect {
 			return quantum.ErrStatusChanged
 		}
+		d.move(old, nil)
 		for _, k := range append(old.indexKeys(), []byte("j/"+qrn), []byte("p/"+qrn), []byte("r/"+qrn)) {
 			if err := txn.Delete(k); err != nil {
 				return err
 			}
 		}
-		for _, k := range counterKeys(old) {
-			if err := addCounter(txn, k, -1); err != nil {
-				return err
-			}
-		}
 		return nil
 	})
+	if err == nil {
+		b.apply(d)
+	}
+	return err
 }
 
 // lastSegment is the QRN at the end of an index key.
@@ -515,14 +596,14 @@ func (b *Badger) ListJobs(ctx context.Context, f quantum.JobFilter) ([]*quantum.
 	var page []*quantum.Job
 	total := 0
 	err := b.db.View(func(txn *badger.Txn) error {
-		prefix, countKey := "o/"+f.Owner+"/", "c/"+f.Owner
+		prefix := "o/" + f.Owner + "/"
 		rest := f // what the index does not answer
 		switch {
 		case len(f.Statuses) == 1:
-			prefix, countKey = "s/"+f.Owner+"/"+string(f.Statuses[0])+"/", "c/"+f.Owner+"/s/"+string(f.Statuses[0])
+			prefix = "s/" + f.Owner + "/" + string(f.Statuses[0]) + "/"
 			rest.Statuses = nil
 		case f.Vendor != "" && len(f.Statuses) == 0:
-			prefix, countKey = "w/"+f.Owner+"/"+f.Vendor+"/", "c/"+f.Owner+"/w/"+f.Vendor
+			prefix = "w/" + f.Owner + "/" + f.Vendor + "/"
 			rest.Vendor = ""
 		}
 		scan := len(rest.Statuses) > 0 || rest.Vendor != "" || rest.Provider != "" || rest.Search != "" || len(rest.Tags) > 0
@@ -558,21 +639,18 @@ func (b *Badger) ListJobs(ctx context.Context, f quantum.JobFilter) ([]*quantum.
 		}
 		if scan {
 			total = n
-			return nil
+		} else {
+			total = b.count(prefix)
 		}
-		var err error
-		total, err = counter(txn, countKey)
-		return err
+		return nil
 	})
 	return page, total, err
 }
 
 func (b *Badger) CountQueued(ctx context.Context, deviceQRN string) (int, error) {
-	n := 0
-	err := b.db.View(func(txn *badger.Txn) error {
-		return iterateKeys(txn, "q/"+deviceQRN+"/", func([]byte) bool { n++; return true })
-	})
-	return n, err
+	b.countsMu.Lock()
+	defer b.countsMu.Unlock()
+	return len(b.queues[deviceQRN]), nil
 }
 
 // iterateKeys calls fn on each key with prefix, in order, until fn says stop.
@@ -590,44 +668,34 @@ func iterateKeys(txn *badger.Txn, prefix string, fn func(key []byte) bool) error
 }
 
 func (b *Badger) QueuePosition(ctx context.Context, qrn string) (int, error) {
-	pos := 0
+	var r *record
 	err := b.db.View(func(txn *badger.Txn) error {
-		r, err := getRecord(txn, qrn)
-		if err != nil {
-			return err
-		}
-		if r.Status != quantum.StatusQueued {
-			return nil
-		}
-		n := 0
-		return iterateKeys(txn, "q/"+r.DeviceQRN+"/", func(k []byte) bool {
-			n++
-			if lastSegment(k) == qrn {
-				pos = n
-				return false
-			}
-			return true
-		})
+		var err error
+		r, err = getRecord(txn, qrn)
+		return err
 	})
-	return pos, err
+	if err != nil || r.Status != quantum.StatusQueued {
+		return 0, err
+	}
+	b.countsMu.Lock()
+	defer b.countsMu.Unlock()
+	if i, ok := slices.BinarySearch(b.queues[r.DeviceQRN], r.queueKey()); ok {
+		return i + 1, nil
+	}
+	return 0, nil
 }
 
 func (b *Badger) QueuedDevices(ctx context.Context) ([]string, error) {
+	b.countsMu.Lock()
+	defer b.countsMu.Unlock()
 	var out []string
-	err := b.db.View(func(txn *badger.Txn) error {
-		opts := badger.DefaultIteratorOptions
-		opts.PrefetchValues, opts.Prefix = false, []byte("q/")
-		it := txn.NewIterator(opts)
-		defer it.Close()
-		for it.Seek([]byte("q/")); it.ValidForPrefix([]byte("q/")); {
-			k := string(it.Item().Key())
-			device := k[2 : 2+strings.IndexByte(k[2:], '/')]
-			out = append(out, device)
-			it.Seek([]byte("q/" + device + "0")) // '0' sorts right after '/': the next device
+	for d, q := range b.queues {
+		if len(q) > 0 {
+			out = append(out, d)
 		}
-		return nil
-	})
-	return out, err
+	}
+	slices.Sort(out)
+	return out, nil
 }
 
 func (b *Badger) ClaimJob(ctx context.Context, deviceQRN string, now, leaseUntil time.Time) (*quantum.Job, error) {
@@ -635,26 +703,40 @@ func (b *Badger) ClaimJob(ctx context.Context, deviceQRN string, now, leaseUntil
 		return nil, err
 	}
 	var out *quantum.Job
+	var d *deltas
 	err := b.update(func(txn *badger.Txn) error {
-		var qrn string
-		if err := iterateKeys(txn, "q/"+deviceQRN+"/", func(k []byte) bool { qrn = lastSegment(k); return false }); err != nil {
-			return err
+		d = newDeltas()
+		// The queue in memory names the candidates; the transaction checks
+		// each, since another claim may have taken it and not yet been
+		// applied to memory.
+		var old *record
+		for _, key := range b.queue(deviceQRN) {
+			r, err := getRecord(txn, key[strings.IndexByte(key, '/')+1:])
+			if errors.Is(err, quantum.ErrJobNotFound) {
+				continue
+			}
+			if err != nil {
+				return err
+			}
+			if r.Status == quantum.StatusQueued && r.DeviceQRN == deviceQRN {
+				old = r
+				break
+			}
 		}
-		if qrn == "" {
+		if old == nil {
 			return quantum.ErrNoJob
-		}
-		old, err := getRecord(txn, qrn)
-		if err != nil {
-			return err
 		}
 		j := old.job()
 		j.Status, j.UpdatedAt, j.LeaseUntil = quantum.StatusRunning, now, leaseUntil
-		if err := put(txn, old, toRecord(j)); err != nil {
+		if err := put(txn, old, toRecord(j), d); err != nil {
 			return err
 		}
 		out = j
 		return nil
 	})
+	if err == nil {
+		b.apply(d)
+	}
 	return out, err
 }
 

@@ -59,6 +59,13 @@ func TestBadgerKeepsJobsAcrossReopen(t *testing.T) {
 	if n, _ := b.CountQueued(ctx, job.DeviceQRN); n != 1 {
 		t.Fatalf("queue after reopen: %d", n)
 	}
+	// The list totals are counted again from the index keys.
+	for _, f := range []quantum.JobFilter{{}, {Statuses: []quantum.JobStatus{quantum.StatusQueued}}, {Vendor: "qbraid"}} {
+		f.Owner, f.Limit = "alice", 10
+		if page, total, err := b.ListJobs(ctx, f); err != nil || total != 1 || len(page) != 1 {
+			t.Fatalf("list %+v after reopen: %d of %d, %v", f, len(page), total, err)
+		}
+	}
 }
 
 func TestBadgerRefusesNewerSchema(t *testing.T) {
