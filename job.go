@@ -302,3 +302,28 @@ func sameTagValue(a, b any) bool {
 
 // roundCost rounds credits to 6 decimals.
 func roundCost(c float64) float64 { return math.Round(c*1e6) / 1e6 }
+
+// FromJSONNumbers returns v with every json.Number (as a decoder with
+// UseNumber leaves them) turned into an int64 when it is integral and a
+// float64 otherwise, in nested maps and slices too. Adapters that decode
+// tags and options use it so that 3 and 3.5 arrive as the Go types the
+// Service checks.
+func FromJSONNumbers(v any) any {
+	switch x := v.(type) {
+	case json.Number:
+		if i, err := x.Int64(); err == nil {
+			return i
+		}
+		f, _ := x.Float64()
+		return f
+	case map[string]any:
+		for k, e := range x {
+			x[k] = FromJSONNumbers(e)
+		}
+	case []any:
+		for i, e := range x {
+			x[i] = FromJSONNumbers(e)
+		}
+	}
+	return v
+}

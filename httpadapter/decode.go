@@ -115,29 +115,9 @@ func decodeObject(raw json.RawMessage, field string, fe *fieldErrors) map[string
 		return nil
 	}
 	for k, v := range m {
-		m[k] = native(v)
+		m[k] = quantum.FromJSONNumbers(v)
 	}
 	return m
-}
-
-func native(v any) any {
-	switch x := v.(type) {
-	case json.Number:
-		if i, err := strconv.ParseInt(x.String(), 10, 64); err == nil {
-			return i
-		}
-		f, _ := x.Float64()
-		return f
-	case map[string]any:
-		for k, e := range x {
-			x[k] = native(e)
-		}
-	case []any:
-		for i, e := range x {
-			x[i] = native(e)
-		}
-	}
-	return v
 }
 
 // Query parameters. Each parser records a problem under the parameter's

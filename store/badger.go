@@ -244,31 +244,11 @@ func decode(data []byte, v any) error {
 	if r, ok := v.(*record); ok {
 		for _, m := range []map[string]any{r.Tags, r.RuntimeOptions, r.Metadata} {
 			for k, x := range m {
-				m[k] = numbers(x)
+				m[k] = quantum.FromJSONNumbers(x)
 			}
 		}
 	}
 	return nil
-}
-
-func numbers(v any) any {
-	switch x := v.(type) {
-	case json.Number:
-		if i, err := x.Int64(); err == nil {
-			return i
-		}
-		f, _ := x.Float64()
-		return f
-	case map[string]any:
-		for k, e := range x {
-			x[k] = numbers(e)
-		}
-	case []any:
-		for i, e := range x {
-			x[i] = numbers(e)
-		}
-	}
-	return v
 }
 
 func ts(t time.Time) string {
