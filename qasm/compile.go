@@ -2,7 +2,6 @@ package qasm
 
 import (
 	"fmt"
-	"runtime/debug"
 	"slices"
 	"sort"
 	"strings"
@@ -86,7 +85,8 @@ func CompileProgram(src string, opts Options) (prog *Program, err error) {
 			}
 			// The last line of defence: a bug in the compiler must not take
 			// the process down.
-			prog, err = nil, &Error{Msg: fmt.Sprintf("internal error: %v\n%s", r, firstFrames(debug.Stack()))}
+			// The stack stays out: this message reaches the program's author.
+			prog, err = nil, &Error{Msg: fmt.Sprintf("internal error in the compiler: %v", r)}
 		}
 	}()
 	stmts, version, phys, perr := parse(src)
@@ -153,14 +153,6 @@ func (c *compiler) dropDeadStores() {
 		}
 	}
 	c.ops = kept
-}
-
-func firstFrames(stack []byte) string {
-	lines := strings.Split(string(stack), "\n")
-	if len(lines) > 16 {
-		lines = lines[:16]
-	}
-	return strings.Join(lines, "\n")
 }
 
 func newCompiler(opts Options, version int) *compiler {

@@ -19,6 +19,8 @@ func TestConstructsCompile(t *testing.T) {
 		kinds          map[sim.OpKind]int
 	}{
 		{"byte-order mark and CRLF", "\ufeffOPENQASM 3;\r\nqubit q;\r\nh q;\r\n", 1, 0, map[sim.OpKind]int{sim.OpGate: 1}},
+		// found by the fuzzer: φ+λ at 10^7 rounds past sim's unitarity tolerance
+		{"huge angles", "qubit[2] q; u3(1, 70000000, .1) q[0]; cu(1e9, -3e8, 5e7, 1e12) q[1], q[0];", 2, 0, map[sim.OpKind]int{sim.OpGate: 2}},
 		{"comments", "// line\n/* block\n comment */ qubit q; h q; // trailing", 1, 0, map[sim.OpKind]int{sim.OpGate: 1}},
 		{"number literals", "qubit q; rx(0x1F + 0b101 + 0o17 + 1_000 + 1.5e-3 + .5) q;", 1, 0, map[sim.OpKind]int{sim.OpGate: 1}},
 		{"unicode constants", "qubit q; rx(π + τ + ℇ) q; float θ = 1; ry(θ) q;", 1, 0, map[sim.OpKind]int{sim.OpGate: 2}},

@@ -1,6 +1,7 @@
 package qasm
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -268,6 +269,9 @@ func (c *compiler) expand(p position, mods []modifier, name string, params []flo
 		c.charge(m.P, len(inner)*d/16+d*d*d/16)
 		u := gatesMatrix(inner, qs)
 		pm, err := sim.MatPow(u, k)
+		if err == nil && !sim.IsUnitary(pm) {
+			err = errors.New("the matrix power lost too much precision")
+		}
 		if err != nil {
 			fail(m.P, "pow(%g) @ %s: %v", k, name, err)
 		}
@@ -285,12 +289,13 @@ func cloneGate(g sim.Gate) sim.Gate {
 }
 
 func (c *compiler) baseGates(p position, name string, params []float64, qs []int) []sim.Gate {
-	if name == "gphase" {
-		return []sim.Gate{{Name: "gphase", Matrix: sim.GlobalPhase(params[0])}}
-	}
 	sym := c.lookup(name)
 	if sym != nil && sym.kind == symGate {
 		return c.expandDef(p, sym.gate, params, qs)
+	}
+	params = wrapAngles(params)
+	if name == "gphase" {
+		return []sim.Gate{{Name: "gphase", Matrix: sim.GlobalPhase(params[0])}}
 	}
 	if g, ok := braketGates[name]; ok && c.version == 3 {
 		return []sim.Gate{g.build(params, qs)}
@@ -301,6 +306,18 @@ func (c *compiler) baseGates(p position, name string, params []float64, qs []int
 		fail(p, "%v", err)
 	}
 	return []sim.Gate{gate}
+}
+
+// wrapAngles brings the parameters of a built-in gate into [−2π, 2π].
+// Every built-in gate is 4π-periodic in each parameter, and a huge angle
+// would otherwise cost the matrix its unitarity: U(θ, φ, λ) takes e^{i(φ+λ)}
+// and φ+λ rounds at 10^7 to an error past sim's tolerance.
+func wrapAngles(params []float64) []float64 {
+	out := make([]float64, len(params))
+	for i, x := range params {
+		out[i] = math.Remainder(x, 4*math.Pi)
+	}
+	return out
 }
 
 // expandDef expands a user gate's body on the given qubits.
