@@ -190,6 +190,8 @@ func (c *compiler) copyBits(p position, dst, src []int) {
 		c.copyBits(p, tmp, src)
 		src = tmp
 	}
+	// Known bits are constants; the others move in one computation.
+	var from, to []int
 	for i, d := range dst {
 		if i >= len(src) {
 			c.setConst(p, []int{d}, 0)
@@ -203,9 +205,33 @@ func (c *compiler) copyBits(p position, dst, src []int) {
 			c.setConst(p, []int{d}, uint64(k))
 			continue
 		}
-		c.emit(p, sim.Op{Kind: sim.OpSetBits, Bits: []int{d}, Value: 1, If: sim.BitIs(s, true)})
-		c.emit(p, sim.Op{Kind: sim.OpSetBits, Bits: []int{d}, Value: 0, If: sim.BitIs(s, false)})
-		c.setKnown(d, unknown)
+		from, to = append(from, s), append(to, d)
+		if len(from) == 64 {
+			c.computeInto(p, to, sim.BitsOf(from, false))
+			from, to = nil, nil
+		}
+	}
+	if len(from) > 0 {
+		c.computeInto(p, to, sim.BitsOf(from, false))
+	}
+}
+
+// computeInto writes the value of ex to bits at run time: its low bits,
+// and its sign (0 or -1) beyond the 64th.
+func (c *compiler) computeInto(p position, bits []int, ex *sim.Expr) {
+	n := min(len(bits), 64)
+	c.emit(p, sim.Op{Kind: sim.OpCompute, Bits: bits[:n:n], Expr: ex})
+	for _, b := range bits[:n] {
+		c.setKnown(b, unknown)
+	}
+	if len(bits) > 64 {
+		sign := sim.Compare(ex, sim.Lt, sim.Const(0))
+		for rest := bits[64:]; len(rest) > 0; rest = rest[min(len(rest), 64):] {
+			c.emit(p, sim.Op{Kind: sim.OpCompute, Bits: rest[:min(len(rest), 64)], Expr: sim.Unary(sim.Neg, sign)})
+			for _, b := range rest[:min(len(rest), 64)] {
+				c.setKnown(b, unknown)
+			}
+		}
 	}
 }
 
@@ -246,7 +272,7 @@ func writes(op *sim.Op) []int {
 	switch op.Kind {
 	case sim.OpMeasure:
 		return []int{op.Bit}
-	case sim.OpSetBits:
+	case sim.OpSetBits, sim.OpCompute:
 		return op.Bits
 	}
 	return nil

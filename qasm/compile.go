@@ -124,11 +124,25 @@ func (c *compiler) dropDeadStores() {
 			mark(a)
 		}
 	}
+	var markExpr func(*sim.Expr)
+	markExpr = func(e *sim.Expr) {
+		if e == nil {
+			return
+		}
+		for _, b := range e.Bits {
+			read[b] = true
+		}
+		mark(e.Cond)
+		for _, a := range e.Args {
+			markExpr(a)
+		}
+	}
 	for i := range c.ops {
 		mark(c.ops[i].If)
+		markExpr(c.ops[i].Expr)
 	}
 	dead := func(op *sim.Op) bool {
-		if op.Kind != sim.OpSetBits {
+		if op.Kind != sim.OpSetBits && op.Kind != sim.OpCompute {
 			return false
 		}
 		for _, b := range op.Bits {
@@ -231,17 +245,33 @@ func (c *compiler) finish() *sim.Circuit {
 			fixCond(a)
 		}
 	}
+	var fixExpr func(*sim.Expr)
+	fixExpr = func(e *sim.Expr) {
+		if e == nil {
+			return
+		}
+		// remap is idempotent, so bits shared between expressions (a
+		// register read twice) come out right.
+		for i, b := range e.Bits {
+			e.Bits[i] = remap(b)
+		}
+		fixCond(e.Cond)
+		for _, a := range e.Args {
+			fixExpr(a)
+		}
+	}
 	for i := range c.ops {
 		op := &c.ops[i]
 		switch op.Kind {
 		case sim.OpMeasure:
 			op.Bit = remap(op.Bit)
-		case sim.OpSetBits:
+		case sim.OpSetBits, sim.OpCompute:
 			for j, b := range op.Bits {
 				op.Bits[j] = remap(b)
 			}
 		}
 		fixCond(op.If)
+		fixExpr(op.Expr)
 	}
 	return &sim.Circuit{NumQubits: c.nq, NumClbits: c.nOut + c.scratchMax + c.nPerm, Ops: slices.Clip(c.ops)}
 }

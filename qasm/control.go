@@ -12,7 +12,7 @@ import (
 
 // toCond turns a value into a run-time condition, or reports the
 // compile-time truth of a value that has none.
-func toCond(v value, p position, what string) (cond *sim.Condition, truth bool) {
+func (c *compiler) toCond(v value, p position, what string) (cond *sim.Condition, truth bool) {
 	switch v.k {
 	case vCond:
 		return v.cond, false
@@ -21,6 +21,11 @@ func toCond(v value, p position, what string) (cond *sim.Condition, truth bool) 
 			fail(p, "%s: a condition can read at most 64 bits", what)
 		}
 		return sim.RegisterCmp(v.bits, sim.Ne, 0), false
+	case vExpr:
+		// sim's conditions test bits: compute the truth into one first.
+		b := c.allocScratch(p, 1)
+		c.computeInto(p, b, sim.Compare(v.ex, sim.Ne, sim.Const(0)))
+		return sim.BitIs(b[0], true), false
 	}
 	return nil, v.asBool(p, what)
 }
@@ -47,6 +52,9 @@ func (c *compiler) branch(lower func() ctl) map[int]int8 {
 
 func (c *compiler) lowerIf(s *sIf) ctl {
 	v := c.eval(s.Cond)
+	if v.runtime() {
+		c.promoteAssigned(s.Then, s.Else)
+	}
 	var orElse func() ctl
 	if s.Else != nil {
 		orElse = func() ctl { return c.lowerBlock(s.Else) }
@@ -54,9 +62,56 @@ func (c *compiler) lowerIf(s *sIf) ctl {
 	return c.ifValue(s.P, s.Cond.at(), v, func() ctl { return c.lowerBlock(s.Then) }, orElse)
 }
 
+// promoteAssigned gives classical bits to the compile-time variables
+// (bools and integers) that the statements assign, before they are lowered
+// as a branch only some shots take: a value that differs from shot to shot
+// must live in bits, and the variable's current value has to be written
+// there before the branch, not in it. A variable that the branch does not
+// really write keeps a known value, so it still folds at compile time.
+func (c *compiler) promoteAssigned(blocks ...[]stmt) {
+	var walk func([]stmt)
+	walk = func(stmts []stmt) {
+		for _, st := range stmts {
+			switch s := st.(type) {
+			case *sAssign:
+				root := s.Target
+				for {
+					ix, ok := root.(*xIndex)
+					if !ok {
+						break
+					}
+					root = ix.X
+				}
+				if id, ok := root.(*xIdent); ok && root == s.Target {
+					if sym := c.lookup(id.Name); sym != nil && sym.kind == symVar && !sym.isConst && runtimeWidth(sym.ty) > 0 {
+						c.promote(s.P, sym)
+					}
+				}
+			case *sIf:
+				walk(s.Then)
+				walk(s.Else)
+			case *sFor:
+				walk(s.Body)
+			case *sWhile:
+				walk(s.Body)
+			case *sSwitch:
+				walk(s.Default)
+				for _, cs := range s.Cases {
+					walk(cs.Body)
+				}
+			case *sBlock:
+				walk(s.Body)
+			}
+		}
+	}
+	for _, b := range blocks {
+		walk(b)
+	}
+}
+
 // ifValue lowers "if (v) then else orElse" (orElse may be nil).
 func (c *compiler) ifValue(p, condPos position, v value, then, orElse func() ctl) ctl {
-	cond, truth := toCond(v, condPos, "the if condition")
+	cond, truth := c.toCond(v, condPos, "the if condition")
 	if cond == nil {
 		if truth {
 			return then()
@@ -104,6 +159,13 @@ func (c *compiler) ifValue(p, condPos position, v value, then, orElse func() ctl
 // lowerSwitch lowers a switch as a chain of if and else.
 func (c *compiler) lowerSwitch(s *sSwitch) ctl {
 	target := c.eval(s.Target)
+	if target.runtime() {
+		bodies := [][]stmt{s.Default}
+		for _, cs := range s.Cases {
+			bodies = append(bodies, cs.Body)
+		}
+		c.promoteAssigned(bodies...)
+	}
 	var chain func(i int) ctl
 	chain = func(i int) ctl {
 		if i == len(s.Cases) {
@@ -333,7 +395,7 @@ func (c *compiler) lowerWhile(s *sWhile) ctl {
 	for iter := 0; ; iter++ {
 		c.nextIteration(l)
 		mark := len(c.ops)
-		cond, truth := toCond(c.eval(s.Cond), s.Cond.at(), "the while condition")
+		cond, truth := c.toCond(c.eval(s.Cond), s.Cond.at(), "the while condition")
 		if cond != nil {
 			// The condition's own operations (a subroutine call that
 			// measures) belong inside the loop, which evaluates it again.
@@ -370,10 +432,11 @@ func (c *compiler) lowerWhile(s *sWhile) ctl {
 func (c *compiler) runtimeWhile(s *sWhile, l *loopCtx) ctl {
 	c.nextIteration(l)
 	l.runtime = true
+	c.promoteAssigned(s.Body)
 	l.top = len(c.ops)
 	// Any bit the body writes may differ on the next pass.
 	c.forgetAll()
-	cond, truth := toCond(c.eval(s.Cond), s.Cond.at(), "the while condition")
+	cond, truth := c.toCond(c.eval(s.Cond), s.Cond.at(), "the while condition")
 	if cond == nil && !truth {
 		return ctlNone
 	}

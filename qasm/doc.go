@@ -8,12 +8,14 @@
 // Control flow that depends on measurement results becomes conditional
 // operations and jumps that sim follows shot by shot.
 //
-// Classical values are evaluated at compile time wherever they can be. Bits
-// (bit, bit[n], creg and bool values that come from measurements) live in
-// the circuit's classical bits; integer, float and angle variables are
-// compile-time values, and a program that would need them to hold a
-// measurement result at run time is rejected with a message that names the
-// construct.
+// Classical values are evaluated at compile time wherever they can be.
+// Bits (bit, bit[n], creg) live in the circuit's classical bits, and so
+// do bool, int and uint variables once they hold a value that comes from
+// a measurement: arithmetic, comparisons and bit operations on such values
+// become sim's classical expressions (OpCompute), computed shot by shot.
+// Float and angle variables, gate parameters, sizes and loop bounds must
+// be known at compile time; a program that would need them to depend on a
+// measurement is rejected with a message that names the construct.
 //
 // Classical bits are numbered in declaration order: the first register
 // declared at the top level gets bits 0 upwards. Bits the compiler needs

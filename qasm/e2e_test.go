@@ -289,3 +289,72 @@ func TestWhileNeverEnding(t *testing.T) {
 		t.Fatalf("error %v, want the step limit", err)
 	}
 }
+
+// TestRuntimeIntegers runs programs whose integer variables hold values
+// computed from measurements, which sim computes per shot.
+func TestRuntimeIntegers(t *testing.T) {
+	const shots = 4000
+	tests := []struct {
+		name  string
+		src   string
+		nbits int
+		want  map[string]float64
+	}{
+		{"qiskit's switch_dummy", `OPENQASM 3.0;
+include "stdgates.inc";
+bit[2] c;
+bit[1] r;
+int switch_dummy;
+qubit[3] q;
+h q[0];
+h q[1];
+c[0] = measure q[0];
+c[1] = measure q[1];
+switch_dummy = c;
+switch (switch_dummy) {
+  case 0 {
+    x q[2];
+  }
+  case 1, 2 {
+  }
+  default {
+    ry(pi/3) q[2];
+  }
+}
+r[0] = measure q[2];`,
+			3, map[string]float64{"100": 0.25, "001": 0.25, "010": 0.25, "111": 0.0625, "011": 0.1875}},
+		{"counting ones", `include "stdgates.inc"; bit[2] res; qubit[3] q; bit c; int[32] n = 0;
+			for int i in [0:2] { h q[i]; c = measure q[i]; n += int[1](c); }
+			res = n;`,
+			2, map[string]float64{"00": 1.0 / 8, "01": 3.0 / 8, "10": 3.0 / 8, "11": 1.0 / 8}},
+		{"counting in a loop like t1.qasm", `include "stdgates.inc"; bit[3] res; qubit q; bit c0; int[32] counts0 = 0;
+			for uint i in [1:4] { reset q; ry(2*pi/3) q; c0 = measure q; counts0 += int[1](c0); }
+			res = counts0;`,
+			3, map[string]float64{"000": 1.0 / 256, "001": 12.0 / 256, "010": 54.0 / 256, "011": 108.0 / 256, "100": 81.0 / 256}},
+		{"signed arithmetic", `include "stdgates.inc"; bit c; bit r; qubit q; int[4] x = -3;
+			h q; c = measure q; if (c) { x = x * 2; } r = x < -4;`,
+			2, map[string]float64{"00": 0.5, "11": 0.5}},
+		{"registers compared and combined", `include "stdgates.inc"; bit eq; bit zero; bit[2] a; bit[2] b; qubit[4] q;
+			h q[0]; cx q[0], q[2]; h q[1]; cx q[1], q[3];
+			a = measure q[0:1]; b = measure q[2:3];
+			eq = a == b; zero = (a ^ b) == 0;`,
+			2, map[string]float64{"11": 1}},
+		{"a while loop counts its tries", `include "stdgates.inc"; bit[2] t; qubit q; bit done; int tries = 0;
+			while (!done) { tries += 1; reset q; h q; done = measure q; }
+			if (tries > 3) { tries = 0; }
+			t = tries;`,
+			2, map[string]float64{"01": 0.5, "10": 0.25, "11": 0.125, "00": 0.125}},
+		{"an int assigned in a branch", `include "stdgates.inc"; bit[2] r; qubit[2] q; int k = 1;
+			h q; bit[2] m = measure q; if (m[0]) { k = 2; } if (m[1]) { k += 1; } r = k;`,
+			2, map[string]float64{"01": 0.25, "10": 0.5, "11": 0.25}},
+		{"arithmetic on a register", `include "stdgates.inc"; bit[3] r; qubit[2] q; bit[2] m;
+			h q; m = measure q; r = (m * 3 + 1) % 5;`,
+			3, map[string]float64{"001": 0.25, "100": 0.25, "010": 0.25, "000": 0.25}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			counts := run(t, tt.src, shots, tt.nbits)
+			chiSquared(t, counts, tt.want, shots)
+		})
+	}
+}

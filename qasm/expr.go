@@ -74,8 +74,23 @@ func (c *compiler) evalIdent(e *xIdent) value {
 		return sym.val
 	case symBits:
 		v := c.readBits(sym.bits)
-		if sym.ty != nil && sym.ty.name == "bool" && v.k == vBits {
-			return boolVal(v.i != 0)
+		if sym.ty == nil {
+			return v
+		}
+		switch sym.ty.name {
+		case "bool":
+			if v.k == vBits {
+				return boolVal(v.i != 0)
+			}
+		case "int":
+			if v.k == vBits {
+				return intVal(signExtend(v.i, v.w))
+			}
+			v.signed = true
+		case "uint":
+			if v.k == vBits {
+				return intVal(v.i)
+			}
 		}
 		return v
 	case symQubits:
@@ -108,11 +123,16 @@ func (c *compiler) evalUnary(e *xUnary) value {
 			return floatVal(-v.f)
 		case vInt, vBool, vBits:
 			return intVal(-v.i)
+		case vRT, vCond, vExpr:
+			return value{k: vExpr, ex: sim.Unary(sim.Neg, c.exprOf(e.P, v, "-"))}
 		}
 		v.asFloat(e.P, "the operand of -")
 	case "!":
+		if v.k == vExpr {
+			return value{k: vExpr, ex: sim.Unary(sim.LogicNot, v.ex)}
+		}
 		if v.runtime() {
-			cond, _ := toCond(v, e.P, "the operand of !")
+			cond, _ := c.toCond(v, e.P, "the operand of !")
 			return value{k: vCond, cond: sim.Not(cond)}
 		}
 		return boolVal(!v.asBool(e.P, "the operand of !"))
@@ -124,17 +144,30 @@ func (c *compiler) evalUnary(e *xUnary) value {
 			return intVal(^v.i)
 		case vBool:
 			return boolVal(v.i == 0)
+		case vExpr:
+			return value{k: vExpr, ex: sim.Unary(sim.BitNot, v.ex)}
 		case vRT, vCond:
 			if v.k == vRT && len(v.bits) != 1 {
-				fail(e.P, "~ on a measured register wider than one bit is not supported")
+				ex := sim.Unary(sim.BitNot, c.exprOf(e.P, v, "~"))
+				if !v.signed && len(v.bits) < 64 {
+					ex = sim.Binary(sim.BitAnd, ex, sim.Const(1<<len(v.bits)-1))
+				}
+				return value{k: vExpr, ex: ex}
 			}
-			cond, _ := toCond(v, e.P, "the operand of ~")
+			cond, _ := c.toCond(v, e.P, "the operand of ~")
 			return value{k: vCond, cond: sim.Not(cond)}
 		}
 		fail(e.P, "~ needs bits or an integer, got %s", v.kindName())
 	}
 	fail(e.P, "unknown operator %s", e.Op)
 	return value{}
+}
+
+func signExtend(i int64, w int) int64 {
+	if w <= 0 || w >= 64 {
+		return i
+	}
+	return i << (64 - w) >> (64 - w)
 }
 
 func mask(i int64, w int) int64 {
@@ -426,19 +459,35 @@ func (c *compiler) evalCast(e *xCast) value {
 	if v.runtime() {
 		switch ty.name {
 		case "bool":
-			cond, _ := toCond(v, e.P, "the cast")
+			if v.k == vExpr {
+				return value{k: vExpr, ex: sim.Compare(v.ex, sim.Ne, sim.Const(0))}
+			}
+			cond, _ := c.toCond(v, e.P, "the cast")
 			return value{k: vCond, cond: cond}
 		case "int", "uint", "bit":
-			if v.k == vCond {
+			n := ty.size
+			if ty.name == "bit" && n == 0 {
+				n = 1
+			}
+			switch {
+			case v.k == vCond:
 				return v
+			case v.k == vRT && (n == 0 || n >= len(v.bits)):
+				// Widening keeps the value; bits cast to an int of their
+				// own width keep it too (int[1](b) is 0 or 1), as programs
+				// that count measurements expect.
+				v.signed = v.signed && ty.name == "int"
+				return v
+			case v.k == vRT:
+				return value{k: vRT, bits: v.bits[:n], w: n, signed: ty.name == "int"}
+			case n == 0 || n >= 64:
+				return v
+			case ty.name == "int":
+				sh := sim.Const(int64(64 - n))
+				return value{k: vExpr, ex: sim.Binary(sim.Shr, sim.Binary(sim.Shl, v.ex, sh), sh)}
+			default:
+				return value{k: vExpr, ex: sim.Binary(sim.BitAnd, v.ex, sim.Const(1<<n-1))}
 			}
-			if ty.size > 0 && ty.size != len(v.bits) {
-				if ty.size < len(v.bits) {
-					return value{k: vRT, bits: v.bits[:ty.size], w: ty.size}
-				}
-				runtimeFail(e.P, "widening measured bits with a cast")
-			}
-			return v
 		}
 		runtimeFail(e.P, "a cast to "+ty.name)
 	}

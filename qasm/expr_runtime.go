@@ -1,27 +1,28 @@
 package qasm
 
 import (
+	"fmt"
 	"math"
 
 	"github.com/qjobs/quantum/sim"
 )
 
-// Expressions over values only known at run time: measured bits and the
-// conditions built from them. sim's IR has conditions but no classical
-// arithmetic, so this is where a program's classical code either becomes
-// conditions or is rejected.
+// Expressions over values only known at run time: measured bits, the
+// conditions built from them and integers computed from them.
 
 // runtimeBinary combines values of which at least one is only known at
 // run time. Comparisons of measured bits with constants and the logic of
-// single bits become conditions; arithmetic on measured values does not
-// exist in sim's IR and is rejected.
+// single bits become conditions, which sim tests without computing
+// anything; the rest (arithmetic, registers compared or combined bit by
+// bit, signed integers) becomes one of sim's classical expressions.
 func (c *compiler) runtimeBinary(p position, op string, x, y value) value {
+	exprMode := x.k == vExpr || y.k == vExpr || x.signed || y.signed
 	if cmp, ok := cmpOps[op]; ok {
-		if x.runtime() && y.runtime() {
+		if !exprMode && x.runtime() && y.runtime() {
 			if op == "==" || op == "!=" {
 				if (x.k == vCond || len(x.bits) == 1) && (y.k == vCond || len(y.bits) == 1) {
-					a, _ := toCond(x, p, "a comparison")
-					b, _ := toCond(y, p, "a comparison")
+					a, _ := c.toCond(x, p, "a comparison")
+					b, _ := c.toCond(y, p, "a comparison")
 					eq := sim.Or(sim.And(a, b), sim.And(sim.Not(a), sim.Not(b)))
 					if op == "!=" {
 						eq = sim.Not(eq)
@@ -29,69 +30,129 @@ func (c *compiler) runtimeBinary(p position, op string, x, y value) value {
 					return value{k: vCond, cond: eq}
 				}
 			}
-			fail(p, "comparing two values measured at run time with %s is only supported for single bits", op)
+			exprMode = true
 		}
-		if y.runtime() {
-			x, y, cmp = y, x, flip(cmp)
+		if !exprMode {
+			if y.runtime() {
+				x, y, cmp = y, x, flip(cmp)
+			}
+			return value{k: vCond, cond: compareRuntime(p, x, cmp, y)}
 		}
-		return value{k: vCond, cond: compareRuntime(p, x, cmp, y)}
+		return value{k: vExpr, ex: sim.Compare(c.exprOf(p, x, op), cmp, c.exprOf(p, y, op))}
 	}
 	switch op {
-	case "&&", "||", "&", "|", "^":
-		for _, v := range []value{x, y} {
-			if v.k == vRT && len(v.bits) != 1 && (op == "&" || op == "|" || op == "^") {
-				fail(p, "bitwise %s on a measured register wider than one bit is not supported", op)
-			}
+	case "&&", "||":
+		if !exprMode {
+			return c.condLogic(p, op, x, y)
 		}
-		a, ta := toCond(x, p, "the left of "+op)
-		b, tb := toCond(y, p, "the right of "+op)
-		switch op {
-		case "&&", "&":
-			if a == nil {
-				if !ta {
-					return boolVal(false)
-				}
-				return value{k: vCond, cond: b}
-			}
-			if b == nil {
-				if !tb {
-					return boolVal(false)
-				}
-				return value{k: vCond, cond: a}
-			}
-			return value{k: vCond, cond: sim.And(a, b)}
-		case "||", "|":
-			if a == nil {
-				if ta {
-					return boolVal(true)
-				}
-				return value{k: vCond, cond: b}
-			}
-			if b == nil {
-				if tb {
-					return boolVal(true)
-				}
-				return value{k: vCond, cond: a}
-			}
-			return value{k: vCond, cond: sim.Or(a, b)}
-		default: // ^
-			if a == nil {
-				if ta {
-					return value{k: vCond, cond: sim.Not(b)}
-				}
-				return value{k: vCond, cond: b}
-			}
-			if b == nil {
-				if tb {
-					return value{k: vCond, cond: sim.Not(a)}
-				}
-				return value{k: vCond, cond: a}
-			}
-			return value{k: vCond, cond: sim.Or(sim.And(a, sim.Not(b)), sim.And(sim.Not(a), b))}
+		o := sim.LogicAnd
+		if op == "||" {
+			o = sim.LogicOr
+		}
+		return value{k: vExpr, ex: sim.Binary(o, c.exprOf(p, x, op), c.exprOf(p, y, op))}
+	case "&", "|", "^":
+		if !exprMode && oneBit(x) && oneBit(y) {
+			return c.condLogic(p, op, x, y)
 		}
 	}
-	runtimeFail(p, "operator "+op+" on a measured value")
-	return value{}
+	o, ok := exprOps[op]
+	if !ok {
+		runtimeFail(p, "operator "+op+" on a measured value")
+	}
+	return value{k: vExpr, ex: sim.Binary(o, c.exprOf(p, x, op), c.exprOf(p, y, op))}
+}
+
+var exprOps = map[string]sim.Operator{"+": sim.Add, "-": sim.Sub, "*": sim.Mul, "/": sim.Div, "%": sim.Mod,
+	"&": sim.BitAnd, "|": sim.BitOr, "^": sim.BitXor, "<<": sim.Shl, ">>": sim.Shr}
+
+// oneBit reports whether v is a single bit or truth value, which the
+// logic of conditions can combine.
+func oneBit(v value) bool {
+	switch v.k {
+	case vCond, vBool:
+		return true
+	case vRT:
+		return len(v.bits) == 1
+	case vBits:
+		return v.w == 1
+	case vInt:
+		return v.i == 0 || v.i == 1
+	}
+	return false
+}
+
+// condLogic combines single bits and conditions with a logic operator.
+func (c *compiler) condLogic(p position, op string, x, y value) value {
+	a, ta := c.toCond(x, p, "the left of "+op)
+	b, tb := c.toCond(y, p, "the right of "+op)
+	switch op {
+	case "&&", "&":
+		if a == nil {
+			if !ta {
+				return boolVal(false)
+			}
+			return value{k: vCond, cond: b}
+		}
+		if b == nil {
+			if !tb {
+				return boolVal(false)
+			}
+			return value{k: vCond, cond: a}
+		}
+		return value{k: vCond, cond: sim.And(a, b)}
+	case "||", "|":
+		if a == nil {
+			if ta {
+				return boolVal(true)
+			}
+			return value{k: vCond, cond: b}
+		}
+		if b == nil {
+			if tb {
+				return boolVal(true)
+			}
+			return value{k: vCond, cond: a}
+		}
+		return value{k: vCond, cond: sim.Or(a, b)}
+	default: // ^
+		if a == nil {
+			if ta {
+				return value{k: vCond, cond: sim.Not(b)}
+			}
+			return value{k: vCond, cond: b}
+		}
+		if b == nil {
+			if tb {
+				return value{k: vCond, cond: sim.Not(a)}
+			}
+			return value{k: vCond, cond: a}
+		}
+		return value{k: vCond, cond: sim.Or(sim.And(a, sim.Not(b)), sim.And(sim.Not(a), b))}
+	}
+}
+
+// exprOf is v as an operand of a classical expression.
+func (c *compiler) exprOf(p position, v value, op string) *sim.Expr {
+	switch v.k {
+	case vExpr:
+		return v.ex
+	case vRT:
+		if len(v.bits) > 64 {
+			fail(p, "operator %s can read at most 64 measured bits, this register has %d", op, len(v.bits))
+		}
+		return sim.BitsOf(v.bits, v.signed)
+	case vCond:
+		return sim.Truth(v.cond)
+	case vInt, vBool, vBits:
+		return sim.Const(v.i)
+	case vFloat:
+		if v.f != math.Trunc(v.f) || math.Abs(v.f) >= 1<<63 {
+			runtimeFail(p, fmt.Sprintf("operator %s with the non-integer %g", op, v.f))
+		}
+		return sim.Const(int64(v.f))
+	}
+	fail(p, "operator %s does not apply to a %s and a measured value", op, v.kindName())
+	return nil
 }
 
 // compareRuntime is the condition "x cmp k" for run-time bits x and a

@@ -275,17 +275,54 @@ func (c *compiler) declareClassical(s *sDecl) {
 	switch {
 	case !hasInit:
 		sym.val = zeroOf(ty)
-	case init.runtime() && ty.name == "bool" && !s.Const:
-		sym.kind = symBits
-		sym.single = true
-		sym.bits = c.allocPerm(s.P, 1)
+	case init.runtime() && !s.Const && runtimeWidth(ty) > 0:
+		c.declare(sym)
+		c.promote(s.P, sym)
 		c.storeBits(s.P, sym.bits, init)
+		return
 	case init.runtime():
 		runtimeFail(s.P, "the value of "+quote(s.Name))
 	default:
 		sym.val = coerce(init, ty, s.P, "the value of "+quote(s.Name))
 	}
 	c.declare(sym)
+}
+
+// runtimeWidth is the number of bits a variable of type t takes when it
+// holds a value measured at run time, or 0 for the types that cannot.
+func runtimeWidth(t *ctype) int {
+	switch {
+	case t == nil || t.elem != nil:
+		return 0
+	case t.name == "bool":
+		return 1
+	case t.name == "int" || t.name == "uint":
+		if t.size > 0 {
+			return min(t.size, 64)
+		}
+		return 64
+	}
+	return 0
+}
+
+// promote gives a compile-time bool, int or uint variable classical bits,
+// holding its current value, so that it can hold values measured at run
+// time; it stays a bit register from then on. A variable of the current
+// scope gets scratch bits, freed with the scope.
+func (c *compiler) promote(p position, sym *symbol) {
+	n := runtimeWidth(sym.ty)
+	var bits []int
+	if c.scopes[len(c.scopes)-1].syms[sym.name] == sym {
+		bits = c.allocScratch(p, n)
+	} else {
+		bits = c.allocPerm(p, n)
+	}
+	if sym.val.k == 0 { // declared with a measured value: no value yet
+		c.setConst(p, bits, 0)
+	} else {
+		c.storeBits(p, bits, sym.val)
+	}
+	sym.kind, sym.single, sym.bits, sym.val = symBits, n == 1 && sym.ty.name == "bool", bits, value{}
 }
 
 // newBits gives a bit register its storage: program registers at the top
@@ -305,6 +342,12 @@ func (c *compiler) storeBits(p position, bits []int, v value) {
 	switch v.k {
 	case vRT:
 		c.copyBits(p, bits, v.bits)
+		if v.signed && len(bits) > len(v.bits) {
+			// sign-extend: the copy zero-extended
+			c.computeInto(p, bits[len(v.bits):], sim.Unary(sim.Neg, sim.BitsOf(v.bits[len(v.bits)-1:], false)))
+		}
+	case vExpr:
+		c.computeInto(p, bits, v.ex)
 	case vCond:
 		c.setFromCond(p, bits[0], v.cond)
 		c.setConst(p, bits[1:], 0)

@@ -168,7 +168,7 @@ func (c *compiler) assign(s *sAssign) {
 	if bits, _, ok := c.bitsLvalue(s.Target); ok {
 		v := c.eval(s.Value)
 		if s.Op != "=" {
-			v = c.evalBinary(s.P, strings.TrimSuffix(s.Op, "="), c.readBits(bits), v)
+			v = c.evalBinary(s.P, strings.TrimSuffix(s.Op, "="), c.eval(s.Target), v)
 		}
 		c.storeBits(s.P, bits, v)
 		return
@@ -204,10 +204,8 @@ func (c *compiler) assign(s *sAssign) {
 		v = c.evalBinary(s.P, strings.TrimSuffix(s.Op, "="), c.eval(s.Target), v)
 	}
 	if v.runtime() {
-		if sym.ty != nil && sym.ty.name == "bool" && len(path) == 0 && sym.level >= c.rt {
-			// a bool that now holds a measured value gets a bit of storage
-			sym.kind, sym.single = symBits, true
-			sym.bits = c.allocPerm(s.P, 1)
+		if runtimeWidth(sym.ty) > 0 && len(path) == 0 && sym.level >= c.rt {
+			c.promote(s.P, sym)
 			c.storeBits(s.P, sym.bits, v)
 			return
 		}

@@ -17,7 +17,10 @@ const (
 	// vRT is a bit string only known at run time: the classical bits
 	// bits, bits[0] the least significant.
 	vRT
-	vCond   // a run-time condition
+	vCond // a run-time condition
+	// vExpr is an integer only known at run time, computed from measured
+	// bits by ex (sim's classical expressions).
+	vExpr
 	vArray  // arr
 	vQubits // qubits; single for one qubit rather than a register
 )
@@ -33,6 +36,9 @@ type value struct {
 	arr    []value
 	qubits []int
 	single bool
+	ex     *sim.Expr // vExpr
+	// signed: a vRT that holds an int, two's complement in its bits.
+	signed bool
 }
 
 func intVal(i int64) value     { return value{k: vInt, i: i} }
@@ -44,7 +50,7 @@ func boolVal(b bool) value {
 	return value{k: vBool}
 }
 
-func (v value) runtime() bool { return v.k == vRT || v.k == vCond }
+func (v value) runtime() bool { return v.k == vRT || v.k == vCond || v.k == vExpr }
 
 func (v value) kindName() string {
 	switch v.k {
@@ -58,6 +64,8 @@ func (v value) kindName() string {
 		return "bit"
 	case vCond:
 		return "bool"
+	case vExpr:
+		return "int"
 	case vArray:
 		return "array"
 	case vQubits:
@@ -67,7 +75,7 @@ func (v value) kindName() string {
 }
 
 func runtimeFail(p position, what string) {
-	fail(p, "%s depends on measurement results at run time; only bits, bit registers and conditions may (integer, float and angle variables are evaluated at compile time)", what)
+	fail(p, "%s depends on measurement results at run time; only bits, bools and integers may (floats, angles, gate parameters, sizes and loop bounds must be known when the program is compiled)", what)
 }
 
 func (v value) asFloat(p position, what string) float64 {
@@ -78,7 +86,7 @@ func (v value) asFloat(p position, what string) float64 {
 		return float64(uint64(v.i))
 	case vFloat:
 		return v.f
-	case vRT, vCond:
+	case vRT, vCond, vExpr:
 		runtimeFail(p, what)
 	}
 	fail(p, "%s must be a number, got %s", what, v.kindName())
@@ -95,7 +103,7 @@ func (v value) asInt(p position, what string) int64 {
 			fail(p, "%s: %g does not fit an integer", what, v.f)
 		}
 		return int64(v.f)
-	case vRT, vCond:
+	case vRT, vCond, vExpr:
 		runtimeFail(p, what)
 	}
 	fail(p, "%s must be an integer, got %s", what, v.kindName())
@@ -117,7 +125,7 @@ func (v value) asBool(p position, what string) bool {
 		return v.i != 0
 	case vFloat:
 		return v.f != 0
-	case vRT, vCond:
+	case vRT, vCond, vExpr:
 		runtimeFail(p, what)
 	}
 	fail(p, "%s must be a boolean, got %s", what, v.kindName())

@@ -24,6 +24,9 @@ const (
 	// condition holds. Jumps let front ends lower if/else and while loops
 	// whose conditions depend on measurement results.
 	OpJump
+	// OpCompute computes Op.Expr and writes the low len(Op.Bits) bits of
+	// the result to the classical bits Op.Bits, bit i to Op.Bits[i].
+	OpCompute
 )
 
 func (k OpKind) String() string {
@@ -40,6 +43,8 @@ func (k OpKind) String() string {
 		return "setbits"
 	case OpJump:
 		return "jump"
+	case OpCompute:
+		return "compute"
 	}
 	return fmt.Sprintf("OpKind(%d)", uint8(k))
 }
@@ -53,8 +58,9 @@ type Op struct {
 	Bit    int   // OpMeasure
 	Qubits []int // OpBarrier (empty means every qubit)
 
-	Bits  []int  // OpSetBits
+	Bits  []int  // OpSetBits, OpCompute
 	Value uint64 // OpSetBits
+	Expr  *Expr  // OpCompute
 
 	Target int // OpJump: index of the next operation when the jump is taken
 

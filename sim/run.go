@@ -92,7 +92,7 @@ func prepare(c *Circuit, f fusion, perShot bool) *prepared {
 			p.prefix = i
 		}
 		switch {
-		case op.If != nil, op.Kind == OpReset, op.Kind == OpJump, op.Kind == OpSetBits:
+		case op.If != nil, op.Kind == OpReset, op.Kind == OpJump, op.Kind == OpSetBits, op.Kind == OpCompute:
 			p.terminal = false
 		case op.Kind == OpMeasure:
 			measured[op.Qubit] = true

@@ -230,6 +230,14 @@ func (s *State) run(ctx context.Context, p *prepared, start int, clbits []bool, 
 			for i, b := range op.Bits {
 				clbits[b] = op.Value>>i&1 == 1
 			}
+		case OpCompute:
+			v, err := op.Expr.Eval(clbits)
+			if err != nil {
+				return fmt.Errorf("operation %d: %w", pc-1, err)
+			}
+			for i, b := range op.Bits {
+				clbits[b] = uint64(v)>>i&1 == 1
+			}
 		case OpJump:
 			pc = op.Target
 		}

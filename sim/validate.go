@@ -52,6 +52,16 @@ func (c *Circuit) validateOp(op *Op) error {
 		if len(op.Bits) < 64 && op.Value>>len(op.Bits) != 0 {
 			return fmt.Errorf("value %d does not fit %d bits", op.Value, len(op.Bits))
 		}
+	case OpCompute:
+		if len(op.Bits) == 0 || len(op.Bits) > 64 {
+			return fmt.Errorf("computes into %d bits, want 1 to 64", len(op.Bits))
+		}
+		for _, b := range op.Bits {
+			if err := c.clbit(b); err != nil {
+				return err
+			}
+		}
+		return c.validateExpr(op.Expr, 0)
 	case OpJump:
 		if op.Target < 0 || op.Target > len(c.Ops) {
 			return fmt.Errorf("jump target %d outside [0, %d]", op.Target, len(c.Ops))
