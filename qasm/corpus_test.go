@@ -22,7 +22,6 @@ var corpusFailures = map[string]string{
 	"openqasm-examples/cphase.qasm":       `undefined qubit register "q"`,    // a fragment: q is never declared
 	"openqasm-examples/dd.qasm":           `gate "u" expects 3 parameter(s), got 0`,
 	"openqasm-examples/gateteleport.qasm": `extern function "vote" cannot be called`,
-	"openqasm-examples/ipe.qasm":          "not a bit register", // measures into an angle's bits
 	"openqasm-examples/msd.qasm":          "index 3 out of range for size 3",
 	"openqasm-examples/scqec.qasm":        `extern function "zfirst" cannot be called`,
 	"openqasm-examples/t1.qasm":           `extern function "tabulate" cannot be called`,

@@ -37,6 +37,7 @@ func TestErrors(t *testing.T) {
 		{"extern call", h3 + "extern f(int) -> bit;\nbit b = f(1);", `extern function "f" cannot be called`, qasm.Options{}},
 		{"runtime float", h3 + "qubit q;\nbit b = measure q;\nfloat x = b;", `the value of "x" depends on measurement results at run time`, qasm.Options{}},
 		{"runtime angle as a gate parameter", h3 + "qubit q;\nbit b = measure q;\nint x = b;\nrx(x) q;", `parameter 1 of "rx" depends on measurement results at run time`, qasm.Options{}},
+		{"measured angle too wide for a gate that is no rotation", h3 + "qubit[2] q;\nangle[7] c;\nmeasure q[0] -> c[0];\nu2(c, 0) q[1];", `gate "u2" takes the measured angle of 7 bits as a parameter; only rotations and phases, or registers of at most 6 bits, can`, qasm.Options{}},
 		{"compile-time float in runtime branch", h3 + "qubit q;\nbit b = measure q;\nfloat x;\nif (b) { x = 1; }", `cannot assign to "x" here`, qasm.Options{}},
 		{"loop cap", h3 + "int i = 0;\nwhile (i >= 0) { i += 1; }", "while loop did not end within 1000 iterations", qasm.Options{MaxLoopIterations: 1000}},
 		{"for cap", h3 + "qubit q;\nfor int i in [0:5000] { h q; }", "for loop of 5001 iterations is more than the limit of 1000", qasm.Options{MaxLoopIterations: 1000}},

@@ -91,6 +91,11 @@ func (c *compiler) evalIdent(e *xIdent) value {
 			if v.k == vBits {
 				return intVal(v.i)
 			}
+		case "angle":
+			if v.k == vBits {
+				return floatVal(angleValue(v.i, v.w))
+			}
+			v.angle = true
 		}
 		return v
 	case symQubits:

@@ -16,6 +16,12 @@ import (
 // anything; the rest (arithmetic, registers compared or combined bit by
 // bit, signed integers) becomes one of sim's classical expressions.
 func (c *compiler) runtimeBinary(p position, op string, x, y value) value {
+	// An angle register meets a constant angle in its own units.
+	if x.angle && y.k == vFloat {
+		y = value{k: vBits, i: angleBits(y.f, x.w), w: x.w}
+	} else if y.angle && x.k == vFloat {
+		x = value{k: vBits, i: angleBits(x.f, y.w), w: y.w}
+	}
 	exprMode := x.k == vExpr || y.k == vExpr || x.signed || y.signed
 	if cmp, ok := cmpOps[op]; ok {
 		if !exprMode && x.runtime() && y.runtime() {

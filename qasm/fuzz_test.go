@@ -37,6 +37,12 @@ func FuzzParse(f *testing.F) {
 		"qubit[6] q; gate g a,b,c,d,e,f { h a; cx a,b; cx e,f; } for int i in [0:99] { pow(0.3) @ g q[0],q[1],q[2],q[3],q[4],q[5]; }",
 		"array[int[8], 65536] a; for int i in [0:999] { a[i] = 1; }",
 		"qubit[2] q; bit c; switch (c) { case 0 { x q[0]; } default { } } cphaseshift10(0.1) q[0], q[1]; gpi2(1) q[1];",
+		// Classical values measured at run time: integers, angles, the
+		// switch Qiskit writes.
+		"qubit[2] q; bit[2] c = measure q; int[8] n = -3; n += c * 2 - (c >> 1); if (n % 3 == 1 && c != n) { x q[0]; } bit[8] o = ~n;",
+		"qubit a; angle[3] c; measure a -> c[2]; c >>= 1; c += pi / 4; rz(c) a; u2(c, 0) a; int switch_dummy; switch_dummy = c;
+switch (switch_dummy) { case 1: { x a; } break; default: { } break; }",
+		"qubit q; bit d; int t = 0; while (!d) { t += 1; d = measure q; if (t > 3) { t = 0; } }",
 	} {
 		f.Add(s)
 	}

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"math/cmplx"
 	"slices"
 	"strings"
 
@@ -75,8 +76,13 @@ func (c *compiler) gateCall(s *sGateCall) {
 		return
 	}
 	params := make([]float64, len(s.Params))
+	measured, measuredAt := value{}, -1
 	for i, e := range s.Params {
 		v := c.eval(e)
+		if v.k == vRT && v.angle && measuredAt < 0 {
+			measured, measuredAt = v, i
+			continue
+		}
 		if v.k == vFloat {
 			params[i] = v.f
 		} else {
@@ -133,9 +139,63 @@ func (c *compiler) gateCall(s *sGateCall) {
 				}
 			}
 		}
+		if measuredAt >= 0 {
+			c.measuredAngleCall(s, params, measuredAt, measured, slices.Clone(args))
+			continue
+		}
 		gates := c.expand(s.P, s.Mods, s.Name, params, slices.Clone(args))
 		c.place(s.P, gates)
 	}
+}
+
+// measuredAngleCall applies a gate whose parameter at is an angle register
+// holding measured bits. A gate that is a one-parameter group, G(a+b) =
+// G(a)·G(b) (rotations, phases and their controlled forms), becomes one
+// conditional gate per bit: bit j adds 2π·2^j/2^w to the angle. Any other
+// gate on a register of at most maxEnumeratedBits bits becomes one
+// conditional gate per value the register can hold.
+func (c *compiler) measuredAngleCall(s *sGateCall, params []float64, at int, v value, qs []int) {
+	w := len(v.bits)
+	with := func(theta float64) []sim.Gate {
+		ps := slices.Clone(params)
+		ps[at] = theta
+		return c.expand(s.P, s.Mods, s.Name, ps, slices.Clone(qs))
+	}
+	emit := func(gates []sim.Gate, cond *sim.Condition) {
+		for _, g := range gates {
+			c.emit(s.P, sim.Op{Kind: sim.OpGate, Gate: g, If: cond})
+		}
+	}
+	if len(qs) <= maxMatrixQubits && c.isGroup(with, qs) {
+		for j, b := range v.bits {
+			emit(with(angleValue(1<<j, w)), sim.BitIs(b, true))
+		}
+		return
+	}
+	if w > maxEnumeratedBits {
+		fail(s.P, "gate %q takes the measured angle of %d bits as a parameter; only rotations and phases, or registers of at most %d bits, can", s.Name, w, maxEnumeratedBits)
+	}
+	for x := range int64(1) << w {
+		emit(with(angleValue(x, w)), sim.RegisterCmp(v.bits, sim.Eq, uint64(x)))
+	}
+}
+
+// maxEnumeratedBits bounds the angle registers a gate that is no
+// one-parameter group may take as a measured parameter.
+const maxEnumeratedBits = 6
+
+// isGroup tests G(a)·G(b) = G(a+b) at a few points.
+func (c *compiler) isGroup(with func(float64) []sim.Gate, qs []int) bool {
+	for _, ab := range [][2]float64{{0.37, 1.21}, {2.9, -0.83}, {5.1, 4.4}} {
+		mab := gatesMatrix(with(ab[0]+ab[1]), qs)
+		prod := gatesMatrix(append(with(ab[1]), with(ab[0])...), qs) // G(a) after G(b)
+		for i := range mab {
+			if cmplx.Abs(prod[i]-mab[i]) > 1e-9 {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 func describeCall(s *sGateCall) string {

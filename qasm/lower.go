@@ -296,6 +296,8 @@ func runtimeWidth(t *ctype) int {
 		return 0
 	case t.name == "bool":
 		return 1
+	case t.name == "angle" && t.size > 0:
+		return min(t.size, 64)
 	case t.name == "int" || t.name == "uint":
 		if t.size > 0 {
 			return min(t.size, 64)
@@ -320,9 +322,39 @@ func (c *compiler) promote(p position, sym *symbol) {
 	if sym.val.k == 0 { // declared with a measured value: no value yet
 		c.setConst(p, bits, 0)
 	} else {
-		c.storeBits(p, bits, sym.val)
+		c.storeBits(p, bits, varBits(sym, sym.val))
 	}
 	sym.kind, sym.single, sym.bits, sym.val = symBits, n == 1 && sym.ty.name == "bool", bits, value{}
+}
+
+// varBits converts a value stored into the whole of variable sym: an
+// angle's bits are a fraction of a turn.
+func varBits(sym *symbol, v value) value {
+	if sym.ty != nil && sym.ty.name == "angle" && (v.k == vFloat || v.k == vInt) {
+		n := runtimeWidth(sym.ty)
+		return value{k: vBits, i: angleBits(v.asFloat(sym.pos, "an angle"), n), w: n}
+	}
+	return v
+}
+
+// promoteTarget promotes the variable a measurement or a measured value
+// is about to be written to (an angle's bit: measure q -> c[0]).
+func (c *compiler) promoteTarget(target expr) {
+	root := target
+	for {
+		ix, ok := root.(*xIndex)
+		if !ok {
+			break
+		}
+		root = ix.X
+	}
+	id, ok := root.(*xIdent)
+	if !ok {
+		return
+	}
+	if sym := c.lookup(id.Name); sym != nil && sym.kind == symVar && !sym.isConst && runtimeWidth(sym.ty) > 0 && sym.level >= c.rt {
+		c.promote(id.P, sym)
+	}
 }
 
 // newBits gives a bit register its storage: program registers at the top

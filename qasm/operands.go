@@ -128,6 +128,7 @@ func (c *compiler) measureInto(p position, qs, bits []int) {
 // measureTo lowers "measure q -> c" and "c = measure q".
 func (c *compiler) measureTo(p position, q, target expr) {
 	qs, _ := c.qubitsOf(q)
+	c.promoteTarget(target)
 	bits, _, ok := c.bitsLvalue(target)
 	if !ok {
 		if id, isIdent := target.(*xIdent); isIdent && c.lookup(id.Name) == nil {
@@ -170,6 +171,9 @@ func (c *compiler) assign(s *sAssign) {
 		if s.Op != "=" {
 			v = c.evalBinary(s.P, strings.TrimSuffix(s.Op, "="), c.eval(s.Target), v)
 		}
+		if id, ok := s.Target.(*xIdent); ok {
+			v = varBits(c.lookup(id.Name), v)
+		}
 		c.storeBits(s.P, bits, v)
 		return
 	}
@@ -204,9 +208,10 @@ func (c *compiler) assign(s *sAssign) {
 		v = c.evalBinary(s.P, strings.TrimSuffix(s.Op, "="), c.eval(s.Target), v)
 	}
 	if v.runtime() {
-		if runtimeWidth(sym.ty) > 0 && len(path) == 0 && sym.level >= c.rt {
+		if runtimeWidth(sym.ty) > 0 && sym.level >= c.rt {
 			c.promote(s.P, sym)
-			c.storeBits(s.P, sym.bits, v)
+			bits, _, _ := c.bitsLvalue(s.Target)
+			c.storeBits(s.P, bits, v)
 			return
 		}
 		runtimeFail(s.Value.at(), "the value assigned to "+quote(id.Name))

@@ -127,6 +127,16 @@ func (p *parser) defStmt() stmt {
 }
 
 // switchStmt parses switch (x) { case a, b { ... } default { ... } }.
+// caseBreak skips the "break;" that ends a case in the syntax Qiskit's
+// exporter first wrote ("case 1: { ... } break;"); cases never fall
+// through in either syntax.
+func (p *parser) caseBreak() {
+	if t := p.peek(); t.kind == tIdent && t.text == "break" {
+		p.next()
+		p.expect(";", "after break")
+	}
+}
+
 func (p *parser) switchStmt() stmt {
 	kw := p.next()
 	p.expect("(", "after switch")
@@ -142,17 +152,21 @@ func (p *parser) switchStmt() stmt {
 			for p.accept(",") {
 				cs.Values = append(cs.Values, p.expr())
 			}
+			p.accept(":") // Qiskit's first switch syntax (SWITCH_CASE_V1)
 			cs.Body = p.block()
+			p.caseBreak()
 			s.Cases = append(s.Cases, cs)
 		case t.kind == tIdent && t.text == "default":
 			p.next()
 			if s.Default != nil {
 				fail(t.pos, "switch has two default cases")
 			}
+			p.accept(":")
 			s.Default = p.block()
 			if s.Default == nil {
 				s.Default = []stmt{}
 			}
+			p.caseBreak()
 		case t.kind == tEOF:
 			fail(open.pos, "switch opened here is never closed with \"}\"")
 		default:

@@ -39,6 +39,26 @@ type value struct {
 	ex     *sim.Expr // vExpr
 	// signed: a vRT that holds an int, two's complement in its bits.
 	signed bool
+	// angle: a vRT that holds an angle[w], 2π·bits/2^w.
+	angle bool
+}
+
+// angleBits is the nearest w-bit angle to the float f.
+func angleBits(f float64, w int) int64 {
+	scale := math.Ldexp(1, w)
+	x := math.Mod(math.Round(f/(2*math.Pi)*scale), scale)
+	if x < 0 {
+		x += scale
+	}
+	if w >= 64 {
+		return int64(uint64(x))
+	}
+	return int64(x)
+}
+
+// angleValue is the angle held in w bits.
+func angleValue(bits int64, w int) float64 {
+	return 2 * math.Pi * float64(uint64(bits)) / math.Ldexp(1, w)
 }
 
 func intVal(i int64) value     { return value{k: vInt, i: i} }
