@@ -35,6 +35,31 @@ var braketGates = map[string]extraGate{
 		e := cmplx.Exp(complex(0, p[0]))
 		return sim.Gate{Name: "pswap", Matrix: []complex128{1, 0, 0, 0, 0, 0, e, 0, 0, e, 0, 0, 0, 0, 0, 1}, Targets: slices.Clone(qs)}
 	}},
+	// prx(θ, φ) rotates by θ about the axis at angle φ in the xy plane.
+	"prx": {2, 1, func(p []float64, qs []int) sim.Gate {
+		c, s := complex(math.Cos(p[0]/2), 0), complex(0, -math.Sin(p[0]/2))
+		e := cmplx.Exp(complex(0, p[1]))
+		return sim.Gate{Name: "prx", Matrix: []complex128{c, s * cmplx.Conj(e), s * e, c}, Targets: slices.Clone(qs)}
+	}},
+	// ms(φ0, φ1, θ) is IonQ's Mølmer–Sørensen gate. Braket writes its
+	// matrix with the first qubit as the high bit; here index bit j is
+	// qubit j, which swaps the roles of |01⟩ and |10⟩.
+	"ms": {3, 2, func(p []float64, qs []int) sim.Gate {
+		c, s := complex(math.Cos(p[2]/2), 0), complex(0, -math.Sin(p[2]/2))
+		sum, diff := cmplx.Exp(complex(0, p[0]+p[1])), cmplx.Exp(complex(0, p[0]-p[1]))
+		return sim.Gate{Name: "ms", Matrix: []complex128{
+			c, 0, 0, s * cmplx.Conj(sum),
+			0, c, s * diff, 0,
+			0, s * cmplx.Conj(diff), c, 0,
+			s * sum, 0, 0, c,
+		}, Targets: slices.Clone(qs)}
+	}},
+	// cv is a controlled V (sx), the control first.
+	"cv": {0, 2, func(p []float64, qs []int) sim.Gate {
+		h := complex(0.5, 0.5)
+		return sim.Gate{Name: "cv", Matrix: []complex128{h, cmplx.Conj(h), cmplx.Conj(h), h},
+			Targets: []int{qs[1]}, Controls: []sim.Control{{Qubit: qs[0]}}}
+	}},
 	"xy": {1, 2, func(p []float64, qs []int) sim.Gate {
 		c, s := complex(math.Cos(p[0]/2), 0), complex(0, math.Sin(p[0]/2))
 		return sim.Gate{Name: "xy", Matrix: []complex128{1, 0, 0, 0, 0, c, s, 0, 0, s, c, 0, 0, 0, 0, 1}, Targets: slices.Clone(qs)}
