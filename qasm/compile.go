@@ -94,6 +94,9 @@ func CompileProgram(src string, opts Options) (prog *Program, err error) {
 		return nil, perr
 	}
 	c := newCompiler(opts, version)
+	// Most statements emit one operation; sizing for them up front saves
+	// regrowing a slice of large elements.
+	c.ops = make([]sim.Op, 0, min(strings.Count(src, ";")+1, c.opts.MaxOps))
 	// Physical qubits keep their numbers: $n is qubit n, and declared
 	// qubits come after the highest one.
 	if phys.n > c.opts.MaxQubits {

@@ -13,10 +13,10 @@ type Error struct {
 func (e *Error) Error() string { return fmt.Sprintf("%d:%d: %s", e.Line, e.Col, e.Msg) }
 
 // position is a place in the source.
-type position struct{ Line, Col int }
+type position struct{ Line, Col int32 } // int32 keeps a token to 32 bytes
 
 func errorf(p position, format string, args ...any) *Error {
-	return &Error{Line: p.Line, Col: p.Col, Msg: fmt.Sprintf(format, args...)}
+	return &Error{Line: int(p.Line), Col: int(p.Col), Msg: fmt.Sprintf(format, args...)}
 }
 
 // bail carries an *Error up through the recursive descent of the parser

@@ -262,7 +262,13 @@ func (c *compiler) evalBinary(p position, op string, x, y value) value {
 		return intVal(r)
 	}
 	if isFloat(x) || isFloat(y) || op == "/" && y.asInt(p, "a divisor") != 0 && x.asInt(p, "a dividend")%y.asInt(p, "a divisor") != 0 {
-		a, b := x.asFloat(p, "the left of "+op), y.asFloat(p, "the right of "+op)
+		a, b := x.f, y.f // the message is only built when it is needed
+		if x.k != vFloat {
+			a = x.asFloat(p, "the left of "+op)
+		}
+		if y.k != vFloat {
+			b = y.asFloat(p, "the right of "+op)
+		}
 		switch op {
 		case "+":
 			return floatVal(a + b)

@@ -59,8 +59,9 @@ var numberSuffixes = []string{"im", "dt", "ns", "us", "µs", "ms", "s"}
 // becomes a one-character operator token that the parser then rejects with
 // its position.
 func lex(src string) ([]token, *Error) {
-	toks := make([]token, 0, len(src)/2+1) // programs run about 2.5 bytes a token
-	line, col := 1, 1
+	// Every token but the last takes at least a byte: this never regrows.
+	toks := make([]token, 0, len(src)+1)
+	line, col := int32(1), int32(1)
 	i := 0
 	if strings.HasPrefix(src, "\ufeff") {
 		i = len("\ufeff") // a byte-order mark from an editor

@@ -86,8 +86,16 @@ func (p *parser) postfix() expr {
 	x := p.primary()
 	for p.peek().is("[") {
 		open := p.next()
-		ix := &xIndex{P: open.pos, X: x}
+		ix := p.indexes.new()
+		ix.P, ix.X = open.pos, x
 		for {
+			if ix.Items == nil {
+				ix.Items = p.exprs.one(p.rangeOrExpr(open.pos))
+				if !p.accept(",") {
+					break
+				}
+				continue
+			}
 			ix.Items = append(ix.Items, p.rangeOrExpr(open.pos))
 			if !p.accept(",") {
 				break
@@ -142,7 +150,9 @@ func (p *parser) primary() expr {
 		if err != nil {
 			fail(t.pos, "integer %s is too large", t.text)
 		}
-		return &xInt{t.pos, v}
+		x := p.ints.new()
+		*x = xInt{t.pos, v}
+		return x
 	case tFloat:
 		v, err := strconv.ParseFloat(strings.ReplaceAll(t.text, "_", ""), 64)
 		if err != nil && !math.IsInf(v, 0) {
@@ -211,7 +221,9 @@ func (p *parser) primary() expr {
 			}
 			return c
 		}
-		return &xIdent{t.pos, t.text}
+		x := p.idents.new()
+		*x = xIdent{t.pos, t.text}
+		return x
 	}
 	fail(t.pos, "expected an expression, got %s", t.describe())
 	return nil

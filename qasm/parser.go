@@ -18,6 +18,12 @@ type parser struct {
 	// physPos.
 	nphys   int
 	physPos position
+
+	idents  slab[xIdent]
+	ints    slab[xInt]
+	indexes slab[xIndex]
+	calls   slab[sGateCall]
+	exprs   slab[expr]
 }
 
 // parse turns src into its statements and its major version.
@@ -486,7 +492,8 @@ func (p *parser) assignRest(pos position, target expr) stmt {
 
 func (p *parser) gateCall() stmt {
 	start := p.peek()
-	g := &sGateCall{P: start.pos}
+	g := p.calls.new()
+	g.P = start.pos
 	for {
 		t := p.peek()
 		if t.kind != tIdent || !modifierNames[t.text] || !(p.peekAt(1).is("@") || p.peekAt(1).is("(")) {
@@ -509,7 +516,11 @@ func (p *parser) gateCall() stmt {
 	}
 	if p.accept("(") {
 		for !p.accept(")") {
-			g.Params = append(g.Params, p.expr())
+			if g.Params == nil {
+				g.Params = p.exprs.one(p.expr())
+			} else {
+				g.Params = append(g.Params, p.expr())
+			}
 			if !p.accept(",") {
 				p.expect(")", "after the gate parameters")
 				break

@@ -1,0 +1,26 @@
+package qasm
+
+// slab hands out pointers into chunks of values, so that the parser's
+// many small nodes (identifiers, integers, index expressions) cost one
+// allocation per chunk instead of one each. Nodes live as long as the
+// syntax tree does, so nothing is kept alive that would not be anyway.
+type slab[T any] struct{ buf []T }
+
+const slabChunk = 256
+
+func (s *slab[T]) new() *T {
+	if len(s.buf) == cap(s.buf) {
+		s.buf = make([]T, 0, slabChunk)
+	}
+	s.buf = s.buf[:len(s.buf)+1]
+	return &s.buf[len(s.buf)-1]
+}
+
+// one returns a slice of length 1 holding x, with no room to grow in
+// place: an append to it copies, and never writes into its neighbours.
+func (s *slab[T]) one(x T) []T {
+	p := s.new()
+	*p = x
+	i := len(s.buf) - 1
+	return s.buf[i : i+1 : i+1]
+}
