@@ -3,6 +3,8 @@ package qasm
 import (
 	"math"
 	"math/bits"
+
+	"github.com/qjobs/quantum/sim"
 )
 
 // The built-in functions of OpenQASM 3 (and the math of OpenQASM 2).
@@ -48,17 +50,41 @@ func (c *compiler) evalCall(e *xCall) value {
 	case "popcount":
 		want(1)
 		v := args[0]
+		if v.k == vRT && !v.signed && len(v.bits) > 0 {
+			// the sum of the bits, computed per shot
+			ex := sim.BitsOf(v.bits[:1], false)
+			for _, b := range v.bits[1:] {
+				ex = sim.Binary(sim.Add, ex, sim.BitsOf([]int{b}, false))
+			}
+			return value{k: vExpr, ex: ex}
+		}
 		if v.runtime() {
-			runtimeFail(e.P, "popcount of measured bits")
+			runtimeFail(e.P, "popcount of a computed value")
 		}
 		return intVal(int64(bits.OnesCount64(uint64(mask(v.asInt(e.P, "the argument of popcount"), v.w)))))
 	case "rotl", "rotr":
 		want(2)
 		v := args[0]
-		if v.runtime() {
-			runtimeFail(e.P, e.Name+" of measured bits")
-		}
 		k := args[1].asExactInt(e.Args[1].at(), "the rotation")
+		if v.k == vRT && !v.signed && len(v.bits) > 0 {
+			// rotating measured bits renames them
+			w := len(v.bits)
+			k %= int64(w)
+			if k < 0 {
+				k += int64(w)
+			}
+			if e.Name == "rotr" {
+				k = (int64(w) - k) % int64(w)
+			}
+			out := make([]int, w)
+			for i, b := range v.bits {
+				out[(i+int(k))%w] = b
+			}
+			return value{k: vRT, bits: out, w: w}
+		}
+		if v.runtime() {
+			runtimeFail(e.P, e.Name+" of a computed value")
+		}
 		w := 64
 		if v.k == vBits || v.w > 0 && v.w < 64 {
 			w = v.w

@@ -525,6 +525,12 @@ func (c *compiler) convertReturn(p position, v value, t *ctype) value {
 		return c.readBits(bits)
 	case t.name == "bool" && v.runtime():
 		return v
+	case v.runtime() && runtimeWidth(t) > 0:
+		// An integer computed at run time outlives the callee's scratch
+		// bits in bits of its own.
+		bits := c.allocPerm(p, runtimeWidth(t))
+		c.storeBits(p, bits, v)
+		return value{k: vRT, bits: bits, w: len(bits), signed: t.name == "int", angle: t.name == "angle"}
 	case v.runtime():
 		runtimeFail(p, "the returned "+t.name)
 	}

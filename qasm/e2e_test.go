@@ -371,6 +371,14 @@ _bit0 = measure _qubit0;`,
 		{"an int assigned in a branch", `include "stdgates.inc"; bit[2] r; qubit[2] q; int k = 1;
 			h q; bit[2] m = measure q; if (m[0]) { k = 2; } if (m[1]) { k += 1; } r = k;`,
 			2, map[string]float64{"01": 0.25, "10": 0.5, "11": 0.25}},
+		{"popcount and rotl of measured bits", `include "stdgates.inc"; bit[2] n; bit[3] r; qubit[3] q; bit[3] m;
+			x q[0]; h q[1]; m = measure q; n = popcount(m); r = rotl(m, 1);`,
+			5, map[string]float64{"01001": 0.5, "11010": 0.5}},
+		{"subroutines take and return measured integers", `include "stdgates.inc"; bit m; bit o; qubit[2] q;
+			def g(qubit x) -> int[8] { bit r = measure x; return r + 1; }
+			def f(int[8] n, qubit t) { if (n > 1) { x t; } }
+			h q[0]; int[8] k = g(q[0]); f(k, q[1]); m = measure q[0]; o = measure q[1];`,
+			2, map[string]float64{"00": 0.5, "11": 0.5}},
 		{"arithmetic on a register", `include "stdgates.inc"; bit[3] r; qubit[2] q; bit[2] m;
 			h q; m = measure q; r = (m * 3 + 1) % 5;`,
 			3, map[string]float64{"001": 0.25, "100": 0.25, "010": 0.25, "000": 0.25}},

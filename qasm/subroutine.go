@@ -72,6 +72,11 @@ func (c *compiler) callDef(p position, d *sDef, args []expr, qubits []expr) valu
 			sym.kind, sym.single = symBits, ty.size == 0
 			sym.bits = c.allocScratch(a.P, max(ty.size, 1))
 			c.storeBits(a.P, sym.bits, b.v)
+		case b.v.runtime() && runtimeWidth(ty) > 0:
+			// an int, uint or angle measured at run time: a copy in bits
+			sym.kind = symBits
+			sym.bits = c.allocScratch(a.P, runtimeWidth(ty))
+			c.storeBits(a.P, sym.bits, b.v)
 		case b.v.runtime():
 			runtimeFail(all[i].at(), "argument "+quote(a.Name)+" of "+quote(d.Name))
 		case ty.name == "array" && ty.dims == nil:
