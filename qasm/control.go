@@ -83,7 +83,7 @@ func (c *compiler) promoteAssigned(blocks ...[]stmt) {
 					root = ix.X
 				}
 				if id, ok := root.(*xIdent); ok && root == s.Target {
-					if sym := c.lookup(id.Name); sym != nil && sym.kind == symVar && !sym.isConst && runtimeWidth(sym.ty) > 0 {
+					if sym := c.lookup(id.Name); sym != nil && sym.kind == symVar && !sym.isConst && runtimeWidth(sym.ty) > 0 && sym.level >= c.rt {
 						c.promote(s.P, sym)
 					}
 				}

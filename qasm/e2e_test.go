@@ -461,3 +461,15 @@ func executeOnce(t *testing.T, src string) []complex128 {
 	}
 	return s.Amplitudes()
 }
+
+// TestRuntimeIntegerKeepsItsValue checks that a variable given bits
+// because a nested branch assigns it keeps its value on the shots that
+// take neither branch.
+func TestRuntimeIntegerKeepsItsValue(t *testing.T) {
+	src := `include "stdgates.inc"; bit[3] r; qubit[2] q; int n = 5;
+		h q; bit a = measure q[0]; bit b = measure q[1];
+		if (a) { if (b) { n = 1; } else { n += 1; } }
+		r = n;`
+	counts := run(t, src, 4000, 3)
+	chiSquared(t, counts, map[string]float64{"101": 0.5, "001": 0.25, "110": 0.25}, 4000)
+}
