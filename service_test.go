@@ -786,3 +786,50 @@ func TestExclusiveStoreTakesOverLiveLeases(t *testing.T) {
 		time.Sleep(2 * time.Millisecond)
 	}
 }
+
+// TestDynamicCircuit runs a program the way Qiskit exports a switch on
+// a measured register: its counts hold only the program's registers,
+// none of the bits the compiler needs for switch_dummy.
+func TestDynamicCircuit(t *testing.T) {
+	svc, u := quantumtest.NewService(t)
+	const src = `OPENQASM 3.0;
+include "stdgates.inc";
+bit[2] c;
+bit[1] r;
+int switch_dummy;
+qubit[3] q;
+h q[0];
+h q[1];
+c[0] = measure q[0];
+c[1] = measure q[1];
+switch_dummy = c;
+switch (switch_dummy) {
+  case 0 {
+    x q[2];
+  }
+  default {
+  }
+}
+r[0] = measure q[2];
+`
+	j := create(t, svc, u, request(flagship, "qasm3", src, 400))
+	done := quantumtest.WaitForJob(t, svc, u, j.JobQRN)
+	if done.Status != quantum.StatusCompleted {
+		t.Fatalf("job %s: %v", done.Status, done.StatusMsg)
+	}
+	res, err := svc.GetJobResult(ctx, u, j.JobQRN)
+	if err != nil {
+		t.Fatal(err)
+	}
+	total := 0
+	for k, n := range res.ResultData.MeasurementCounts {
+		// r (the leftmost bit) is 1 exactly when c is 00
+		if len(k) != 3 || (k[0] == '1') != (k[1:] == "00") {
+			t.Fatalf("outcome %q in %v", k, res.ResultData.MeasurementCounts)
+		}
+		total += n
+	}
+	if total != 400 {
+		t.Fatalf("%d shots counted, want 400", total)
+	}
+}
