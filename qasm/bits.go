@@ -91,7 +91,7 @@ func (c *compiler) allocScratch(p position, n int) []int {
 	c.scratchTop += n
 	for c.scratchMax < c.scratchTop {
 		c.scratchMax++
-		c.knownScr = append(c.knownScr, 0)
+		c.knownScr = append(c.knownScr, c.freshBit())
 	}
 	return bits
 }
@@ -103,9 +103,18 @@ func (c *compiler) allocPerm(p position, n int) []int {
 	for i := range bits {
 		bits[i] = permBase - c.nPerm
 		c.nPerm++
-		c.knownPerm = append(c.knownPerm, 0)
+		c.knownPerm = append(c.knownPerm, c.freshBit())
 	}
 	return bits
+}
+
+// freshBit is what is known of a bit never used before: zero, as every
+// shot starts, unless a loop that runs again at run time encloses it.
+func (c *compiler) freshBit() int8 {
+	if c.inLoop > 0 {
+		return unknown
+	}
+	return 0
 }
 
 func (c *compiler) emit(p position, op sim.Op) int {
@@ -219,6 +228,12 @@ func (c *compiler) copyBits(p position, dst, src []int) {
 // computeInto writes the value of ex to bits at run time: its low bits,
 // and its sign (0 or -1) beyond the 64th.
 func (c *compiler) computeInto(p position, bits []int, ex *sim.Expr) {
+	if len(bits) > 64 {
+		// ex may read the bits it writes: compute it once, aside.
+		tmp := c.allocScratch(p, 64)
+		c.computeInto(p, tmp, ex)
+		ex = sim.BitsOf(tmp, true)
+	}
 	n := min(len(bits), 64)
 	c.emit(p, sim.Op{Kind: sim.OpCompute, Bits: bits[:n:n], Expr: ex})
 	for _, b := range bits[:n] {

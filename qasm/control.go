@@ -436,6 +436,8 @@ func (c *compiler) runtimeWhile(s *sWhile, l *loopCtx) ctl {
 	l.top = len(c.ops)
 	// Any bit the body writes may differ on the next pass.
 	c.forgetAll()
+	c.inLoop++
+	defer func() { c.inLoop-- }()
 	cond, truth := c.toCond(c.eval(s.Cond), s.Cond.at(), "the while condition")
 	if cond == nil && !truth {
 		return ctlNone
@@ -524,7 +526,7 @@ func (c *compiler) convertReturn(p position, v value, t *ctype) value {
 		c.setConst(p, bits[1:], 0)
 		return c.readBits(bits)
 	case t.name == "bool" && v.runtime():
-		return v
+		return truthOf(v)
 	case v.runtime() && runtimeWidth(t) > 0:
 		// An integer computed at run time outlives the callee's scratch
 		// bits in bits of its own.

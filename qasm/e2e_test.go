@@ -2,6 +2,7 @@ package qasm_test
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"math/cmplx"
 	"math/rand/v2"
@@ -348,11 +349,11 @@ switch (switch_dummy) {
 _bit0 = measure _qubit0;`,
 			1, map[string]float64{"0": 1}},
 		{"counting ones", `include "stdgates.inc"; bit[2] res; qubit[3] q; bit c; int[32] n = 0;
-			for int i in [0:2] { h q[i]; c = measure q[i]; n += int[1](c); }
+			for int i in [0:2] { h q[i]; c = measure q[i]; n += int(c); }
 			res = n;`,
 			2, map[string]float64{"00": 1.0 / 8, "01": 3.0 / 8, "10": 3.0 / 8, "11": 1.0 / 8}},
 		{"counting in a loop like t1.qasm", `include "stdgates.inc"; bit[3] res; qubit q; bit c0; int[32] counts0 = 0;
-			for uint i in [1:4] { reset q; ry(2*pi/3) q; c0 = measure q; counts0 += int[1](c0); }
+			for uint i in [1:4] { reset q; ry(2*pi/3) q; c0 = measure q; counts0 += uint[1](c0); }
 			res = counts0;`,
 			3, map[string]float64{"000": 1.0 / 256, "001": 12.0 / 256, "010": 54.0 / 256, "011": 108.0 / 256, "100": 81.0 / 256}},
 		{"signed arithmetic", `include "stdgates.inc"; bit c; bit r; qubit q; int[4] x = -3;
@@ -472,4 +473,72 @@ func TestRuntimeIntegerKeepsItsValue(t *testing.T) {
 		r = n;`
 	counts := run(t, src, 4000, 3)
 	chiSquared(t, counts, map[string]float64{"101": 0.5, "001": 0.25, "110": 0.25}, 4000)
+}
+
+// TestRunTimeMatchesCompileTime computes the same classical code twice:
+// once on a register the compiler knows (m = "101") and once on the same
+// bits measured at run time. The results must agree.
+func TestRunTimeMatchesCompileTime(t *testing.T) {
+	bodies := []string{
+		"uint[3] a = m; if (int[3](a) < 0) { r = 1; }",
+		"int[8] k = int[3](m); r = k;",
+		"int[3] a = m; r = uint[8](a);",
+		"int[3] a = m; r = bit[8](a);",
+		"if ((m << 1) == 2) { r = 1; }",
+		"r = m << 2; r[7] = m[2] | m[0];",
+		"bool b = m; r = b;",
+		"bool b = m + 0; r[1] = b;",
+		"int[4] n = m; bool b = n; r = b;",
+		"angle[3] a = m; if (a > 0.5) { r[0] = 1; } if (a == pi/4) { r[1] = 1; } if (a <= 5*pi/4) { r[2] = 1; } if (a != 3.0) { r[3] = 1; }",
+		"angle[3] a = m; a = a * 2; if (a == pi/2) { r = 1; }",
+		"angle[3] a = m; a += pi/4; if (a == 3*pi/2) { r = 1; }",
+		"r = ~m;",
+		"r = popcount(m) + rotl(m, 2);",
+		"int[8] k = m; k -= 6; r = k >> 1;",
+		"uint[8] u = m; u = u * 37 % 11; r = u;",
+		"int[8] k = m; switch (k) { case 5 { r = 1; } case 2, 7 { r = 2; } default { r = 3; } }",
+		"r = (m == 5) + (m > 3) * 2 + (m != 0) * 4;",
+		"int[8] k = 1; for int i in [0:2] { if (m[i]) { k *= 3; } else { k -= 1; } } r = k;",
+	}
+	for _, pattern := range []string{"101", "010", "111", "000"} {
+		var xs string
+		for i := range 3 {
+			if pattern[2-i] == '1' {
+				xs += fmt.Sprintf("x q[%d]; ", i)
+			}
+		}
+		for _, body := range bodies {
+			// bits 0-7 are r; the measure of z keeps sim from measuring
+			// every qubit of a program without measurements instead
+			head := `include "stdgates.inc"; bit[8] r; bit z; qubit[3] q; bit[3] m; `
+			const tail = " z = measure q[0];"
+			known := run(t, head+`m = "`+pattern+`"; `+body+tail, 1, 8)
+			measured := run(t, head+xs+"m = measure q; "+body+tail, 1, 8)
+			if fmt.Sprint(known) != fmt.Sprint(measured) {
+				t.Errorf("m = %s: %s\ncompile time gives %v, run time %v", pattern, body, known, measured)
+			}
+		}
+	}
+}
+
+// TestLoopLocalsStartAfresh checks that a variable declared in the body
+// of a loop that runs again at run time is set again on every pass.
+func TestLoopLocalsStartAfresh(t *testing.T) {
+	src := `include "stdgates.inc"; bit[4] r; qubit q; bit m; x q; m = measure q;
+		int[4] it = 0; int[4] total = 0;
+		while (m) { int[4] local = 0; bit[2] fresh; if (it == 0) { local = 5; fresh = 3; }
+			total += local + fresh; it += 1; if (it == 3) { m = 0; } }
+		r = total;`
+	if counts := run(t, src, 10, 4); counts["1000"] != 10 {
+		t.Fatalf("counts %v, want 1000 (5 + 3 on the first pass only)", counts)
+	}
+}
+
+func TestWideRegisterArithmetic(t *testing.T) {
+	src := `include "stdgates.inc"; bit[70] r; qubit q; x q; r[0] = measure q; r = r[0:3] - 5;`
+	counts := run(t, src, 1, 70)
+	want := strings.Repeat("1", 67) + "100" // -4 in 70 bits
+	if counts[want] != 1 {
+		t.Fatalf("counts %v, want %s", counts, want)
+	}
 }

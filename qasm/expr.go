@@ -86,11 +86,12 @@ func (c *compiler) evalIdent(e *xIdent) value {
 			if v.k == vBits {
 				return intVal(signExtend(v.i, v.w))
 			}
-			v.signed = true
+			v.signed, v.integer = true, true
 		case "uint":
 			if v.k == vBits {
 				return intVal(v.i)
 			}
+			v.integer = true
 		case "angle":
 			if v.k == vBits {
 				return floatVal(angleValue(v.i, v.w))
@@ -480,24 +481,42 @@ func (c *compiler) evalCast(e *xCast) value {
 			if ty.name == "bit" && n == 0 {
 				n = 1
 			}
+			signed := ty.name == "int"
 			switch {
 			case v.k == vCond:
 				return v
-			case v.k == vRT && (n == 0 || n >= len(v.bits)):
-				// Widening keeps the value; bits cast to an int of their
-				// own width keep it too (int[1](b) is 0 or 1), as programs
-				// that count measurements expect.
-				v.signed = v.signed && ty.name == "int"
+			case v.k == vRT && n == 0:
+				v.angle, v.integer = false, true
 				return v
+			case v.k == vRT && n <= len(v.bits):
+				// the low n bits, read as the target type reads them
+				return value{k: vRT, bits: v.bits[:n], w: n, signed: signed, integer: ty.name != "bit"}
+			case v.k == vRT && v.signed && !signed:
+				// a negative int widened into unsigned bits: sign-extend, then cut
+				ex := sim.BitsOf(v.bits, true)
+				if n < 64 {
+					ex = sim.Binary(sim.BitAnd, ex, sim.Const(1<<n-1))
+				}
+				w := 0
+				if ty.name == "bit" {
+					w = n
+				}
+				return value{k: vExpr, ex: ex, w: w}
 			case v.k == vRT:
-				return value{k: vRT, bits: v.bits[:n], w: n, signed: ty.name == "int"}
+				// widening keeps the value
+				v.angle, v.integer = false, ty.name != "bit"
+				return v
 			case n == 0 || n >= 64:
 				return v
 			case ty.name == "int":
 				sh := sim.Const(int64(64 - n))
 				return value{k: vExpr, ex: sim.Binary(sim.Shr, sim.Binary(sim.Shl, v.ex, sh), sh)}
 			default:
-				return value{k: vExpr, ex: sim.Binary(sim.BitAnd, v.ex, sim.Const(1<<n-1))}
+				w := 0
+				if ty.name == "bit" {
+					w = n
+				}
+				return value{k: vExpr, ex: sim.Binary(sim.BitAnd, v.ex, sim.Const(1<<n-1)), w: w}
 			}
 		}
 		runtimeFail(e.P, "a cast to "+ty.name)

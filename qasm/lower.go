@@ -278,7 +278,7 @@ func (c *compiler) declareClassical(s *sDecl) {
 	case init.runtime() && !s.Const && runtimeWidth(ty) > 0:
 		c.declare(sym)
 		c.promote(s.P, sym)
-		c.storeBits(s.P, sym.bits, init)
+		c.storeBits(s.P, sym.bits, varBits(sym, init))
 		return
 	case init.runtime():
 		runtimeFail(s.P, "the value of "+quote(s.Name))
@@ -330,6 +330,9 @@ func (c *compiler) promote(p position, sym *symbol) {
 // varBits converts a value stored into the whole of variable sym: an
 // angle's bits are a fraction of a turn.
 func varBits(sym *symbol, v value) value {
+	if sym.ty != nil && sym.ty.name == "bool" {
+		return truthOf(v)
+	}
 	if sym.ty != nil && sym.ty.name == "angle" && (v.k == vFloat || v.k == vInt) {
 		n := runtimeWidth(sym.ty)
 		return value{k: vBits, i: angleBits(v.asFloat(sym.pos, "an angle"), n), w: n}

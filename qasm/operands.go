@@ -211,6 +211,9 @@ func (c *compiler) assign(s *sAssign) {
 		if runtimeWidth(sym.ty) > 0 && sym.level >= c.rt {
 			c.promote(s.P, sym)
 			bits, _, _ := c.bitsLvalue(s.Target)
+			if len(path) == 0 {
+				v = varBits(sym, v)
+			}
 			c.storeBits(s.P, bits, v)
 			return
 		}

@@ -152,7 +152,15 @@ func (p *parser) switchStmt() stmt {
 			for p.accept(",") {
 				cs.Values = append(cs.Values, p.expr())
 			}
-			p.accept(":") // Qiskit's first switch syntax (SWITCH_CASE_V1)
+			// Qiskit's first switch syntax (SWITCH_CASE_V1) writes
+			// "case 0:" and puts each further label in a "case 1:" of
+			// its own before the block.
+			for p.accept(":") {
+				if t := p.peek(); t.kind == tIdent && t.text == "case" {
+					p.next()
+					cs.Values = append(cs.Values, p.expr())
+				}
+			}
 			cs.Body = p.block()
 			p.caseBreak()
 			s.Cases = append(s.Cases, cs)

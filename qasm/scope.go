@@ -116,7 +116,10 @@ type compiler struct {
 
 	scopes []*scope
 	// rt counts the enclosing branches and loops that only some shots run.
-	rt      int
+	rt int
+	// inLoop counts the enclosing loops that run again at run time: a
+	// bit first allocated inside one is not zero on its second pass.
+	inLoop  int
 	collect *[]sim.Gate // non-nil while expanding a gate body
 	loops   []*loopCtx
 	fns     []*fnCtx

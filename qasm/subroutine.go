@@ -71,7 +71,7 @@ func (c *compiler) callDef(p position, d *sDef, args []expr, qubits []expr) valu
 		case ty.name == "bit" || ty.name == "bool" && b.v.runtime():
 			sym.kind, sym.single = symBits, ty.size == 0
 			sym.bits = c.allocScratch(a.P, max(ty.size, 1))
-			c.storeBits(a.P, sym.bits, b.v)
+			c.storeBits(a.P, sym.bits, varBits(sym, b.v))
 		case b.v.runtime() && runtimeWidth(ty) > 0:
 			// an int, uint or angle measured at run time: a copy in bits
 			sym.kind = symBits

@@ -41,6 +41,38 @@ type value struct {
 	signed bool
 	// angle: a vRT that holds an angle[w], 2π·bits/2^w.
 	angle bool
+	// integer: a vRT that holds an int or uint variable rather than a
+	// bit string (bit strings keep their width through bit operations).
+	integer bool
+}
+
+// bitWidth is the width of a bit string only known at run time, or 0 for
+// values that are not bit strings. A vExpr keeps the width in w.
+func bitWidth(v value) int {
+	switch {
+	case v.k == vRT && !v.integer && !v.signed && !v.angle:
+		return len(v.bits)
+	case v.k == vExpr:
+		return v.w
+	}
+	return 0
+}
+
+// truthOf converts a value stored into a bool: any non-zero value is true.
+func truthOf(v value) value {
+	switch v.k {
+	case vRT:
+		if len(v.bits) > 1 && len(v.bits) <= 64 {
+			return value{k: vCond, cond: sim.RegisterCmp(v.bits, sim.Ne, 0)}
+		}
+	case vExpr:
+		return value{k: vExpr, ex: sim.Compare(v.ex, sim.Ne, sim.Const(0))}
+	case vInt, vBits, vBool:
+		return boolVal(v.i != 0)
+	case vFloat:
+		return boolVal(v.f != 0)
+	}
+	return v
 }
 
 // angleBits is the nearest w-bit angle to the float f.
@@ -54,6 +86,27 @@ func angleBits(f float64, w int) int64 {
 		return int64(uint64(x))
 	}
 	return int64(x)
+}
+
+// angleVal converts to an angle: bits are a fraction of a turn, and an
+// angle is taken modulo 2π, on the grid of 2^n steps of an angle[n].
+func angleVal(v value, t *ctype, p position, what string) value {
+	if v.k == vBits {
+		return floatVal(angleValue(v.i, v.w))
+	}
+	f := v.asFloat(p, what)
+	if math.IsInf(f, 0) || math.IsNaN(f) {
+		return floatVal(f) // refused where it is used, with its name
+	}
+	if t.size > 0 {
+		n := min(t.size, 64)
+		return floatVal(angleValue(angleBits(f, n), n))
+	}
+	f = math.Mod(f, 2*math.Pi)
+	if f < 0 {
+		f += 2 * math.Pi
+	}
+	return floatVal(f)
 }
 
 // angleValue is the angle held in w bits.
@@ -95,7 +148,7 @@ func (v value) kindName() string {
 }
 
 func runtimeFail(p position, what string) {
-	fail(p, "%s depends on measurement results at run time; only bits, bools and integers may (floats, angles, gate parameters, sizes and loop bounds must be known when the program is compiled)", what)
+	fail(p, "%s depends on measurement results at run time; only bits, bools, integers and angle registers may (floats, sizes, loop bounds and gate parameters other than an angle register must be known when the program is compiled)", what)
 }
 
 func (v value) asFloat(p position, what string) float64 {
@@ -181,6 +234,9 @@ func coerce(v value, t *ctype, p position, what string) value {
 		r.w = t.size // rotl and rotr turn within the declared width
 		return r
 	case "float", "angle", "duration", "stretch", "complex":
+		if t.name == "angle" {
+			return angleVal(v, t, p, what)
+		}
 		return floatVal(v.asFloat(p, what))
 	case "bool":
 		return boolVal(v.asBool(p, what))
