@@ -109,6 +109,51 @@ func (c *compiler) promoteAssigned(blocks ...[]stmt) {
 	}
 }
 
+// promoteBeforeJumps promotes what a loop body assigns when the body can
+// break or continue: a break under a measured condition leaves the rest
+// of the loop to only some shots, where a compile-time variable could no
+// longer change. Variables whose bits stay known still fold.
+func (c *compiler) promoteBeforeJumps(body []stmt) {
+	if hasJump(body) {
+		c.promoteAssigned(body)
+	}
+}
+
+// hasJump reports whether the statements contain a break or continue
+// under some condition, which is when one might depend on a measurement.
+func hasJump(stmts []stmt) bool {
+	var walk func([]stmt, bool) bool
+	walk = func(stmts []stmt, nested bool) bool {
+		for _, st := range stmts {
+			switch s := st.(type) {
+			case *sBreak, *sContinue:
+				if nested {
+					return true
+				}
+			case *sIf:
+				if walk(s.Then, true) || walk(s.Else, true) {
+					return true
+				}
+			case *sSwitch:
+				if walk(s.Default, true) {
+					return true
+				}
+				for _, cs := range s.Cases {
+					if walk(cs.Body, true) {
+						return true
+					}
+				}
+			case *sBlock:
+				if walk(s.Body, nested) {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	return walk(stmts, false)
+}
+
 // ifValue lowers "if (v) then else orElse" (orElse may be nil).
 func (c *compiler) ifValue(p, condPos position, v value, then, orElse func() ctl) ctl {
 	cond, truth := c.toCond(v, condPos, "the if condition")
@@ -341,6 +386,7 @@ func (c *compiler) lowerFor(s *sFor) ctl {
 	l := &loopCtx{level: c.rt}
 	c.loops = append(c.loops, l)
 	defer c.endLoop(l)
+	c.promoteBeforeJumps(s.Body)
 	for _, v := range vals {
 		// Iterations count against MaxOps too, so nested loops that emit
 		// nothing still end.
@@ -392,6 +438,7 @@ func (c *compiler) lowerWhile(s *sWhile) ctl {
 	l := &loopCtx{level: c.rt}
 	c.loops = append(c.loops, l)
 	defer c.endLoop(l)
+	c.promoteBeforeJumps(s.Body)
 	for iter := 0; ; iter++ {
 		c.nextIteration(l)
 		mark := len(c.ops)
@@ -477,13 +524,16 @@ func (c *compiler) lowerReturn(s *sReturn) ctl {
 			c.measureValueInto(m, f.resBits)
 		} else {
 			v = c.eval(s.Value)
-			if v.k == vRT && len(v.bits) != len(f.resBits) {
+			if f.ret.name == "bit" && v.k == vRT && len(v.bits) != len(f.resBits) {
 				fail(s.Value.at(), "returns %d bits where %d are declared", len(v.bits), len(f.resBits))
 			}
 			if !v.runtime() {
 				v = coerce(v, f.ret, s.Value.at(), "the returned value")
 			}
-			c.storeBits(s.P, f.resBits, v)
+			if f.ret.name == "bool" {
+				v = truthOf(v)
+			}
+			c.storeBits(s.P, f.resBits, varBitsOf(f.ret, v))
 		}
 		c.runtimeReturn(s.P, f)
 		return ctlReturn

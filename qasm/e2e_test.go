@@ -380,6 +380,14 @@ _bit0 = measure _qubit0;`,
 			def f(int[8] n, qubit t) { if (n > 1) { x t; } }
 			h q[0]; int[8] k = g(q[0]); f(k, q[1]); m = measure q[0]; o = measure q[1];`,
 			2, map[string]float64{"00": 0.5, "11": 0.5}},
+		{"a counter in a loop that breaks on a measurement", `include "stdgates.inc"; bit[3] r; qubit q; int n = 0;
+			for int i in [0:5] { n += 1; reset q; h q; bit c = measure q; if (c) break; }
+			r = n;`,
+			3, map[string]float64{"001": 1.0 / 2, "010": 1.0 / 4, "011": 1.0 / 8, "100": 1.0 / 16, "101": 1.0 / 32, "110": 1.0 / 32}},
+		{"an int returned under a measured condition", `include "stdgates.inc"; bit[2] r; qubit q;
+			def f(qubit a) -> int { int k = 1; bit c = measure a; if (c) return k; k = 2; return k; }
+			h q; r = f(q);`,
+			2, map[string]float64{"01": 0.5, "10": 0.5}},
 		{"arithmetic on a register", `include "stdgates.inc"; bit[3] r; qubit[2] q; bit[2] m;
 			h q; m = measure q; r = (m * 3 + 1) % 5;`,
 			3, map[string]float64{"001": 0.25, "100": 0.25, "010": 0.25, "000": 0.25}},

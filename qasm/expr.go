@@ -73,37 +73,43 @@ func (c *compiler) evalIdent(e *xIdent) value {
 	case symVar:
 		return sym.val
 	case symBits:
-		v := c.readBits(sym.bits)
-		if sym.ty == nil {
-			return v
-		}
-		switch sym.ty.name {
-		case "bool":
-			if v.k == vBits {
-				return boolVal(v.i != 0)
-			}
-		case "int":
-			if v.k == vBits {
-				return intVal(signExtend(v.i, v.w))
-			}
-			v.signed, v.integer = true, true
-		case "uint":
-			if v.k == vBits {
-				return intVal(v.i)
-			}
-			v.integer = true
-		case "angle":
-			if v.k == vBits {
-				return floatVal(angleValue(v.i, v.w))
-			}
-			v.angle = true
-		}
-		return v
+		return c.readTyped(sym.bits, sym.ty)
 	case symQubits:
 		return value{k: vQubits, qubits: sym.qubits, single: sym.single}
 	}
 	fail(e.P, "%q is a %s, not a value", e.Name, kindWord(sym.kind))
 	return value{}
+}
+
+// readTyped reads bits that hold a variable of type t: a bit string, or
+// a bool, int, uint or angle that took bits to hold measured values.
+func (c *compiler) readTyped(bits []int, t *ctype) value {
+	v := c.readBits(bits)
+	if t == nil {
+		return v
+	}
+	switch t.name {
+	case "bool":
+		if v.k == vBits {
+			return boolVal(v.i != 0)
+		}
+	case "int":
+		if v.k == vBits {
+			return intVal(signExtend(v.i, v.w))
+		}
+		v.signed, v.integer = true, true
+	case "uint":
+		if v.k == vBits {
+			return intVal(v.i)
+		}
+		v.integer = true
+	case "angle":
+		if v.k == vBits {
+			return floatVal(angleValue(v.i, v.w))
+		}
+		v.angle = true
+	}
+	return v
 }
 
 func kindWord(k symKind) string {

@@ -49,12 +49,28 @@ func (c *compiler) lowerProgram(stmts []stmt) {
 }
 
 func (c *compiler) lowerList(stmts []stmt) ctl {
-	for _, s := range stmts {
+	for i, s := range stmts {
+		if (len(c.fns) > 0 || len(c.loops) > 0) && i+1 < len(stmts) && leavesEarly(s) {
+			// A return, break or continue under a measured condition
+			// leaves the statements after it to only some shots: what
+			// they assign needs bits before then.
+			c.promoteAssigned(stmts[i+1:])
+		}
 		if k := c.lowerStmt(s); k != ctlNone {
 			return k
 		}
 	}
 	return ctlNone
+}
+
+// leavesEarly reports whether a statement holds a return, break or
+// continue inside a branch.
+func leavesEarly(s stmt) bool {
+	switch s.(type) {
+	case *sIf, *sSwitch:
+		return hasJump([]stmt{s}) || returnsInBranch([]stmt{s})
+	}
+	return false
 }
 
 // lowerBlock lowers stmts in a scope of their own.
@@ -329,13 +345,15 @@ func (c *compiler) promote(p position, sym *symbol) {
 
 // varBits converts a value stored into the whole of variable sym: an
 // angle's bits are a fraction of a turn.
-func varBits(sym *symbol, v value) value {
-	if sym.ty != nil && sym.ty.name == "bool" {
+func varBits(sym *symbol, v value) value { return varBitsOf(sym.ty, v) }
+
+func varBitsOf(t *ctype, v value) value {
+	if t != nil && t.name == "bool" {
 		return truthOf(v)
 	}
-	if sym.ty != nil && sym.ty.name == "angle" && (v.k == vFloat || v.k == vInt) {
-		n := runtimeWidth(sym.ty)
-		return value{k: vBits, i: angleBits(v.asFloat(sym.pos, "an angle"), n), w: n}
+	if t != nil && t.name == "angle" && (v.k == vFloat || v.k == vInt) {
+		n := runtimeWidth(t)
+		return value{k: vBits, i: angleBits(v.asFloat(position{}, "an angle"), n), w: n}
 	}
 	return v
 }

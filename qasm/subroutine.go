@@ -46,10 +46,14 @@ func (c *compiler) callDef(p position, d *sDef, args []expr, qubits []expr) valu
 		ret = c.resolveType(d.Ret)
 	}
 	f := &fnCtx{def: d, level: c.rt, ret: ret}
-	if ret != nil && (ret.name == "bit" || ret.name == "bool") {
+	if ret != nil && (ret.name == "bit" || ret.name == "bool" || runtimeWidth(ret) > 0 && returnsInBranch(d.Body)) {
 		// The result lives in the caller's scope: the callee's bits are
 		// freed when it returns.
-		f.resBits = c.allocScratch(p, max(ret.size, 1))
+		n := max(ret.size, 1)
+		if ret.name != "bit" && ret.name != "bool" {
+			n = runtimeWidth(ret)
+		}
+		f.resBits = c.allocScratch(p, n)
 	}
 	c.push(true, false)
 	defer c.pop()
@@ -96,11 +100,7 @@ func (c *compiler) callDef(p position, d *sDef, args []expr, qubits []expr) valu
 		if ret == nil {
 			return value{}
 		}
-		v := c.readBits(f.resBits)
-		if ret.name == "bool" && v.k == vBits {
-			v = boolVal(v.i != 0)
-		}
-		return v
+		return c.readTyped(f.resBits, ret)
 	}
 	if ret != nil && f.result.k == 0 {
 		fail(p, "subroutine %q ended without returning a %s", d.Name, ret.name)
@@ -109,10 +109,47 @@ func (c *compiler) callDef(p position, d *sDef, args []expr, qubits []expr) valu
 		// Move the result out of the callee's bits, which the caller's
 		// next allocation may reuse.
 		c.storeBits(p, f.resBits, f.result)
-		f.result = c.readBits(f.resBits)
-		if ret.name == "bool" && f.result.k == vBits {
-			f.result = boolVal(f.result.i != 0)
-		}
+		f.result = c.readTyped(f.resBits, ret)
 	}
 	return f.result
+}
+
+// returnsInBranch reports whether a subroutine body returns from inside
+// an if, switch or loop: a return that may depend on a measurement, whose
+// value then needs bits of the caller's.
+func returnsInBranch(stmts []stmt) bool {
+	var walk func([]stmt, bool) bool
+	walk = func(stmts []stmt, nested bool) bool {
+		for _, st := range stmts {
+			var inner [][]stmt
+			switch s := st.(type) {
+			case *sReturn:
+				if nested {
+					return true
+				}
+			case *sIf:
+				inner = [][]stmt{s.Then, s.Else}
+			case *sFor:
+				inner = [][]stmt{s.Body}
+			case *sWhile:
+				inner = [][]stmt{s.Body}
+			case *sSwitch:
+				inner = [][]stmt{s.Default}
+				for _, cs := range s.Cases {
+					inner = append(inner, cs.Body)
+				}
+			case *sBlock:
+				if walk(s.Body, nested) {
+					return true
+				}
+			}
+			for _, b := range inner {
+				if walk(b, true) {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	return walk(stmts, false)
 }
