@@ -36,6 +36,18 @@ func amplitudes(t *testing.T, src string) []complex128 {
 	return s.Amplitudes()
 }
 
+func sameAmplitudes(t *testing.T, got, want []complex128) {
+	t.Helper()
+	if len(got) != len(want) {
+		t.Fatalf("%d amplitudes, want %d", len(got), len(want))
+	}
+	for i := range got {
+		if cmplx.Abs(got[i]-want[i]) > tol {
+			t.Fatalf("amplitude %d: %v, want %v", i, got[i], want[i])
+		}
+	}
+}
+
 // prep puts three qubits into a state with no symmetry, so that two
 // programs that agree on it agree as unitaries on the qubits they touch.
 const prep = `OPENQASM 3.0;
@@ -98,13 +110,7 @@ func TestEquivalentPrograms(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			a := amplitudes(t, prep+tt.a)
-			b := amplitudes(t, prep+tt.b)
-			for i := range a {
-				if cmplx.Abs(a[i]-b[i]) > tol {
-					t.Fatalf("amplitude %d: %v, want %v", i, a[i], b[i])
-				}
-			}
+			sameAmplitudes(t, amplitudes(t, prep+tt.a), amplitudes(t, prep+tt.b))
 		})
 	}
 }
@@ -445,13 +451,7 @@ func TestMeasuredAngleGates(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			a := executeOnce(t, head+tt.measured)
-			b := executeOnce(t, head+tt.written)
-			for i := range a {
-				if cmplx.Abs(a[i]-b[i]) > tol {
-					t.Fatalf("amplitude %d: %v, want %v", i, a[i], b[i])
-				}
-			}
+			sameAmplitudes(t, executeOnce(t, head+tt.measured), executeOnce(t, head+tt.written))
 		})
 	}
 }
