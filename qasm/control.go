@@ -69,28 +69,25 @@ func (c *compiler) lowerIf(s *sIf) ctl {
 // there before the branch, not in it. A variable that the branch does not
 // really write keeps a known value, so it still folds at compile time.
 func (c *compiler) promoteAssigned(blocks ...[]stmt) {
+	// Names the statements declare themselves are theirs, not the
+	// variables in scope now.
+	declared := map[string]bool{}
+	var assigned []*sAssign
 	var walk func([]stmt)
 	walk = func(stmts []stmt) {
 		for _, st := range stmts {
 			switch s := st.(type) {
+			case *sDecl:
+				declared[s.Name] = true
+			case *sAlias:
+				declared[s.Name] = true
 			case *sAssign:
-				root := s.Target
-				for {
-					ix, ok := root.(*xIndex)
-					if !ok {
-						break
-					}
-					root = ix.X
-				}
-				if id, ok := root.(*xIdent); ok && root == s.Target {
-					if sym := c.lookup(id.Name); sym != nil && sym.kind == symVar && !sym.isConst && runtimeWidth(sym.ty) > 0 && sym.level >= c.rt {
-						c.promote(s.P, sym)
-					}
-				}
+				assigned = append(assigned, s)
 			case *sIf:
 				walk(s.Then)
 				walk(s.Else)
 			case *sFor:
+				declared[s.Var] = true
 				walk(s.Body)
 			case *sWhile:
 				walk(s.Body)
@@ -107,6 +104,23 @@ func (c *compiler) promoteAssigned(blocks ...[]stmt) {
 	for _, b := range blocks {
 		walk(b)
 	}
+	for _, s := range assigned {
+		root := s.Target
+		for {
+			ix, ok := root.(*xIndex)
+			if !ok {
+				break
+			}
+			root = ix.X
+		}
+		id, ok := root.(*xIdent)
+		if !ok || root != s.Target || declared[id.Name] {
+			continue
+		}
+		if sym := c.lookup(id.Name); sym != nil && sym.kind == symVar && !sym.isConst && runtimeWidth(sym.ty) > 0 && sym.level >= c.rt {
+			c.promote(s.P, sym)
+		}
+	}
 }
 
 // promoteBeforeJumps promotes what a loop body assigns when the body can
@@ -114,7 +128,7 @@ func (c *compiler) promoteAssigned(blocks ...[]stmt) {
 // of the loop to only some shots, where a compile-time variable could no
 // longer change. Variables whose bits stay known still fold.
 func (c *compiler) promoteBeforeJumps(body []stmt) {
-	if hasJump(body) {
+	if hasJump(body) || returnsInBranch(body) {
 		c.promoteAssigned(body)
 	}
 }
@@ -533,7 +547,7 @@ func (c *compiler) lowerReturn(s *sReturn) ctl {
 			if f.ret.name == "bool" {
 				v = truthOf(v)
 			}
-			c.storeBits(s.P, f.resBits, varBitsOf(f.ret, v))
+			c.storeBits(s.P, f.resBits, c.varBitsOf(f.ret, v))
 		}
 		c.runtimeReturn(s.P, f)
 		return ctlReturn
@@ -581,7 +595,7 @@ func (c *compiler) convertReturn(p position, v value, t *ctype) value {
 		// An integer computed at run time outlives the callee's scratch
 		// bits in bits of its own.
 		bits := c.allocPerm(p, runtimeWidth(t))
-		c.storeBits(p, bits, v)
+		c.storeBits(p, bits, c.varBitsOf(t, v))
 		return value{k: vRT, bits: bits, w: len(bits), signed: t.name == "int", angle: t.name == "angle"}
 	case v.runtime():
 		runtimeFail(p, "the returned "+t.name)

@@ -507,6 +507,25 @@ func TestRunTimeMatchesCompileTime(t *testing.T) {
 		"int[8] k = m; switch (k) { case 5 { r = 1; } case 2, 7 { r = 2; } default { r = 3; } }",
 		"r = (m == 5) + (m > 3) * 2 + (m != 0) * 4;",
 		"int[8] k = 1; for int i in [0:2] { if (m[i]) { k *= 3; } else { k -= 1; } } r = k;",
+		// names declared inside a loop or subroutine are not the outer ones
+		"int n = 3; for int i in [0:2] { if (m[i]) break; int n = 0; n = 7; } for int j in [1:n] { r += 1; }",
+		"int n = 3; def f(bit a) -> int { if (a) return 1; int n = 0; n = 2; return n; } r = f(m[0]); for int j in [1:n] { r += 1; }",
+		// returns that leave early from inside blocks and loops
+		"def f(bit[3] a) -> uint[8] { uint[8] s = 0; for int i in [0:2] { s += i + 1; if (a[i]) return s; } return 99; } r = f(m);",
+		"def f(bit a) -> int[8] { int k = 1; { if (a) return k; } k = 2; return k; } r = f(m[1]);",
+		"def f(bit[3] a) -> int[8] { int k = 1; for int i in [0:2] { if (a[i]) return k; } k = 2; return k; } r = f(m);",
+		"def f(bit a) -> int[8] { if (a) { end; } return 3; } r = f(m[0]);",
+		// bit strings keep their width
+		"r = ~(m | 0);",
+		"if (~(m & 3) == 6) { r = 1; }",
+		// angles count in steps of their register and compare as numbers
+		"angle[3] a = m; a = a + 100; r = a;",
+		"angle[3] a = m; if (a >= 1) { r[0] = 1; } if (a != 2) { r[1] = 1; } if (pi < a) { r[2] = 1; } a = 3 + a; a -= 2; r[4:6] = a;",
+		"angle[3] a0 = m; angle[4] a = a0; r = a;",
+		"angle[4] a0 = m; angle[2] a = a0; r = a;",
+		"angle[3] a = m; r = bit[3](a);",
+		"angle[3] a = m; a = a * 3; a = a << 1; r = a;",
+		"def g(angle[4] x) -> angle[4] { return x + pi/8; } angle[3] a = m; r = g(a);",
 	}
 	for _, pattern := range []string{"101", "010", "111", "000"} {
 		var xs string

@@ -71,7 +71,11 @@ func (c *compiler) evalIdent(e *xIdent) value {
 	}
 	switch sym.kind {
 	case symVar:
-		return sym.val
+		v := sym.val
+		if sym.ty != nil && sym.ty.name == "angle" && v.k == vFloat {
+			v.angle, v.w = true, sym.ty.size // its bits are a fraction of a turn
+		}
+		return v
 	case symBits:
 		return c.readTyped(sym.bits, sym.ty)
 	case symQubits:
@@ -157,7 +161,11 @@ func (c *compiler) evalUnary(e *xUnary) value {
 		case vBool:
 			return boolVal(v.i == 0)
 		case vExpr:
-			return value{k: vExpr, ex: sim.Unary(sim.BitNot, v.ex)}
+			ex := sim.Unary(sim.BitNot, v.ex)
+			if v.w > 0 && v.w < 64 { // a bit string keeps its width
+				ex = sim.Binary(sim.BitAnd, ex, sim.Const(1<<v.w-1))
+			}
+			return value{k: vExpr, ex: ex, w: v.w}
 		case vRT, vCond:
 			if v.k == vRT && len(v.bits) != 1 {
 				ex := sim.Unary(sim.BitNot, c.exprOf(e.P, v, "~"))
@@ -215,6 +223,11 @@ func (c *compiler) evalBinary(p position, op string, x, y value) value {
 	}
 	if x.runtime() || y.runtime() {
 		return c.runtimeBinary(p, op, x, y)
+	}
+	if x.k == vFloat && x.angle && x.w > 0 && x.w <= 64 && (op == "&" || op == "|" || op == "^" || op == "<<" || op == ">>") {
+		// bit operations on an angle[w] work on its bits
+		r := c.evalBinary(p, op, value{k: vBits, i: angleBits(x.f, x.w), w: x.w}, y)
+		return value{k: vFloat, f: angleValue(r.i, x.w), angle: true, w: x.w}
 	}
 	switch op {
 	case "&&":

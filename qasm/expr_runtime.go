@@ -16,17 +16,8 @@ import (
 // anything; the rest (arithmetic, registers compared or combined bit by
 // bit, signed integers) becomes one of sim's classical expressions.
 func (c *compiler) runtimeBinary(p position, op string, x, y value) value {
-	if cmp, ok := cmpOps[op]; ok && (x.angle && y.k == vFloat || y.angle && x.k == vFloat) {
-		return compareAngle(p, x, cmp, y)
-	}
-	// An angle register adds and subtracts a constant angle in its own
-	// units; being on the register's grid, the sum rounds the same.
-	if op == "+" || op == "-" {
-		if x.angle && y.k == vFloat {
-			y = value{k: vBits, i: angleBits(y.f, x.w), w: x.w}
-		} else if y.angle && x.k == vFloat {
-			x = value{k: vBits, i: angleBits(x.f, y.w), w: y.w}
-		}
+	if x.runtime() && x.angle || y.runtime() && y.angle {
+		return c.angleBinary(p, op, x, y)
 	}
 	exprMode := x.k == vExpr || y.k == vExpr || x.signed || y.signed
 	if cmp, ok := cmpOps[op]; ok {
@@ -81,32 +72,6 @@ func (c *compiler) runtimeBinary(p position, op string, x, y value) value {
 		return value{k: vExpr, ex: ex, w: w}
 	}
 	return value{k: vExpr, ex: ex}
-}
-
-// compareAngle compares an angle register with a float exactly, as the
-// compile-time comparison of the two as numbers does: the register holds
-// k turns/2^w, so "angle cmp f" is "k cmp t" for t = f·2^w/2π.
-func compareAngle(p position, x value, cmp sim.Cmp, y value) value {
-	if y.angle {
-		x, y, cmp = y, x, flip(cmp)
-	}
-	w := len(x.bits)
-	t := y.f / (2 * math.Pi) * math.Ldexp(1, w)
-	lo, hi := math.Floor(t), math.Ceil(t)
-	exact := lo == hi
-	var k float64
-	switch cmp {
-	case sim.Gt, sim.Le:
-		k = lo
-	case sim.Ge, sim.Lt:
-		k = hi
-	default: // == and != hold or fail outright off the grid
-		if !exact {
-			return boolVal(cmp == sim.Ne)
-		}
-		k = t
-	}
-	return value{k: vCond, cond: compareRuntime(p, value{k: vRT, bits: x.bits, w: w}, cmp, floatVal(k))}
 }
 
 var exprOps = map[string]sim.Operator{"+": sim.Add, "-": sim.Sub, "*": sim.Mul, "/": sim.Div, "%": sim.Mod,

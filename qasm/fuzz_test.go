@@ -42,6 +42,7 @@ func FuzzParse(f *testing.F) {
 		"qubit[2] q; bit[2] c = measure q; int[8] n = -3; n += c * 2 - (c >> 1); if (n % 3 == 1 && c != n) { x q[0]; } bit[8] o = ~n;",
 		"qubit a; angle[3] c; measure a -> c[2]; c >>= 1; c += pi / 4; rz(c) a; u2(c, 0) a; int switch_dummy; switch_dummy = c;\nswitch (switch_dummy) { case 1: { x a; } break; default: { } break; }",
 		"qubit q; bit d; int t = 0; while (!d) { t += 1; d = measure q; if (t > 3) { t = 0; } }",
+		"qubit q; bit[3] m = measure q; angle[3] a = m; angle[4] b = a + 100; if (pi < b) { rz(b - pi/8) q; } b = b * 3 << 1; bit[8] r = bit[4](b) | ~(m | 0); def g(angle[4] x) -> angle[4] { { if (m[0]) return x; } end; }",
 		"qubit q; int n = 0; for int i in [0:5] { n += 1; bit c = measure q; if (c) break; int[4] l = n; } def f(qubit a) -> int { int k = 1; if (measure a) return k; k = 2; return k; } bit[70] r; r = f(q) - n;",
 	} {
 		f.Add(s)

@@ -79,6 +79,9 @@ func (c *compiler) gateCall(s *sGateCall) {
 	measured, measuredAt := value{}, -1
 	for i, e := range s.Params {
 		v := c.eval(e)
+		if v.k == vExpr && v.angle {
+			v = c.angleParam(e.at(), v)
+		}
 		if v.k == vRT && v.angle && measuredAt < 0 {
 			measured, measuredAt = v, i
 			continue

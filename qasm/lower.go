@@ -67,8 +67,11 @@ func (c *compiler) lowerList(stmts []stmt) ctl {
 // continue inside a branch.
 func leavesEarly(s stmt) bool {
 	switch s.(type) {
-	case *sIf, *sSwitch:
+	case *sIf, *sSwitch, *sBlock:
 		return hasJump([]stmt{s}) || returnsInBranch([]stmt{s})
+	case *sFor, *sWhile:
+		// their own breaks stay inside them; a return leaves
+		return returnsInBranch([]stmt{s})
 	}
 	return false
 }
@@ -166,7 +169,9 @@ func (c *compiler) lowerStmt(s stmt) ctl {
 		return c.lowerReturn(s)
 	case *sEnd:
 		c.inGateBody(s.P, "end")
-		if c.rt > 0 {
+		if c.rt > 0 || len(c.fns) > 0 {
+			// in a subroutine the caller goes on lowering what follows
+			// the call, which no shot reaches
 			c.endJumps = append(c.endJumps, c.emit(s.P, sim.Op{Kind: sim.OpJump}))
 		}
 		return ctlEnd
@@ -294,7 +299,7 @@ func (c *compiler) declareClassical(s *sDecl) {
 	case init.runtime() && !s.Const && runtimeWidth(ty) > 0:
 		c.declare(sym)
 		c.promote(s.P, sym)
-		c.storeBits(s.P, sym.bits, varBits(sym, init))
+		c.storeBits(s.P, sym.bits, c.varBits(sym, init))
 		return
 	case init.runtime():
 		runtimeFail(s.P, "the value of "+quote(s.Name))
@@ -338,22 +343,31 @@ func (c *compiler) promote(p position, sym *symbol) {
 	if sym.val.k == 0 { // declared with a measured value: no value yet
 		c.setConst(p, bits, 0)
 	} else {
-		c.storeBits(p, bits, varBits(sym, sym.val))
+		c.storeBits(p, bits, c.varBits(sym, sym.val))
 	}
 	sym.kind, sym.single, sym.bits, sym.val = symBits, n == 1 && sym.ty.name == "bool", bits, value{}
 }
 
 // varBits converts a value stored into the whole of variable sym: an
 // angle's bits are a fraction of a turn.
-func varBits(sym *symbol, v value) value { return varBitsOf(sym.ty, v) }
+func (c *compiler) varBits(sym *symbol, v value) value { return c.varBitsOf(sym.ty, v) }
 
-func varBitsOf(t *ctype, v value) value {
+func (c *compiler) varBitsOf(t *ctype, v value) value {
 	if t != nil && t.name == "bool" {
 		return truthOf(v)
 	}
 	if t != nil && t.name == "angle" && (v.k == vFloat || v.k == vInt) {
 		n := runtimeWidth(t)
 		return value{k: vBits, i: angleBits(v.asFloat(position{}, "an angle"), n), w: n}
+	}
+	if t != nil && t.name == "angle" && v.runtime() && runtimeWidth(t) > 0 {
+		if v.k == vRT && !v.angle && !v.integer && !v.signed {
+			// bits are an angle of their own width
+			v.angle, v.w = true, len(v.bits)
+		}
+		if v.angle {
+			return c.rescaleAngle(position{}, v, runtimeWidth(t))
+		}
 	}
 	return v
 }
@@ -407,6 +421,14 @@ func (c *compiler) storeBits(p position, bits []int, v value) {
 	case vBits, vInt, vBool:
 		c.setConst(p, bits, uint64(v.i))
 	case vFloat:
+		if v.angle { // an angle's bits, in its own steps when it has a size
+			n := min(len(bits), 64)
+			if v.w > 0 {
+				n = min(v.w, 64)
+			}
+			c.setConst(p, bits, uint64(angleBits(v.f, n)))
+			return
+		}
 		c.setConst(p, bits, uint64(v.asInt(p, "a value stored in bits")))
 	default:
 		fail(p, "cannot store a %s value in bits", v.kindName())

@@ -172,7 +172,7 @@ func (c *compiler) assign(s *sAssign) {
 			v = c.evalBinary(s.P, strings.TrimSuffix(s.Op, "="), c.eval(s.Target), v)
 		}
 		if id, ok := s.Target.(*xIdent); ok {
-			v = varBits(c.lookup(id.Name), v)
+			v = c.varBits(c.lookup(id.Name), v)
 		}
 		c.storeBits(s.P, bits, v)
 		return
@@ -212,7 +212,7 @@ func (c *compiler) assign(s *sAssign) {
 			c.promote(s.P, sym)
 			bits, _, _ := c.bitsLvalue(s.Target)
 			if len(path) == 0 {
-				v = varBits(sym, v)
+				v = c.varBits(sym, v)
 			}
 			c.storeBits(s.P, bits, v)
 			return

@@ -75,12 +75,12 @@ func (c *compiler) callDef(p position, d *sDef, args []expr, qubits []expr) valu
 		case ty.name == "bit" || ty.name == "bool" && b.v.runtime():
 			sym.kind, sym.single = symBits, ty.size == 0
 			sym.bits = c.allocScratch(a.P, max(ty.size, 1))
-			c.storeBits(a.P, sym.bits, varBits(sym, b.v))
+			c.storeBits(a.P, sym.bits, c.varBits(sym, b.v))
 		case b.v.runtime() && runtimeWidth(ty) > 0:
 			// an int, uint or angle measured at run time: a copy in bits
 			sym.kind = symBits
 			sym.bits = c.allocScratch(a.P, runtimeWidth(ty))
-			c.storeBits(a.P, sym.bits, b.v)
+			c.storeBits(a.P, sym.bits, c.varBitsOf(ty, b.v))
 		case b.v.runtime():
 			runtimeFail(all[i].at(), "argument "+quote(a.Name)+" of "+quote(d.Name))
 		case ty.name == "array" && ty.dims == nil:
@@ -90,7 +90,14 @@ func (c *compiler) callDef(p position, d *sDef, args []expr, qubits []expr) valu
 		}
 		c.declare(sym)
 	}
-	c.lowerList(d.Body)
+	if c.lowerList(d.Body) == ctlEnd && !f.raised {
+		// The program ends here (the jump is in place); what follows
+		// the call is lowered but never runs.
+		if ret == nil {
+			return value{}
+		}
+		return zeroOf(ret)
+	}
 	for _, j := range f.returns {
 		c.ops[j].Target = len(c.ops)
 	}

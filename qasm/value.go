@@ -91,22 +91,24 @@ func angleBits(f float64, w int) int64 {
 // angleVal converts to an angle: bits are a fraction of a turn, and an
 // angle is taken modulo 2π, on the grid of 2^n steps of an angle[n].
 func angleVal(v value, t *ctype, p position, what string) value {
+	var f float64
 	if v.k == vBits {
-		return floatVal(angleValue(v.i, v.w))
+		f = angleValue(v.i, v.w)
+	} else {
+		f = v.asFloat(p, what)
 	}
-	f := v.asFloat(p, what)
-	if math.IsInf(f, 0) || math.IsNaN(f) {
+	switch {
+	case math.IsInf(f, 0) || math.IsNaN(f):
 		return floatVal(f) // refused where it is used, with its name
-	}
-	if t.size > 0 {
+	case t.size > 0:
 		n := min(t.size, 64)
-		return floatVal(angleValue(angleBits(f, n), n))
+		f = angleValue(angleBits(f, n), n)
+	default:
+		if f = math.Mod(f, 2*math.Pi); f < 0 {
+			f += 2 * math.Pi
+		}
 	}
-	f = math.Mod(f, 2*math.Pi)
-	if f < 0 {
-		f += 2 * math.Pi
-	}
-	return floatVal(f)
+	return value{k: vFloat, f: f, angle: true, w: t.size}
 }
 
 // angleValue is the angle held in w bits.
@@ -242,6 +244,13 @@ func coerce(v value, t *ctype, p position, what string) value {
 		return boolVal(v.asBool(p, what))
 	case "bit":
 		n := max(t.size, 1)
+		if v.k == vFloat && v.angle {
+			m := min(n, 64)
+			if v.w > 0 {
+				m = min(v.w, m)
+			}
+			return value{k: vBits, i: angleBits(v.f, m), w: n}
+		}
 		i := v.asInt(p, what)
 		if n < 64 {
 			i &= 1<<n - 1
