@@ -238,9 +238,9 @@ func (c *compiler) evalBinary(p position, op string, x, y value) value {
 	if cmp, ok := cmpOps[op]; ok {
 		if isFloat(x) || isFloat(y) {
 			a, b := x.asFloat(p, "a comparison"), y.asFloat(p, "a comparison")
-			return boolVal(compareF(cmp, a, b))
+			return boolVal(compare(cmp, a, b))
 		}
-		return boolVal(compareI(cmp, x.i, y.i))
+		return boolVal(compare(cmp, x.i, y.i))
 	}
 	switch op {
 	case "&", "|", "^", "<<", ">>":
@@ -344,23 +344,8 @@ func ipow(a, b int64) int64 {
 	return r
 }
 
-func compareF(cmp sim.Cmp, a, b float64) bool {
-	switch cmp {
-	case sim.Eq:
-		return a == b
-	case sim.Ne:
-		return a != b
-	case sim.Lt:
-		return a < b
-	case sim.Le:
-		return a <= b
-	case sim.Gt:
-		return a > b
-	}
-	return a >= b
-}
-
-func compareI(cmp sim.Cmp, a, b int64) bool {
+// compare applies a comparison to two numbers of one kind.
+func compare[T int64 | float64](cmp sim.Cmp, a, b T) bool {
 	switch cmp {
 	case sim.Eq:
 		return a == b
