@@ -105,20 +105,11 @@ func (c *compiler) promoteAssigned(blocks ...[]stmt) {
 		walk(b)
 	}
 	for _, s := range assigned {
-		root := s.Target
-		for {
-			ix, ok := root.(*xIndex)
-			if !ok {
-				break
+		// an element (n[3] = 1) is not promoted: only whole variables
+		if id, ok := s.Target.(*xIdent); ok && !declared[id.Name] {
+			if sym := c.promotable(id.Name); sym != nil {
+				c.promote(s.P, sym)
 			}
-			root = ix.X
-		}
-		id, ok := root.(*xIdent)
-		if !ok || root != s.Target || declared[id.Name] {
-			continue
-		}
-		if sym := c.lookup(id.Name); sym != nil && sym.kind == symVar && !sym.isConst && runtimeWidth(sym.ty) > 0 && sym.level >= c.rt {
-			c.promote(s.P, sym)
 		}
 	}
 }

@@ -191,14 +191,27 @@ func chiSquared(t *testing.T, counts map[string]int, want map[string]float64, sh
 	}
 }
 
+// distribution is a program and the probabilities of its low nbits
+// classical bits.
+type distribution struct {
+	name  string
+	src   string
+	nbits int
+	want  map[string]float64
+}
+
+func checkDistributions(t *testing.T, tests []distribution, shots int) {
+	t.Helper()
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			chiSquared(t, run(t, tt.src, shots, tt.nbits), tt.want, shots)
+		})
+	}
+}
+
 func TestMidCircuitControl(t *testing.T) {
 	const shots = 4000
-	tests := []struct {
-		name  string
-		src   string
-		nbits int
-		want  map[string]float64
-	}{
+	tests := []distribution{
 		{"qasm2 if", `OPENQASM 2.0; include "qelib1.inc"; qreg q[2]; creg c[2]; h q[0]; measure q[0] -> c[0]; if (c == 1) x q[1]; measure q[1] -> c[1];`,
 			2, map[string]float64{"00": 0.5, "11": 0.5}},
 		{"if else on a bit", `include "stdgates.inc"; qubit[2] q; bit a; bit b; h q[0]; a = measure q[0]; if (a) { ry(pi/3) q[1]; } else { x q[1]; } b = measure q[1];`,
@@ -248,12 +261,7 @@ func TestMidCircuitControl(t *testing.T) {
 			ry(pi/3) r; out = measure r;`,
 			3, map[string]float64{"101": 0.75, "111": 0.25}},
 	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			counts := run(t, tt.src, shots, tt.nbits)
-			chiSquared(t, counts, tt.want, shots)
-		})
-	}
+	checkDistributions(t, tests, shots)
 }
 
 // TestRepeatUntilSuccess runs the specification's repeat-until-success
@@ -305,12 +313,7 @@ func TestWhileNeverEnding(t *testing.T) {
 // computed from measurements, which sim computes per shot.
 func TestRuntimeIntegers(t *testing.T) {
 	const shots = 4000
-	tests := []struct {
-		name  string
-		src   string
-		nbits int
-		want  map[string]float64
-	}{
+	tests := []distribution{
 		{"qiskit's switch_dummy", `OPENQASM 3.0;
 include "stdgates.inc";
 bit[2] c;
@@ -398,12 +401,7 @@ _bit0 = measure _qubit0;`,
 			h q; m = measure q; r = (m * 3 + 1) % 5;`,
 			3, map[string]float64{"001": 0.25, "100": 0.25, "010": 0.25, "000": 0.25}},
 	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			counts := run(t, tt.src, shots, tt.nbits)
-			chiSquared(t, counts, tt.want, shots)
-		})
-	}
+	checkDistributions(t, tests, shots)
 }
 
 // TestMeasuredAngles runs iterative phase estimation the way the

@@ -383,13 +383,22 @@ func (c *compiler) promoteTarget(target expr) {
 		}
 		root = ix.X
 	}
-	id, ok := root.(*xIdent)
-	if !ok {
-		return
+	if id, ok := root.(*xIdent); ok {
+		if sym := c.promotable(id.Name); sym != nil {
+			c.promote(id.P, sym)
+		}
 	}
-	if sym := c.lookup(id.Name); sym != nil && sym.kind == symVar && !sym.isConst && runtimeWidth(sym.ty) > 0 && sym.level >= c.rt {
-		c.promote(id.P, sym)
+}
+
+// promotable returns the variable name refers to when it can be given
+// bits here: a bool, int, uint or sized angle, not constant, declared at
+// the run-time level the compiler is at.
+func (c *compiler) promotable(name string) *symbol {
+	sym := c.lookup(name)
+	if sym != nil && sym.kind == symVar && !sym.isConst && runtimeWidth(sym.ty) > 0 && sym.level >= c.rt {
+		return sym
 	}
+	return nil
 }
 
 // newBits gives a bit register its storage: program registers at the top

@@ -150,7 +150,7 @@ func (e *Expr) Eval(clbits []bool) (int64, error) {
 			return 0, err
 		}
 		if e.Kind == ExprCompare {
-			return b2i(compareInts(x, e.Cmp, y)), nil
+			return b2i(compare(x, e.Cmp, y)), nil
 		}
 		return binary(e.Op, x, y)
 	}
@@ -195,7 +195,9 @@ func binary(op Operator, x, y int64) (int64, error) {
 	return 0, fmt.Errorf("%w: operator %v is not binary", ErrClassical, op)
 }
 
-func compareInts(x int64, c Cmp, y int64) bool {
+// compare applies c to two integers: unsigned in conditions, signed in
+// expressions.
+func compare[T int64 | uint64](x T, c Cmp, y T) bool {
 	switch c {
 	case Eq:
 		return x == y

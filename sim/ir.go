@@ -178,20 +178,7 @@ func (c *Condition) Eval(clbits []bool) bool {
 				v |= 1 << i
 			}
 		}
-		switch c.Cmp {
-		case Eq:
-			return v == c.Value
-		case Ne:
-			return v != c.Value
-		case Lt:
-			return v < c.Value
-		case Le:
-			return v <= c.Value
-		case Gt:
-			return v > c.Value
-		case Ge:
-			return v >= c.Value
-		}
+		return compare(v, c.Cmp, c.Value)
 	case CondNot:
 		return !c.Args[0].Eval(clbits)
 	case CondAnd:
