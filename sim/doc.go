@@ -16,4 +16,12 @@
 // (mid-circuit measurement, reset, classical control) every shot runs the
 // circuit with real collapse. [Simulate] returns the exact final state of a
 // circuit's unitary part, for tests and for users who want amplitudes.
+//
+// Run takes circuits from clients and assumes nothing good of them: every
+// phase (validation, fusion, gates, shots, sampling, counting) is
+// near-linear in its input and checks the context every few milliseconds,
+// within a gate too; the work of all the shots together is bounded
+// (Options.MaxSteps, Options.MaxTotalSteps) and so are the counts, while
+// they are counted (Options.MaxResultBytes); and [MemoryNeed] says before
+// a run what it will allocate, so that a service can reserve it first.
 package sim

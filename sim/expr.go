@@ -104,6 +104,61 @@ func Truth(cond *Condition) *Expr { return &Expr{Kind: ExprCond, Cond: cond} }
 // cannot exhaust the stack.
 const maxExprDepth = 1000
 
+// maxExprNodes bounds the nodes Validate accepts in the condition and the
+// expression of one operation, counted as evaluating them visits them: a
+// part used twice (a front end may share one *Expr between two places)
+// counts twice. Twenty nested a == b of shared parts are a million visits
+// in a 200-byte program; without the bound one evaluation could take
+// hours, and validating it as long.
+const maxExprNodes = 1 << 16
+
+// nodeCost is how many nodes an operation's condition and expression
+// evaluate per step it is charged (see stepBudget).
+const nodeCost = 64
+
+// countNode counts one more node against maxExprNodes.
+func countNode(nodes *int) error {
+	if *nodes++; *nodes > maxExprNodes {
+		return fmt.Errorf("condition or expression of more than %d nodes (a part used twice counts twice)", maxExprNodes)
+	}
+	return nil
+}
+
+// evalNodes is how many nodes evaluating op's condition and expression
+// visits at most (past maxExprNodes, maxExprNodes+1): a validated
+// operation's cost.
+func evalNodes(op *Op) int {
+	n := 0
+	if op.If != nil {
+		countCond(op.If, &n)
+	}
+	if op.Expr != nil {
+		countExpr(op.Expr, &n)
+	}
+	return n
+}
+
+func countCond(c *Condition, n *int) {
+	if countNode(n) != nil {
+		return
+	}
+	for _, a := range c.Args {
+		countCond(a, n)
+	}
+}
+
+func countExpr(e *Expr, n *int) {
+	if countNode(n) != nil {
+		return
+	}
+	if e.Cond != nil {
+		countCond(e.Cond, n)
+	}
+	for _, a := range e.Args {
+		countExpr(a, n)
+	}
+}
+
 // Eval computes the expression over the classical bits clbits. The only
 // errors are ErrClassical ones.
 func (e *Expr) Eval(clbits []bool) (int64, error) {
@@ -222,9 +277,12 @@ func b2i(b bool) int64 {
 	return 0
 }
 
-func (c *Circuit) validateExpr(e *Expr, depth int) error {
+func (c *Circuit) validateExpr(e *Expr, depth int, nodes *int) error {
 	if e == nil {
 		return fmt.Errorf("missing expression")
+	}
+	if err := countNode(nodes); err != nil {
+		return err
 	}
 	if depth > maxExprDepth {
 		return fmt.Errorf("expression nested more than %d deep", maxExprDepth)
@@ -245,7 +303,7 @@ func (c *Circuit) validateExpr(e *Expr, depth int) error {
 		if e.Cond == nil {
 			return fmt.Errorf("missing condition")
 		}
-		if err := c.validateCond(e.Cond, depth+1); err != nil {
+		if err := c.validateCond(e.Cond, depth+1, nodes); err != nil {
 			return err
 		}
 	case ExprUnary:
@@ -270,7 +328,7 @@ func (c *Circuit) validateExpr(e *Expr, depth int) error {
 		return fmt.Errorf("%v expression with %d arguments, want %d", e.Kind, len(e.Args), args)
 	}
 	for _, a := range e.Args {
-		if err := c.validateExpr(a, depth+1); err != nil {
+		if err := c.validateExpr(a, depth+1, nodes); err != nil {
 			return err
 		}
 	}

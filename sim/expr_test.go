@@ -127,3 +127,44 @@ func TestValidateExpr(t *testing.T) {
 		}
 	}
 }
+
+// sharedEquality is what a front end builds for ((b0 == b1) == b1) == …
+// nested levels deep when it shares each side between the two halves of
+// an equality: levels that each use the one below twice, so evaluating it
+// visits about 2^levels nodes.
+func sharedEquality(levels int) *sim.Condition {
+	c := sim.BitIs(0, true)
+	b := sim.BitIs(1, true)
+	for range levels {
+		c = sim.Or(sim.And(c, b), sim.And(sim.Not(c), sim.Not(b)))
+	}
+	return c
+}
+
+// A condition whose shared parts make it exponential to evaluate is
+// refused by Validate, which stops counting at the bound (a 40-level one
+// would take longer than the universe to walk); a smaller one is accepted
+// and each evaluation costs steps in proportion to its size.
+func TestSharedConditionsAreBounded(t *testing.T) {
+	op := func(cond *sim.Condition) *sim.Circuit {
+		c := &sim.Circuit{NumQubits: 1, NumClbits: 2}
+		c.Measure(0, 0).If(cond, sim.Op{Kind: sim.OpGate, Gate: stdGate("x", nil, 0)})
+		return c
+	}
+	for _, levels := range []int{14, 40, 1000} {
+		err := op(sharedEquality(levels)).Validate()
+		if !errors.Is(err, sim.ErrInvalidCircuit) {
+			t.Fatalf("%d levels: Validate = %v, want ErrInvalidCircuit", levels, err)
+		}
+	}
+	c := op(sharedEquality(8)) // 2,041 nodes: 32 steps
+	if err := c.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := sim.Run(context.Background(), c, sim.Options{Shots: 10, MaxSteps: 30}); !errors.Is(err, sim.ErrStepLimit) {
+		t.Fatalf("a condition of thousands of nodes within 30 steps a shot: %v, want ErrStepLimit", err)
+	}
+	if _, err := sim.Run(context.Background(), c, sim.Options{Shots: 10, MaxSteps: 100}); err != nil {
+		t.Fatal(err)
+	}
+}

@@ -1,6 +1,8 @@
 package sim
 
 import (
+	"context"
+	"math/bits"
 	"slices"
 )
 
@@ -10,28 +12,45 @@ import (
 // controls) fit within a width; blocks on disjoint qubits stay open side by
 // side, since their gates commute. All-diagonal blocks may grow wider: a
 // diagonal costs one multiplication per amplitude whatever its width.
+//
+// Fusion runs on a client's circuit before anything else, so it must stay
+// near-linear in the number of gates however they are arranged (a loop of a
+// million gates on one qubit is a 300-byte program): a gate joins a block by
+// an append, blocks that merge append the smaller gate lists onto the
+// largest (each gate moves O(log n) times), and a block's matrix is built by
+// applying its gates to it one by one, each at a cost bounded by the width.
 
 const (
 	// DefaultFusionWidth is the widest general block (qubits).
 	DefaultFusionWidth = 2
 	// DefaultDiagonalFusionWidth is the widest all-diagonal block.
 	DefaultDiagonalFusionWidth = 8
+	// maxFusionWidth clamps Options.FusionWidth. Folding a gate into a block
+	// of k qubits costs up to 4^k·2^t operations (t its targets) and the
+	// block's matrix has 4^k entries: past a few qubits a block costs more to
+	// build than it saves (bench/README.md), and an absurd width would
+	// allocate without bound.
+	maxFusionWidth = 6
 )
 
 type block struct {
 	qubits []int // sorted
-	gates  []*Gate
-	diag   bool
-	order  int // creation order, so blocks close in a valid order
+	// gates in an order valid for the block: each gate after every gate it
+	// does not commute with. Gates that came from different blocks act on
+	// disjoint qubits and commute.
+	gates []*Gate
+	diag  bool
+	order int // creation order, so that blocks close in a stable order
 }
 
-func gateQubits(g *Gate) []int {
-	qs := slices.Clone(g.Targets)
+// appendQubits appends g's qubits (targets and controls), sorted, to dst.
+func appendQubits(dst []int, g *Gate) []int {
+	dst = append(dst, g.Targets...)
 	for _, c := range g.Controls {
-		qs = append(qs, c.Qubit)
+		dst = append(dst, c.Qubit)
 	}
-	slices.Sort(qs)
-	return qs
+	slices.Sort(dst)
+	return dst
 }
 
 func isDiagonal(m []complex128) bool {
@@ -47,41 +66,66 @@ func isDiagonal(m []complex128) bool {
 }
 
 // fuseGates merges gates into blocks of at most width qubits (diagWidth for
-// all-diagonal blocks) and returns the gates to apply, in a valid order. A
-// width below 1 returns the gates as they are.
-func fuseGates(gates []*Gate, width, diagWidth int) []*Gate {
+// all-diagonal blocks) and returns the kernels to apply, in a valid order. A
+// width below 1 returns one kernel per gate. It checks ctx every few
+// thousand gates.
+func fuseGates(ctx context.Context, gates []*Gate, width, diagWidth int) ([]*kernel, error) {
+	if len(gates) == 0 {
+		return nil, nil
+	}
+	enter("fuse")
+	tick := ticker{ctx: ctx}
+	var out []*kernel
 	if width < 1 {
-		return gates
+		for _, g := range gates {
+			if err := tick.tick(); err != nil {
+				return nil, err
+			}
+			out = append(out, newKernel(g))
+		}
+		return out, nil
 	}
 	diagWidth = max(diagWidth, width)
-	var out []*Gate
-	open := map[int]*block{} // qubit → its open block
+	var open []*block // qubit → its open block, nil when none
 	order := 0
 
-	closeBlocks := func(bs []*block) {
+	closeBlocks := func(bs []*block) error {
 		slices.SortFunc(bs, func(a, b *block) int { return a.order - b.order })
 		for _, b := range bs {
-			out = append(out, b.gate())
+			k, err := b.kernel(&tick)
+			if err != nil {
+				return err
+			}
+			out = append(out, k)
 			for _, q := range b.qubits {
-				delete(open, q)
+				open[q] = nil
 			}
 		}
+		return nil
 	}
 
+	var qs, union []int // scratch, reused gate after gate
+	var touched []*block
 	for _, g := range gates {
-		qs := gateQubits(g)
+		if err := tick.tick(); err != nil {
+			return nil, err
+		}
+		qs = appendQubits(qs[:0], g)
 		if len(qs) == 0 {
-			out = append(out, g) // a global phase commutes with everything
+			out = append(out, newKernel(g)) // a global phase commutes with everything
 			continue
 		}
+		for len(open) <= qs[len(qs)-1] {
+			open = append(open, nil)
+		}
 		diag := isDiagonal(g.Matrix)
-		var touched []*block
+		touched = touched[:0]
 		for _, q := range qs {
 			if b := open[q]; b != nil && !slices.Contains(touched, b) {
 				touched = append(touched, b)
 			}
 		}
-		union := slices.Clone(qs)
+		union = append(union[:0], qs...)
 		allDiag := diag
 		for _, b := range touched {
 			union = append(union, b.qubits...)
@@ -94,119 +138,243 @@ func fuseGates(gates []*Gate, width, diagWidth int) []*Gate {
 			limit = diagWidth
 		}
 		if len(union) <= limit {
-			nb := &block{qubits: union, diag: allDiag, order: order}
-			if len(touched) > 0 {
-				slices.SortFunc(touched, func(a, b *block) int { return a.order - b.order })
-				nb.order = touched[0].order
-				for _, b := range touched {
-					nb.gates = append(nb.gates, b.gates...)
-				}
+			nb := merge(touched)
+			if nb == nil {
+				nb = &block{order: order}
+				order++
 			}
 			nb.gates = append(nb.gates, g)
+			nb.qubits = append(nb.qubits[:0], union...)
+			nb.diag = allDiag
 			for _, q := range union {
 				open[q] = nb
 			}
-			order++
 			continue
 		}
-		closeBlocks(touched)
-		if own := map[bool]int{false: width, true: diagWidth}[diag]; len(qs) > own {
-			out = append(out, g) // too wide to start a block: apply alone
+		if err := closeBlocks(touched); err != nil {
+			return nil, err
+		}
+		own := width
+		if diag {
+			own = diagWidth
+		}
+		if len(qs) > own {
+			out = append(out, newKernel(g)) // too wide to start a block: apply alone
 			continue
 		}
-		nb := &block{qubits: qs, diag: diag, order: order, gates: []*Gate{g}}
+		nb := &block{qubits: slices.Clone(qs), diag: diag, order: order, gates: []*Gate{g}}
 		order++
 		for _, q := range qs {
 			open[q] = nb
 		}
 	}
 	var rest []*block
-	for _, b := range open {
-		if !slices.Contains(rest, b) {
+	for q, b := range open {
+		if b != nil && b.qubits[0] == q { // each block once, at its lowest qubit
 			rest = append(rest, b)
 		}
 	}
-	closeBlocks(rest)
-	return out
+	if err := closeBlocks(rest); err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
-// gate returns the block as one gate: its only gate unchanged, or the
-// product of all of them on the block's qubits.
-func (b *block) gate() *Gate {
-	if len(b.gates) == 1 {
-		return b.gates[0]
+// merge merges the open blocks bs into the one with the most gates and
+// returns it (nil for none): the other blocks' gates are appended to its
+// list, so a gate is copied only into a list at least twice the size of the
+// one it leaves. The blocks act on disjoint qubits, so their gates commute
+// and appending keeps the order valid. The merged block keeps the earliest
+// creation order among them.
+func merge(bs []*block) *block {
+	if len(bs) == 0 {
+		return nil
 	}
-	k := len(b.qubits)
-	d := 1 << k
+	big := bs[0]
+	for _, b := range bs[1:] {
+		if len(b.gates) > len(big.gates) {
+			big = b
+		}
+	}
+	for _, b := range bs {
+		if b != big {
+			big.gates = append(big.gates, b.gates...)
+			big.order = min(big.order, b.order)
+			b.gates = nil
+		}
+	}
+	return big
+}
+
+// kernel returns the block as one kernel: its only gate's, or that of the
+// product of all of them on the block's qubits.
+func (b *block) kernel(tick *ticker) (*kernel, error) {
+	if len(b.gates) == 1 {
+		return newKernel(b.gates[0]), nil
+	}
 	if b.diag {
-		diag := make([]complex128, d)
-		for x := range d {
-			diag[x] = 1
-			for _, g := range b.gates {
-				diag[x] *= diagonalEntry(g, b.qubits, x)
+		diag, err := b.diagonal(tick)
+		if err != nil {
+			return nil, err
+		}
+		return newDiagKernel(b.qubits, diag), nil
+	}
+	m, err := b.matrix(tick)
+	if err != nil {
+		return nil, err
+	}
+	return newKernel(&Gate{Name: "fused", Matrix: m, Targets: b.qubits}), nil
+}
+
+// positions maps each of g's qubits to its bit in the block's index (bit j
+// is b.qubits[j]): the bits of g's targets for every row r of g's matrix,
+// and the mask and wanted value of its controls.
+func (b *block) positions(g *Gate, off []int) (ctrlMask, ctrlVal int) {
+	for _, c := range g.Controls {
+		bit := 1 << slices.Index(b.qubits, c.Qubit)
+		ctrlMask |= bit
+		if !c.Negated {
+			ctrlVal |= bit
+		}
+	}
+	for r := range off {
+		o := 0
+		for j, t := range g.Targets {
+			if r>>j&1 == 1 {
+				o |= 1 << slices.Index(b.qubits, t)
 			}
 		}
-		m := make([]complex128, d*d)
-		for x := range d {
-			m[x*d+x] = diag[x]
-		}
-		return &Gate{Name: "fused", Matrix: m, Targets: b.qubits}
+		off[r] = o
 	}
-	m := Identity(d)
+	return ctrlMask, ctrlVal
+}
+
+// matrix returns the product of the block's gates, row-major, on its
+// qubits. It applies each gate to the columns of the product so far, as a
+// gate is applied to a state: 4^k·2^t operations for a gate on t targets in
+// a block of k qubits, against 8^k for a multiplication by its embedding.
+func (b *block) matrix(tick *ticker) ([]complex128, error) {
+	d := 1 << len(b.qubits)
+	t := Identity(d) // column-major: t[c*d+r] is row r of column c
+	offs := make([]int, d)
+	buf := make([]complex128, d)
 	for _, g := range b.gates {
-		m = MatMul(embed(g, b.qubits), m)
-	}
-	return &Gate{Name: "fused", Matrix: m, Targets: b.qubits}
-}
-
-// diagonalEntry is the diagonal entry of diagonal gate g at the basis state
-// x of qubits (bit j of x is qubits[j]).
-func diagonalEntry(g *Gate, qubits []int, x int) complex128 {
-	bit := func(q int) int { return x >> slices.Index(qubits, q) & 1 }
-	for _, c := range g.Controls {
-		if (bit(c.Qubit) == 1) == c.Negated {
-			return 1
+		if err := tick.tick(); err != nil {
+			return nil, err
+		}
+		gd := g.Dim()
+		off := offs[:gd]
+		ctrlMask, ctrlVal := b.positions(g, off)
+		tmask := off[gd-1]
+		for base := range d {
+			if base&tmask != 0 || base&ctrlMask != ctrlVal {
+				continue
+			}
+			for c := range d {
+				col := t[c*d : c*d+d]
+				for r, o := range off {
+					buf[r] = col[base|o]
+				}
+				for r, o := range off {
+					row := g.Matrix[r*gd : r*gd+gd]
+					var acc complex128
+					for j, v := range buf[:gd] {
+						acc += row[j] * v
+					}
+					col[base|o] = acc
+				}
+			}
 		}
 	}
-	r := 0
-	for j, t := range g.Targets {
-		r |= bit(t) << j
-	}
-	return g.Matrix[r*g.Dim()+r]
-}
-
-// embed returns g's full unitary, controls included, on qubits (bit j of
-// the index is qubits[j]).
-func embed(g *Gate, qubits []int) []complex128 {
-	k := len(qubits)
-	d := 1 << k
-	pos := make(map[int]int, k)
-	for j, q := range qubits {
-		pos[q] = j
-	}
-	gd := g.Dim()
 	m := make([]complex128, d*d)
-	for col := range d {
-		on := true
-		for _, c := range g.Controls {
-			on = on && (col>>pos[c.Qubit]&1 == 1) != c.Negated
+	for c := range d {
+		for r := range d {
+			m[r*d+c] = t[c*d+r]
 		}
-		if !on {
-			m[col*d+col] = 1
+	}
+	return m, nil
+}
+
+// diagonal returns the diagonal of the product of the block's diagonal
+// gates. Gates on the same qubits are first multiplied together on those
+// qubits alone (2^t entries for t qubits, however wide the block), and each
+// distinct set of qubits is then spread over the block's 2^k entries once:
+// a long run of phase gates costs little more than reading it.
+func (b *block) diagonal(tick *ticker) ([]complex128, error) {
+	d := 1 << len(b.qubits)
+	bySupport := make([][]complex128, d) // by the mask of a gate's qubits' bits
+	offs := make([]int, d)
+	for _, g := range b.gates {
+		if err := tick.tick(); err != nil {
+			return nil, err
+		}
+		gd := g.Dim()
+		off := offs[:gd]
+		ctrlMask, ctrlVal := b.positions(g, off)
+		support := ctrlMask | off[gd-1]
+		t := bySupport[support]
+		if t == nil {
+			t = make([]complex128, 1<<bits.OnesCount(uint(support)))
+			for i := range t {
+				t[i] = 1
+			}
+			bySupport[support] = t
+		}
+		for y := range t {
+			x := deposit(y, support)
+			if x&ctrlMask != ctrlVal {
+				continue
+			}
+			r := 0 // the row of g's matrix: bit j is target j's bit, off[1<<j]
+			for j := range g.Targets {
+				if x&off[1<<j] != 0 {
+					r |= 1 << j
+				}
+			}
+			t[y] *= g.Matrix[r*gd+r]
+		}
+	}
+	diag := make([]complex128, d)
+	for i := range diag {
+		diag[i] = 1
+	}
+	for support, t := range bySupport {
+		if t == nil {
 			continue
 		}
-		gc, rest := 0, col
-		for j, t := range g.Targets {
-			gc |= (col >> pos[t] & 1) << j
-			rest &^= 1 << pos[t]
+		if err := tick.step(d); err != nil {
+			return nil, err
 		}
-		for gr := range gd {
-			row := rest
-			for j, t := range g.Targets {
-				row |= (gr >> j & 1) << pos[t]
-			}
-			m[row*d+col] = g.Matrix[gr*gd+gc]
+		for x := range diag {
+			diag[x] *= t[extract(x, support)]
 		}
 	}
-	return m
+	return diag, nil
+}
+
+// deposit spreads the low bits of y over the set bits of mask, lowest first.
+func deposit(y, mask int) int {
+	x := 0
+	for b := 0; mask != 0; b++ {
+		low := mask & -mask
+		if y>>b&1 == 1 {
+			x |= low
+		}
+		mask &^= low
+	}
+	return x
+}
+
+// extract gathers the bits of x at the set bits of mask into the low bits,
+// lowest first: the inverse of deposit.
+func extract(x, mask int) int {
+	y := 0
+	for b := 0; mask != 0; b++ {
+		low := mask & -mask
+		if x&low != 0 {
+			y |= 1 << b
+		}
+		mask &^= low
+	}
+	return y
 }

@@ -2,6 +2,7 @@ package sim_test
 
 import (
 	"context"
+	"math/cmplx"
 	"math/rand/v2"
 	"testing"
 
@@ -106,4 +107,111 @@ func hasDup(qs []int) bool {
 		seen[q] = true
 	}
 	return false
+}
+
+// Long runs are where fusion merges most: one block of thousands of gates,
+// blocks merging into the largest, wide diagonal blocks. Fused and unfused
+// simulation must agree on them, for every width.
+func TestFusionLongRuns(t *testing.T) {
+	rng := rand.New(rand.NewPCG(51, 52))
+	const gates = 12_000
+	tests := []struct {
+		name  string
+		n     int
+		gate  func() sim.Gate
+		width []int
+	}{
+		{"one qubit", 1, func() sim.Gate { return randomGateOn(rng, 1) }, []int{0, 1, 2}},
+		{"two qubits", 2, func() sim.Gate { return randomGateOn(rng, 2) }, []int{0, 1, 2, 3}},
+		{"diagonal on 8 qubits", 8, func() sim.Gate { return randomDiagonalGate(rng, 8) }, []int{0, 1, 2}},
+		{"diagonal and general on 10 qubits", 10, func() sim.Gate {
+			if rng.IntN(8) == 0 {
+				return randomGate(rng, 10)
+			}
+			return randomDiagonalGate(rng, 10)
+		}, []int{0, 2, 3}},
+		{"random on 4 qubits", 4, func() sim.Gate { return randomGateOn(rng, 4) }, []int{0, 1, 2, 3, 4, 6, 100}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			c := &sim.Circuit{NumQubits: tc.n}
+			for range gates {
+				c.Apply(tc.gate())
+			}
+			want, err := sim.SimulateWith(context.Background(), c, sim.Options{FusionWidth: -1})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, w := range tc.width {
+				got, err := sim.SimulateWith(context.Background(), c, sim.Options{FusionWidth: w})
+				if err != nil {
+					t.Fatal(err)
+				}
+				// 12,000 gates of rounding: far above 1e-16, far below a
+				// wrong gate.
+				assertAmplitudes(t, got.Amplitudes(), want.Amplitudes(), 1e-9)
+			}
+		})
+	}
+}
+
+// randomDiagonalGate draws a diagonal gate: a phase, RZ, or a diagonal on
+// two or three targets, with random controls, some negated.
+func randomDiagonalGate(rng *rand.Rand, n int) sim.Gate {
+	qs := rng.Perm(n)
+	var g sim.Gate
+	switch rng.IntN(3) {
+	case 0:
+		g = sim.Gate{Name: "phase", Matrix: sim.GlobalPhase(rng.Float64() * 6)}
+	case 1:
+		g = sim.Gate{Name: "rz", Matrix: sim.RZ(rng.Float64() * 6), Targets: qs[:1]}
+	default:
+		k := min(2+rng.IntN(2), n)
+		d := 1 << k
+		g = sim.Gate{Name: "diag", Matrix: make([]complex128, d*d), Targets: qs[:k]}
+		for r := range d {
+			g.Matrix[r*d+r] = cmplx.Exp(complex(0, rng.Float64()*6))
+		}
+	}
+	rest := qs[len(g.Targets):]
+	for _, q := range rest[:rng.IntN(min(len(rest), 3)+1)] {
+		g.Controls = append(g.Controls, sim.Control{Qubit: q, Negated: rng.IntN(3) == 0})
+	}
+	return g
+}
+
+// randomGateOn draws a gate of any kernel kind on n qubits, for n as low
+// as 1: a controlled phase, a diagonal, anti-diagonal or general 1-qubit
+// gate, a 2-qubit diagonal, permutation or general gate, with random
+// controls on the other qubits.
+func randomGateOn(rng *rand.Rand, n int) sim.Gate {
+	qs := rng.Perm(n)
+	var g sim.Gate
+	switch kind := rng.IntN(7); {
+	case kind == 0 || n == 1 && kind >= 4:
+		g = sim.Gate{Name: "u", Matrix: sim.U3(rng.Float64()*6, rng.Float64()*6, rng.Float64()*6), Targets: qs[:1]}
+	case kind == 1:
+		g = sim.Gate{Name: "rz", Matrix: sim.RZ(rng.Float64() * 6), Targets: qs[:1]}
+	case kind == 2:
+		g = sim.Gate{Name: "y", Matrix: []complex128{0, cmplx.Exp(complex(0, rng.Float64())), cmplx.Exp(complex(0, rng.Float64())), 0}, Targets: qs[:1]}
+	case kind == 3:
+		g = sim.Gate{Name: "phase", Matrix: sim.GlobalPhase(rng.Float64() * 6)}
+	case kind == 4:
+		g = sim.Gate{Name: "diag", Matrix: make([]complex128, 16), Targets: qs[:2]}
+		for r := range 4 {
+			g.Matrix[r*4+r] = cmplx.Exp(complex(0, rng.Float64()*6))
+		}
+	case kind == 5:
+		g = sim.Gate{Name: "perm", Matrix: make([]complex128, 16), Targets: qs[:2]}
+		for r, c := range rng.Perm(4) {
+			g.Matrix[r*4+c] = cmplx.Exp(complex(0, rng.Float64()*6))
+		}
+	default:
+		g = sim.Gate{Name: "u2q", Matrix: randomUnitary(rng, 4), Targets: qs[:2]}
+	}
+	rest := qs[len(g.Targets):]
+	for _, q := range rest[:rng.IntN(len(rest)+1)] {
+		g.Controls = append(g.Controls, sim.Control{Qubit: q, Negated: rng.IntN(3) == 0})
+	}
+	return g
 }

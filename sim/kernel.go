@@ -70,19 +70,60 @@ const zeroTol = 1e-15
 
 func isZero(c complex128) bool { return real(c)*real(c)+imag(c)*imag(c) < zeroTol*zeroTol }
 
-func newKernel(g *Gate) *kernel {
-	k := &kernel{targets: g.Targets}
-	for _, c := range g.Controls {
+// newBareKernel is a kernel's masks and fixed qubits, without its matrix.
+func newBareKernel(targets []int, controls []Control) *kernel {
+	k := &kernel{targets: targets}
+	for _, c := range controls {
 		k.ctrlMask |= 1 << c.Qubit
 		if !c.Negated {
 			k.ctrlVal |= 1 << c.Qubit
 		}
 	}
-	k.fixed = slices.Clone(g.Targets)
-	for _, c := range g.Controls {
+	k.fixed = slices.Clone(targets)
+	for _, c := range controls {
 		k.fixed = append(k.fixed, c.Qubit)
 	}
 	slices.Sort(k.fixed)
+	return k
+}
+
+// offsets returns the offsets of the 2^k amplitudes of a group from its base
+// index: bit j of r is target j.
+func offsets(targets []int) []int {
+	off := make([]int, 1<<len(targets))
+	for r := range off {
+		o := 0
+		for j, t := range targets {
+			if r>>j&1 == 1 {
+				o |= 1 << t
+			}
+		}
+		off[r] = o
+	}
+	return off
+}
+
+// newDiagKernel is the kernel of the diagonal matrix with entries diag on
+// targets, built without the 2^k×2^k matrix: a fused diagonal block may be
+// 8 qubits wide, and its dense matrix would be 1 MiB for 256 entries.
+func newDiagKernel(targets []int, diag []complex128) *kernel {
+	if len(targets) < 2 {
+		m := make([]complex128, len(diag)*len(diag))
+		for i, v := range diag {
+			m[i*len(diag)+i] = v
+		}
+		return newKernel(&Gate{Matrix: m, Targets: targets})
+	}
+	k := newBareKernel(targets, nil)
+	k.kind = kDiagK
+	k.off = offsets(targets)
+	k.c128 = newCoefs[complex128]([4]complex128{}, [16]complex128{}, diag)
+	k.c64 = newCoefs[complex64]([4]complex128{}, [16]complex128{}, diag)
+	return k
+}
+
+func newKernel(g *Gate) *kernel {
+	k := newBareKernel(g.Targets, g.Controls)
 
 	var m1 [4]complex128
 	var m2 [16]complex128
@@ -106,16 +147,7 @@ func newKernel(g *Gate) *kernel {
 			k.kind = kGeneral1
 		}
 	default:
-		k.off = make([]int, d)
-		for r := range d {
-			o := 0
-			for j, t := range g.Targets {
-				if r>>j&1 == 1 {
-					o |= 1 << t
-				}
-			}
-			k.off[r] = o
-		}
+		k.off = offsets(g.Targets)
 		if perm, ok := permutation(m, d); ok {
 			k.perm = perm
 			mat = make([]complex128, d)
@@ -167,6 +199,17 @@ func permutation(m []complex128, d int) ([]int, bool) {
 
 // groups is the number of base indices the outer loop visits on n qubits.
 func (k *kernel) groups(n int) int { return 1 << (n - len(k.fixed)) }
+
+// chunkGroups is how many loop counters a gate handles between two checks of
+// its context: a group holds 2^t amplitudes (t targets), and a general
+// matrix costs 2^t operations for each of them.
+func (k *kernel) chunkGroups() int {
+	shift := len(k.targets)
+	if k.kind == kGeneral2 || k.kind == kGeneralK {
+		shift *= 2
+	}
+	return max(1, chunkAmps>>shift)
+}
 
 // base maps a loop counter to a base index: zeros inserted at every fixed
 // position, then the wanted control values set.

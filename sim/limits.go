@@ -15,8 +15,12 @@ var (
 	// of range, a matrix that is not unitary, a qubit used twice in a gate).
 	ErrInvalidCircuit = errors.New("invalid circuit")
 	// ErrStepLimit: one shot executed more than Options.MaxSteps operations,
-	// as a while loop that never ends would.
+	// as a while loop that never ends would, or the shots of a run together
+	// more than Options.MaxTotalSteps.
 	ErrStepLimit = errors.New("step limit exceeded")
+	// ErrResultTooLarge: the counts would hold more distinct outcomes than
+	// Options.MaxResultBytes allows for keys of their width.
+	ErrResultTooLarge = errors.New("result too large")
 )
 
 const (
@@ -27,6 +31,17 @@ const (
 	DefaultMemoryBudget int64 = 4 << 30
 	// hardMaxQubits keeps 16·2^n within an int64 whatever the caller asks.
 	hardMaxQubits = 58
+	// MaxClbits is the most classical bits a circuit may declare (Validate
+	// refuses more): every shot holds them, and they may all key the
+	// counts. It is far above what front ends allow (OpenQASM's registers
+	// here stop at 65,536 bits) and keeps what they cost linear and small.
+	MaxClbits = 1 << 20
+	// DefaultMaxResultBytes (64 MiB) bounds the counts when
+	// Options.MaxResultBytes is 0: distinct outcomes × key width. It lets
+	// every outcome of 20 qubits (2^20 keys of 20 bytes) or 16,384 distinct
+	// outcomes of a 4,096-bit register through, and keeps a result the
+	// service must store and send to tens of MB.
+	DefaultMaxResultBytes int64 = 64 << 20
 )
 
 // Limits bound what a simulation may allocate. They are checked before any
@@ -64,6 +79,9 @@ func (l Limits) Check(n int) error { return l.CheckPrecision(n, Double) }
 // CheckPrecision reports whether a state of n qubits in precision p is
 // allowed.
 func (l Limits) CheckPrecision(n int, p Precision) error {
+	if p > Single {
+		return fmt.Errorf("%w: unknown precision %d", ErrInvalidCircuit, p)
+	}
 	if n < 0 {
 		return fmt.Errorf("%w: %d qubits", ErrInvalidCircuit, n)
 	}

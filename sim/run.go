@@ -14,8 +14,10 @@ type Options struct {
 	// reported in Result.Seed.
 	Seed   *uint64
 	Limits Limits
-	// MaxSteps bounds the operations one shot may execute (a while loop
-	// that never ends fails instead of hanging); 0 means DefaultMaxSteps.
+	// MaxSteps bounds the steps one shot may execute (a while loop that
+	// never ends fails instead of hanging): a step an operation, and one
+	// more per 64 nodes of its condition or expression. 0 means
+	// DefaultMaxSteps.
 	MaxSteps int
 	// Workers is how many goroutines a gate on a large state may use;
 	// 0 means GOMAXPROCS.
@@ -28,9 +30,21 @@ type Options struct {
 	// results. It does not apply to a circuit without measurements.
 	ResultBits int
 	// FusionWidth is the widest block of gates merged into one before
-	// simulation (see DefaultFusionWidth); 0 means the default and a
-	// negative value turns fusion off.
+	// simulation (see DefaultFusionWidth); 0 means the default, a negative
+	// value turns fusion off, and values above 6 mean 6.
 	FusionWidth int
+	// MaxTotalSteps bounds the work of all the shots of a run together.
+	// Shot by shot, it counts the steps of the operations they execute (as
+	// MaxSteps does), plus for every shot one step for its start and one
+	// per 64 classical bits it holds; sampled, a step a shot. 0 (or less) means DefaultMaxTotalSteps. Past
+	// it Run fails with ErrStepLimit.
+	MaxTotalSteps int64
+	// MaxResultBytes bounds the counts: their distinct outcomes times the
+	// width of a key (one byte per classical bit) may not exceed it. It is
+	// enforced while counting, before the memory is spent; past it Run
+	// fails with ErrResultTooLarge. 0 (or less) means
+	// DefaultMaxResultBytes.
+	MaxResultBytes int64
 }
 
 // Result is what Run returns.
@@ -47,20 +61,104 @@ type Result struct {
 	PerShot bool
 }
 
-// preparedOp is an Op with its kernel built.
+// preparedOp is an operation of the circuit with its kernel built (for a
+// gate run shot by shot). It points into the circuit rather than copying
+// the operation: a circuit may hold millions of them.
 type preparedOp struct {
-	Op
+	*Op
 	kernel *kernel
+	// cost is the steps an execution of the operation takes: 1, and one
+	// more per nodeCost nodes of its condition and expression.
+	cost int64
 }
 
-type prepared struct {
-	ops []preparedOp
+// shape is what running a circuit depends on, found in one pass over it.
+type shape struct {
 	// terminal is true when no operation depends on a measurement or
 	// acts on a qubit after measuring it: the shots can be sampled.
 	terminal bool
 	// prefix is the number of leading operations that are plain
-	// unconditional gates (or barriers): the part every shot shares.
+	// unconditional gates (or barriers) and that no jump leads back into:
+	// the part every shot shares.
 	prefix int
+	// prefixGates is true when the prefix holds a gate: a per-shot run
+	// keeps a copy of the state after it to start each shot from.
+	prefixGates bool
+}
+
+// analyse returns c's shape. It reads indices as they are (a circuit not
+// validated yet gets a shape, not a panic) and checks ctx as it goes.
+func analyse(ctx context.Context, c *Circuit) (shape, error) {
+	sh := shape{terminal: true, prefix: -1}
+	// The qubits measured so far: a bit mask, with a map for indices past
+	// 63, which only circuits too large for any state have.
+	var measured uint64
+	var measuredHigh map[int]bool
+	isMeasured := func(q int) bool {
+		if q >= 0 && q < 64 {
+			return measured>>q&1 == 1
+		}
+		return measuredHigh[q]
+	}
+	tick := ticker{ctx: ctx}
+	for i := range c.Ops {
+		if err := tick.tick(); err != nil {
+			return shape{}, err
+		}
+		op := &c.Ops[i]
+		plain := op.If == nil && (op.Kind == OpGate || op.Kind == OpBarrier)
+		if !plain && sh.prefix < 0 {
+			sh.prefix = i
+		}
+		switch {
+		case op.If != nil, op.Kind == OpReset, op.Kind == OpJump, op.Kind == OpSetBits, op.Kind == OpCompute:
+			sh.terminal = false
+		case op.Kind == OpMeasure:
+			if q := op.Qubit; q >= 0 && q < 64 {
+				measured |= 1 << q
+			} else {
+				if measuredHigh == nil {
+					measuredHigh = make(map[int]bool)
+				}
+				measuredHigh[q] = true
+			}
+		case op.Kind == OpGate:
+			for _, q := range op.Gate.Targets {
+				sh.terminal = sh.terminal && !isMeasured(q)
+			}
+			for _, ctl := range op.Gate.Controls {
+				sh.terminal = sh.terminal && !isMeasured(ctl.Qubit)
+			}
+		}
+	}
+	if sh.prefix < 0 {
+		sh.prefix = len(c.Ops)
+	}
+	// The shared prefix runs once; no jump may lead back into it.
+	for _, op := range c.Ops {
+		if op.Kind == OpJump {
+			sh.prefix = max(min(sh.prefix, op.Target), 0)
+		}
+	}
+	sh.prefixGates = slices.ContainsFunc(c.Ops[:sh.prefix], func(op Op) bool { return op.Kind == OpGate })
+	return sh, nil
+}
+
+// PerShot reports whether Run runs the circuit once per shot (mid-circuit
+// measurement, reset or classical control) rather than sampling all shots
+// from one final state. It is what Result.PerShot will say, known before
+// running.
+func (c *Circuit) PerShot() bool {
+	sh, _ := analyse(context.Background(), c) // never cancelled
+	return !sh.terminal
+}
+
+type prepared struct {
+	shape
+	// ops are the circuit's operations followed by extra ones (the final
+	// measurements of a circuit that measures nothing).
+	ops       []preparedOp
+	numClbits int // the classical bits ops use
 	// head is what to apply once, fused: for a terminal circuit every gate
 	// (its measurements only sample the result), else the prefix.
 	head []*kernel
@@ -76,83 +174,76 @@ func (o Options) fusion() fusion {
 	case o.FusionWidth == 0:
 		return fusion{DefaultFusionWidth, DefaultDiagonalFusionWidth}
 	}
-	return fusion{o.FusionWidth, max(o.FusionWidth, DefaultDiagonalFusionWidth)}
+	w := min(o.FusionWidth, maxFusionWidth)
+	return fusion{w, max(w, DefaultDiagonalFusionWidth)}
 }
 
-// prepare analyses c and builds what running it needs. With perShot, or
-// when the circuit is not terminal, the head is the shared prefix and every
-// later gate gets its own kernel for the per-shot loop.
-func prepare(c *Circuit, f fusion, perShot bool) *prepared {
-	p := &prepared{ops: make([]preparedOp, len(c.Ops)), terminal: true, prefix: -1}
-	measured := make(map[int]bool)
-	for i, op := range c.Ops {
-		p.ops[i].Op = op
-		plain := op.If == nil && (op.Kind == OpGate || op.Kind == OpBarrier)
-		if !plain && p.prefix < 0 {
-			p.prefix = i
-		}
-		switch {
-		case op.If != nil, op.Kind == OpReset, op.Kind == OpJump, op.Kind == OpSetBits, op.Kind == OpCompute:
-			p.terminal = false
-		case op.Kind == OpMeasure:
-			measured[op.Qubit] = true
-		case op.Kind == OpGate:
-			for _, q := range op.Gate.Targets {
-				p.terminal = p.terminal && !measured[q]
-			}
-			for _, ctl := range op.Gate.Controls {
-				p.terminal = p.terminal && !measured[ctl.Qubit]
-			}
-		}
+// prepare analyses c followed by extra and builds what running it needs.
+// With perShot, or when the circuit is not terminal, the head is the shared
+// prefix and every later gate gets its own kernel for the per-shot loop.
+// It checks ctx every few thousand operations.
+func prepare(ctx context.Context, c *Circuit, extra []Op, f fusion, perShot bool) (*prepared, error) {
+	enter("prepare")
+	sh, err := analyse(ctx, c)
+	if err != nil {
+		return nil, err
 	}
-	if p.prefix < 0 {
-		p.prefix = len(c.Ops)
+	p := &prepared{shape: sh, numClbits: c.NumClbits + len(extra), ops: make([]preparedOp, 0, len(c.Ops)+len(extra))}
+	for i := range c.Ops {
+		p.ops = append(p.ops, preparedOp{Op: &c.Ops[i]})
 	}
-	// The shared prefix runs once; no jump may lead back into it.
-	for _, op := range c.Ops {
-		if op.Kind == OpJump {
-			p.prefix = min(p.prefix, op.Target)
-		}
+	for i := range extra {
+		p.ops = append(p.ops, preparedOp{Op: &extra[i]})
 	}
+	tick := ticker{ctx: ctx}
 	head := p.ops
 	if perShot || !p.terminal {
 		head = p.ops[:p.prefix]
 		for i := p.prefix; i < len(p.ops); i++ {
-			if p.ops[i].Kind == OpGate {
-				p.ops[i].kernel = newKernel(&p.ops[i].Gate)
+			if err := tick.tick(); err != nil {
+				return nil, err
 			}
+			op := &p.ops[i]
+			if op.Kind == OpGate {
+				op.kernel = newKernel(&op.Gate)
+			}
+			op.cost = 1 + int64(evalNodes(op.Op)/nodeCost)
 		}
 	}
 	// Fuse between barriers: a barrier keeps gates from merging across it.
 	var run []*Gate
-	flush := func() {
-		for _, g := range fuseGates(run, f.width, f.diagWidth) {
-			p.head = append(p.head, newKernel(g))
-		}
+	flush := func() error {
+		ks, err := fuseGates(ctx, run, f.width, f.diagWidth)
+		p.head = append(p.head, ks...)
 		run = run[:0]
+		return err
 	}
 	for i := range head {
+		if err := tick.tick(); err != nil {
+			return nil, err
+		}
 		switch head[i].Kind {
 		case OpGate:
 			run = append(run, &head[i].Gate)
 		case OpBarrier:
-			flush()
+			if err := flush(); err != nil {
+				return nil, err
+			}
 		}
 	}
-	flush()
-	return p
-}
-
-// hasMeasure reports whether the circuit measures anything.
-func (c *Circuit) hasMeasure() bool {
-	return slices.ContainsFunc(c.Ops, func(op Op) bool { return op.Kind == OpMeasure })
+	if err := flush(); err != nil {
+		return nil, err
+	}
+	return p, nil
 }
 
 // Run executes the circuit for opts.Shots shots and returns the counts.
 //
 // It validates the circuit and checks its size against opts.Limits before
-// allocating the state. ctx is checked between operations and between shots;
-// a cancelled context stops the run and returns ctx's error.
+// allocating the state; MemoryNeed says what it allocates at most. ctx is
+// checked in every phase, every few milliseconds at most: between and
+// within gates, between shots, while sampling and counting. A cancelled
+// context stops the run and returns ctx's error.
 func Run(ctx context.Context, c *Circuit, opts Options) (*Result, error) {
 	if opts.Shots < 1 {
 		return nil, fmt.Errorf("%w: shots must be at least 1, got %d", ErrInvalidCircuit, opts.Shots)
@@ -160,23 +251,32 @@ func Run(ctx context.Context, c *Circuit, opts Options) (*Result, error) {
 	if err := opts.Limits.CheckPrecision(c.NumQubits, opts.Precision); err != nil {
 		return nil, err
 	}
-	if err := c.Validate(); err != nil {
+	if err := c.validate(ctx); err != nil {
+		return nil, err
+	}
+	k := keysOf(c, opts)
+	lim, err := newOutcomeLimit(k.width(), opts.MaxResultBytes)
+	if err != nil {
 		return nil, err
 	}
 	seed := rand.Uint64()
 	if opts.Seed != nil {
 		seed = *opts.Seed
 	}
-	rng := newRand(seed)
-	keyFrom, keyTo := 0, c.NumClbits
-	if opts.ResultBits > 0 {
-		keyTo = min(opts.ResultBits, c.NumClbits)
+	src := newSource(seed)
+	var extra []Op
+	if k.measureAll {
+		extra = finalMeasurements(c)
 	}
-	if !c.hasMeasure() {
-		c, keyFrom = measureAll(c)
-		keyTo = c.NumClbits
+	p, err := prepare(ctx, c, extra, opts.fusion(), false)
+	if err != nil {
+		return nil, err
 	}
-	p := prepare(c, opts.fusion(), false)
+	if p.terminal {
+		if err := sampleSteps(opts.Shots, opts.MaxTotalSteps); err != nil {
+			return nil, err
+		}
+	}
 
 	s, err := NewStatePrecision(c.NumQubits, opts.Precision, opts.Limits)
 	if err != nil {
@@ -190,67 +290,84 @@ func Run(ctx context.Context, c *Circuit, opts Options) (*Result, error) {
 		if err := s.applyAll(ctx, p.head); err != nil {
 			return nil, err
 		}
-		res.Counts = sample(s, c, rng, opts.Shots, keyFrom, keyTo)
-		return res, nil
+		res.Counts, err = sample(ctx, s, src, opts.Shots, p.sources(k), lim)
+	} else {
+		res.Counts, err = runShots(ctx, s, p, rand.New(src), opts, k, lim)
 	}
-	res.Counts, err = runShots(ctx, s, c, p, rng, opts, keyFrom, keyTo)
 	if err != nil {
 		return nil, err
 	}
 	return res, nil
 }
 
-func newRand(seed uint64) *rand.Rand {
-	return rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15))
-}
+// newSource is the generator of a seed: measurements, shots and sampling
+// all draw from it.
+func newSource(seed uint64) *rand.PCG { return rand.NewPCG(seed, seed^0x9e3779b97f4a7c15) }
 
-// measureAll returns c with every qubit measured at its end into n new
-// classical bits after c's own, and the index of the first of them: the
-// counts are keyed by those bits alone.
-func measureAll(c *Circuit) (*Circuit, int) {
-	m := &Circuit{NumQubits: c.NumQubits, NumClbits: c.NumClbits + c.NumQubits, Ops: slices.Clip(c.Ops)}
-	for q := range c.NumQubits {
-		m.Measure(q, c.NumClbits+q)
+// sources returns, for each bit of a key, the qubit whose measurement it
+// holds at the end of a terminal circuit (the last measurement into a bit
+// wins), or −1 for a bit never measured, which reads 0.
+func (p *prepared) sources(k keys) []int {
+	source := make([]int, p.numClbits)
+	for i := range source {
+		source[i] = -1
 	}
-	return m, c.NumClbits
-}
-
-// countKey writes the key of the classical bits into key, the first
-// rightmost.
-func countKey(key []byte, clbits []bool) {
-	for b, v := range clbits {
-		key[len(key)-1-b] = '0'
-		if v {
-			key[len(key)-1-b] = '1'
+	for _, op := range p.ops {
+		if op.Kind == OpMeasure {
+			source[op.Bit] = op.Qubit
 		}
 	}
+	return source[k.from:k.to]
 }
 
 // runShots runs the circuit once per shot. The leading gates every shot
-// shares are applied once; each shot starts from a copy of that state.
-func runShots(ctx context.Context, s *State, c *Circuit, p *prepared, rng *rand.Rand, opts Options, keyFrom, keyTo int) (map[string]int, error) {
+// shares are applied once and each shot starts from a copy of that state;
+// with no such gates each shot starts from |0…0⟩ again, and no copy is held.
+func runShots(ctx context.Context, s *State, p *prepared, rng *rand.Rand, opts Options, k keys, lim outcomeLimit) (map[string]int, error) {
 	if err := s.applyAll(ctx, p.head); err != nil {
 		return nil, err
 	}
-	shared := s.Clone()
-	counts := make(map[string]int)
-	clbits := make([]bool, c.NumClbits)
-	key := make([]byte, keyTo-keyFrom)
+	var shared vector
+	if len(p.head) > 0 {
+		var err error
+		if shared, err = s.v.clone(ctx); err != nil {
+			return nil, err
+		}
+	}
+	enter("shots")
+	t := newTally(lim)
+	clbits := make([]bool, p.numClbits)
+	key := make([]byte, k.width())
+	budget := newStepBudget(opts.MaxSteps, opts.MaxTotalSteps)
+	perShot := shotSteps(p.numClbits)
 	for shot := range opts.Shots {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		if shot > 0 {
-			s.v.copyFrom(shared.v)
-			clear(clbits)
-		}
-		if err := s.run(ctx, p, p.prefix, clbits, rng, opts.MaxSteps); err != nil {
+		if err := budget.charge(perShot); err != nil {
 			return nil, err
 		}
-		countKey(key, clbits[keyFrom:keyTo])
-		counts[string(key)]++
+		if shot > 0 {
+			var err error
+			if shared != nil {
+				err = s.v.copyFrom(ctx, shared)
+			} else {
+				err = s.v.reset(ctx)
+			}
+			if err != nil {
+				return nil, err
+			}
+			clear(clbits)
+		}
+		if err := s.run(ctx, p, p.prefix, clbits, rng, &budget); err != nil {
+			return nil, err
+		}
+		countKey(key, clbits[k.from:k.to])
+		if err := t.add(key); err != nil {
+			return nil, err
+		}
 	}
-	return counts, nil
+	return t.counts(ctx)
 }
 
 // Simulate returns the exact final state of a circuit whose measurements
@@ -258,6 +375,9 @@ func runShots(ctx context.Context, s *State, c *Circuit, p *prepared, rng *rand.
 // (they would only sample this state). A circuit with mid-circuit
 // measurement, reset or classical control has no single final state; run it
 // with [State.Execute] shot by shot instead.
+//
+// ctx is checked between and within gates; a cancel returns ctx's error and
+// no state.
 func Simulate(ctx context.Context, c *Circuit, lim Limits) (*State, error) {
 	return SimulateWith(ctx, c, Options{Limits: lim})
 }
@@ -269,12 +389,19 @@ func SimulateWith(ctx context.Context, c *Circuit, opts Options) (*State, error)
 	if err := opts.Limits.CheckPrecision(c.NumQubits, opts.Precision); err != nil {
 		return nil, err
 	}
-	if err := c.Validate(); err != nil {
+	if err := c.validate(ctx); err != nil {
 		return nil, err
 	}
-	p := prepare(c, opts.fusion(), false)
-	if !p.terminal {
+	sh, err := analyse(ctx, c)
+	if err != nil {
+		return nil, err
+	}
+	if !sh.terminal {
 		return nil, fmt.Errorf("%w: Simulate needs a circuit whose measurements are all terminal; this one measures mid-circuit, resets or branches on classical bits", ErrInvalidCircuit)
+	}
+	p, err := prepare(ctx, c, nil, opts.fusion(), false)
+	if err != nil {
+		return nil, err
 	}
 	s, err := NewStatePrecision(c.NumQubits, opts.Precision, opts.Limits)
 	if err != nil {
@@ -283,5 +410,8 @@ func SimulateWith(ctx context.Context, c *Circuit, opts Options) (*State, error)
 	if opts.Workers > 0 {
 		s.SetWorkers(opts.Workers)
 	}
-	return s, s.applyAll(ctx, p.head)
+	if err := s.applyAll(ctx, p.head); err != nil {
+		return nil, err
+	}
+	return s, nil
 }

@@ -1,65 +1,140 @@
 package sim
 
-import "math/rand/v2"
+import (
+	"context"
+	"math/rand/v2"
+)
 
 // sample draws shots outcomes from the final state s of a circuit whose
-// measurements are all terminal, and counts them by the string of classical
-// bits keyFrom to keyTo−1.
+// measurements are all terminal, and counts them by key: key bit b (the
+// rightmost first) is the value of qubit source[b], or 0 where source[b] is
+// −1 (a classical bit never measured).
 //
-// It costs O(2^n + shots): the shots' uniform variates are generated already
-// sorted (normalised partial sums of exponential variates), then one sweep
-// over the amplitudes' cumulative probability hands each its shots. Nothing
-// of size 2^n is allocated.
-func sample(s *State, c *Circuit, rng *rand.Rand, shots, keyFrom, keyTo int) map[string]int {
-	// Which qubit each classical bit ends up holding (the last measurement
-	// into a bit wins); -1 for bits never measured, which read 0.
-	source := make([]int, c.NumClbits)
-	for i := range source {
-		source[i] = -1
+// It costs O(2^n + shots) time and holds nothing of size 2^n or shots: the
+// shots' uniform variates are generated already sorted (normalised partial
+// sums of exponential variates) one at a time, one sweep over the
+// amplitudes' cumulative probability hands each basis state its shots, and
+// only the distinct outcomes are kept, within lim.
+func sample(ctx context.Context, s *State, src *rand.PCG, shots int, source []int, lim outcomeLimit) (map[string]int, error) {
+	enter("sample")
+	total, err := s.v.norm(ctx)
+	if err != nil {
+		return nil, err
 	}
-	for _, op := range c.Ops {
-		if op.Kind == OpMeasure {
-			source[op.Bit] = op.Qubit
-		}
+	u, err := newUniforms(ctx, src, shots, total)
+	if err != nil {
+		return nil, err
 	}
-
-	// Sorted uniforms in [0, total).
-	total := s.Norm()
-	u := make([]float64, shots)
-	var sum float64
-	for i := range u {
-		sum += rng.ExpFloat64()
-		u[i] = sum
-	}
-	sum += rng.ExpFloat64()
-	scale := total / sum
-	for i := range u {
-		u[i] *= scale
-	}
-
-	hits := s.v.sweep(u)
 
 	// Basis states that agree on the measured qubits give the same key.
 	var mask int
-	for _, q := range source[keyFrom:keyTo] {
+	for _, q := range source {
 		if q >= 0 {
 			mask |= 1 << q
 		}
 	}
-	byMeasured := make(map[int]int, len(hits))
-	for _, h := range hits {
-		byMeasured[h.index&mask] += h.n
+	// outcomes are the values of the measured qubits drawn (index & mask)
+	// with their shots. When every qubit is measured each basis state is an
+	// outcome of its own, and the sweep hands them out in order, each once
+	// (but the last, which can come again); otherwise the states that agree
+	// on the measured qubits are merged in a map first.
+	var outcomes []hit
+	var merged map[int]int
+	if mask != 1<<s.n-1 {
+		merged = make(map[int]int)
 	}
-	counts := make(map[string]int, len(byMeasured))
-	key := make([]byte, keyTo-keyFrom)
-	for idx, n := range byMeasured {
-		for b, q := range source[keyFrom:keyTo] {
+	err = s.v.sweep(ctx, u, func(i, n int) error {
+		m := i & mask
+		if merged != nil {
+			if c, ok := merged[m]; ok {
+				merged[m] = c + n
+				return nil
+			}
+		} else if len(outcomes) > 0 && outcomes[len(outcomes)-1].index == m {
+			outcomes[len(outcomes)-1].n += n
+			return nil
+		}
+		if len(outcomes)+len(merged) >= lim.max {
+			return lim.err()
+		}
+		if merged != nil {
+			merged[m] = n
+		} else {
+			outcomes = append(outcomes, hit{m, n})
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	if merged != nil {
+		outcomes = make([]hit, 0, len(merged))
+		for m, n := range merged {
+			outcomes = append(outcomes, hit{m, n})
+		}
+	}
+
+	enter("count")
+	tick := ticker{ctx: ctx}
+	counts := make(map[string]int, len(outcomes))
+	key := make([]byte, len(source))
+	for _, o := range outcomes {
+		if err := tick.step(1 + len(key)/64); err != nil {
+			return nil, err
+		}
+		for b, q := range source {
 			key[len(key)-1-b] = '0'
-			if q >= 0 && idx>>q&1 == 1 {
+			if q >= 0 && o.index>>q&1 == 1 {
 				key[len(key)-1-b] = '1'
 			}
 		}
-		counts[string(key)] += n
+		counts[string(key)] = o.n
 	}
-	return counts
+	return counts, nil
+}
+
+// hit is how many shots landed on one basis state, or on the basis states
+// of one value of the measured qubits.
+type hit struct{ index, n int }
+
+// uniforms hands out shots uniform variates over [0, total) in increasing
+// order, one at a time, without holding them: the k-th is the sum of k
+// exponential variates scaled by total over the sum of shots+1 of them. A
+// first pass over a copy of the generator computes that normaliser; the
+// second draws the same variates again. The variates are those an array of
+// them held before: a seed gives the counts it always gave.
+type uniforms struct {
+	rng        *rand.Rand
+	left       int     // variates not handed out yet
+	sum, scale float64 // the partial sum, the normaliser
+	next       float64 // the next variate, valid while left > 0
+}
+
+func newUniforms(ctx context.Context, src *rand.PCG, shots int, total float64) (*uniforms, error) {
+	replay := *src
+	rng := rand.New(src)
+	tick := ticker{ctx: ctx}
+	var sum float64
+	for range shots {
+		if err := tick.tick(); err != nil {
+			return nil, err
+		}
+		sum += rng.ExpFloat64()
+	}
+	sum += rng.ExpFloat64()
+	u := &uniforms{rng: rand.New(&replay), left: shots, scale: total / sum}
+	if shots > 0 {
+		u.sum = u.rng.ExpFloat64()
+		u.next = u.sum * u.scale
+	}
+	return u, nil
+}
+
+// take hands out the current variate and draws the next.
+func (u *uniforms) take() {
+	u.left--
+	if u.left > 0 {
+		u.sum += u.rng.ExpFloat64()
+		u.next = u.sum * u.scale
+	}
 }

@@ -63,9 +63,13 @@ func NewStatePrecision(n int, p Precision, lim Limits) (*State, error) {
 	return s, nil
 }
 
+// maxWorkers bounds SetWorkers: a gate never splits into more goroutines
+// than this, whatever the caller asks.
+const maxWorkers = 256
+
 // SetWorkers sets how many goroutines a gate on a large state may use
-// (default GOMAXPROCS). Values below 1 mean 1.
-func (s *State) SetWorkers(w int) { s.workers = max(w, 1) }
+// (default GOMAXPROCS). Values below 1 mean 1; values above 256 mean 256.
+func (s *State) SetWorkers(w int) { s.workers = min(max(w, 1), maxWorkers) }
 
 // NumQubits is the number of qubits.
 func (s *State) NumQubits() int { return s.n }
@@ -103,15 +107,21 @@ func (s *State) Probabilities() []float64 {
 func (s *State) Probability(i int) float64 { return s.v.probability(i) }
 
 // QubitProbability returns the probability that measuring qubit q gives 1.
-func (s *State) QubitProbability(q int) float64 { return s.v.qubitProbability(q) }
+func (s *State) QubitProbability(q int) float64 {
+	p, _ := s.v.qubitProbability(context.Background(), q) // never cancelled
+	return p
+}
 
 // Norm returns the squared norm Σ|a_i|², 1 for a valid state.
-func (s *State) Norm() float64 { return s.v.norm() }
+func (s *State) Norm() float64 {
+	p, _ := s.v.norm(context.Background()) // never cancelled
+	return p
+}
 
 // Clone returns a copy of the state.
 func (s *State) Clone() *State {
 	c := *s
-	c.v = s.v.clone()
+	c.v, _ = s.v.clone(context.Background()) // never cancelled
 	return &c
 }
 
@@ -121,111 +131,120 @@ func (s *State) ApplyGate(g Gate) error {
 	if err := c.Validate(); err != nil {
 		return err
 	}
-	s.apply(newKernel(&g))
-	return nil
+	return s.v.apply(context.Background(), newKernel(&g), s.n, s.workers) // never cancelled
 }
 
-func (s *State) apply(k *kernel) { s.v.apply(k, s.n, s.workers) }
-
 // measure measures qubit q, collapses the state and returns the outcome.
-func (s *State) measure(q int, rng *rand.Rand) bool {
-	p1 := s.QubitProbability(q)
+func (s *State) measure(ctx context.Context, q int, rng *rand.Rand) (bool, error) {
+	p1, err := s.v.qubitProbability(ctx, q)
+	if err != nil {
+		return false, err
+	}
 	one := rng.Float64() < p1
 	p := p1
 	if !one {
 		p = 1 - p1
 	}
-	s.v.collapse(q, one, 1/math.Sqrt(p))
-	return one
+	return one, s.v.collapse(ctx, q, one, 1/math.Sqrt(p))
 }
 
 // reset measures qubit q and moves it to |0⟩ if it was 1.
-func (s *State) reset(q int, rng *rand.Rand) {
-	if s.measure(q, rng) {
-		s.v.moveToZero(q)
+func (s *State) reset(ctx context.Context, q int, rng *rand.Rand) error {
+	one, err := s.measure(ctx, q, rng)
+	if err != nil || !one {
+		return err
 	}
+	return s.v.moveToZero(ctx, q)
 }
 
 // Execute runs c once on the state, with real collapse on measurement and
 // reset, following conditions and jumps, and returns the classical bits.
 // rng drives the measurement outcomes. maxSteps bounds the operations
 // executed (0 means DefaultMaxSteps).
+//
+// ctx is checked throughout, within a gate or a measurement too on a large
+// state. A cancel can stop a gate halfway: Execute then returns ctx's error
+// and the state is garbage, to be discarded.
 func (s *State) Execute(ctx context.Context, c *Circuit, rng *rand.Rand, maxSteps int) ([]bool, error) {
 	if c.NumQubits != s.n {
 		return nil, fmt.Errorf("%w: circuit has %d qubits, state has %d", ErrInvalidCircuit, c.NumQubits, s.n)
 	}
-	if err := c.Validate(); err != nil {
+	if err := c.validate(ctx); err != nil {
 		return nil, err
 	}
-	p := prepare(c, fusion{}, true)
+	p, err := prepare(ctx, c, nil, fusion{}, true)
+	if err != nil {
+		return nil, err
+	}
 	if err := s.applyAll(ctx, p.head); err != nil {
 		return nil, err
 	}
 	clbits := make([]bool, c.NumClbits)
-	return clbits, s.run(ctx, p, p.prefix, clbits, rng, maxSteps)
+	budget := newStepBudget(maxSteps, math.MaxInt64)
+	return clbits, s.run(ctx, p, p.prefix, clbits, rng, &budget)
 }
 
-// applyAll applies kernels in order, checking ctx between them. Runs of
-// kernels on low qubits are applied cache block by cache block.
+// applyAll applies kernels in order, checking ctx between them and within
+// them. Runs of kernels on low qubits are applied cache block by cache
+// block.
 func (s *State) applyAll(ctx context.Context, ks []*kernel) error {
+	if len(ks) > 0 {
+		enter("apply")
+	}
 	for i := 0; i < len(ks); {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
 		if s.n > blockBits {
 			if n := lowRun(ks[i:]); n >= 2 {
-				s.v.applyBlocked(ks[i:i+n], s.n, s.workers)
+				if err := s.v.applyBlocked(ctx, ks[i:i+n], s.n, s.workers); err != nil {
+					return err
+				}
 				i += n
 				continue
 			}
 		}
-		s.apply(ks[i])
+		if err := s.v.apply(ctx, ks[i], s.n, s.workers); err != nil {
+			return err
+		}
 		i++
 	}
 	return ctx.Err()
 }
-
-// DefaultMaxSteps bounds the operations one shot may execute when
-// Options.MaxSteps is 0.
-const DefaultMaxSteps = 10_000_000
 
 // ctxCheckEvery is how many operations run between checks of the context,
 // so that a cancel stops a long circuit of small gates promptly without a
 // check per gate.
 const ctxCheckEvery = 64
 
-// run executes p.ops from index start. With clbits nil it applies only the
-// gates: measurements are skipped, for circuits whose measurements are
-// terminal and are sampled afterwards.
-func (s *State) run(ctx context.Context, p *prepared, start int, clbits []bool, rng *rand.Rand, maxSteps int) error {
-	if maxSteps <= 0 {
-		maxSteps = DefaultMaxSteps
-	}
-	steps := 0
-	for pc := start; pc < len(p.ops); {
-		if steps%ctxCheckEvery == 0 || p.ops[pc].kernel != nil && s.n >= 16 {
+// run executes p.ops from index start, one shot, taking its steps from
+// budget. ctx is checked every ctxCheckEvery operations, and within the
+// operations that sweep a large state.
+func (s *State) run(ctx context.Context, p *prepared, start int, clbits []bool, rng *rand.Rand, budget *stepBudget) error {
+	limit := min(budget.perShot, budget.left)
+	var steps int64
+	for n, pc := 0, start; pc < len(p.ops); n++ {
+		if n%ctxCheckEvery == 0 {
 			if err := ctx.Err(); err != nil {
 				return err
 			}
 		}
-		steps++
-		if steps > maxSteps {
-			return fmt.Errorf("%w: a shot ran more than %d operations (a loop that does not end?)", ErrStepLimit, maxSteps)
+		op := p.ops[pc]
+		if steps += op.cost; steps > limit {
+			return budget.exceeded(steps)
 		}
-		op := &p.ops[pc]
 		pc++
 		if op.If != nil && !op.If.Eval(clbits) {
 			continue
 		}
+		var err error
 		switch op.Kind {
 		case OpGate:
-			s.apply(op.kernel)
+			err = s.v.apply(ctx, op.kernel, s.n, s.workers)
 		case OpMeasure:
-			if clbits != nil {
-				clbits[op.Bit] = s.measure(op.Qubit, rng)
-			}
+			clbits[op.Bit], err = s.measure(ctx, op.Qubit, rng)
 		case OpReset:
-			s.reset(op.Qubit, rng)
+			err = s.reset(ctx, op.Qubit, rng)
 		case OpSetBits:
 			for i, b := range op.Bits {
 				clbits[b] = op.Value>>i&1 == 1
@@ -241,14 +260,26 @@ func (s *State) run(ctx context.Context, p *prepared, start int, clbits []bool, 
 		case OpJump:
 			pc = op.Target
 		}
+		if err != nil {
+			return err
+		}
 	}
+	budget.left -= steps
 	return nil
 }
 
 // Sample draws shots measurements of every qubit from the state without
 // changing it and counts them by bit string (qubit 0 rightmost). It costs
-// O(2^n + shots).
+// O(2^n + shots) and holds nothing of size shots. The variates come from a
+// generator seeded by two draws from rng. The counts are not bounded by
+// DefaultMaxResultBytes.
 func (s *State) Sample(rng *rand.Rand, shots int) map[string]int {
-	c, keyFrom := measureAll(&Circuit{NumQubits: s.n})
-	return sample(s, c, rng, shots, keyFrom, c.NumClbits)
+	source := make([]int, s.n)
+	for q := range source {
+		source[q] = q
+	}
+	src := rand.NewPCG(rng.Uint64(), rng.Uint64())
+	lim := outcomeLimit{max: math.MaxInt}
+	counts, _ := sample(context.Background(), s, src, max(shots, 0), source, lim) // never cancelled, never over lim
+	return counts
 }

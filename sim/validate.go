@@ -1,26 +1,43 @@
 package sim
 
-import "fmt"
+import (
+	"context"
+	"fmt"
+)
 
 // Validate checks the circuit against the rules of the IR: every qubit and
-// classical bit index in range, every gate matrix square, of the right size
-// and unitary, no qubit twice in one gate, jump targets within the circuit,
-// conditions well formed. It allocates nothing in proportion to 2^n.
-func (c *Circuit) Validate() error {
+// classical bit index in range, at most MaxClbits classical bits, every gate
+// matrix square, of the right size and unitary, no qubit twice in one gate,
+// jump targets within the circuit, conditions well formed. It allocates
+// nothing in proportion to 2^n.
+func (c *Circuit) Validate() error { return c.validate(context.Background()) }
+
+// validate is Validate checking ctx as it goes: a circuit of millions of
+// gates takes seconds to check.
+func (c *Circuit) validate(ctx context.Context) error {
 	if c.NumQubits < 0 || c.NumClbits < 0 {
 		return fmt.Errorf("%w: negative register size", ErrInvalidCircuit)
 	}
+	if c.NumClbits > MaxClbits {
+		return fmt.Errorf("%w: %d classical bits, at most %d", ErrInvalidCircuit, c.NumClbits, MaxClbits)
+	}
+	enter("validate")
+	tick := ticker{ctx: ctx}
 	for i := range c.Ops {
-		if err := c.validateOp(&c.Ops[i]); err != nil {
+		nodes := 0
+		if err := c.validateOp(&c.Ops[i], &nodes); err != nil {
 			return fmt.Errorf("%w: operation %d (%s): %s", ErrInvalidCircuit, i, c.Ops[i].Kind, err)
+		}
+		if err := tick.step(1 + len(c.Ops[i].Gate.Matrix) + nodes); err != nil {
+			return err
 		}
 	}
 	return nil
 }
 
-func (c *Circuit) validateOp(op *Op) error {
+func (c *Circuit) validateOp(op *Op, nodes *int) error {
 	if op.If != nil {
-		if err := c.validateCond(op.If, 0); err != nil {
+		if err := c.validateCond(op.If, 0, nodes); err != nil {
 			return err
 		}
 	}
@@ -61,7 +78,7 @@ func (c *Circuit) validateOp(op *Op) error {
 				return err
 			}
 		}
-		return c.validateExpr(op.Expr, 0)
+		return c.validateExpr(op.Expr, 0, nodes)
 	case OpJump:
 		if op.Target < 0 || op.Target > len(c.Ops) {
 			return fmt.Errorf("jump target %d outside [0, %d]", op.Target, len(c.Ops))
@@ -106,9 +123,12 @@ func (c *Circuit) validateGate(g *Gate) error {
 	return nil
 }
 
-func (c *Circuit) validateCond(cond *Condition, depth int) error {
+func (c *Circuit) validateCond(cond *Condition, depth int, nodes *int) error {
 	if depth > 1000 {
 		return fmt.Errorf("condition nested too deeply")
+	}
+	if err := countNode(nodes); err != nil {
+		return err
 	}
 	switch cond.Kind {
 	case CondCompare:
@@ -131,7 +151,7 @@ func (c *Circuit) validateCond(cond *Condition, depth int) error {
 			if a == nil {
 				return fmt.Errorf("nil condition")
 			}
-			if err := c.validateCond(a, depth+1); err != nil {
+			if err := c.validateCond(a, depth+1, nodes); err != nil {
 				return err
 			}
 		}

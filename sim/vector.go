@@ -1,30 +1,38 @@
 package sim
 
-import "sync"
+import (
+	"context"
+	"sync"
+)
 
 // vector is a state's amplitudes in one precision. State calls it once per
 // gate or measurement; the loops inside are generic over the precision.
+//
+// Every method that walks the state takes a context and checks it between
+// chunks of amplitudes (see chunked), so that a cancel stops a pass over a
+// large state within milliseconds. A pass stopped midway returns ctx's error
+// and leaves the amplitudes half updated: the state is garbage then.
 type vector interface {
-	apply(k *kernel, n, workers int)
-	applyBlocked(ks []*kernel, n, workers int)
+	apply(ctx context.Context, k *kernel, n, workers int) error
+	applyBlocked(ctx context.Context, ks []*kernel, n, workers int) error
 	amplitude(i int) complex128
 	probability(i int) float64
-	norm() float64
-	qubitProbability(q int) float64
+	norm(ctx context.Context) (float64, error)
+	qubitProbability(ctx context.Context, q int) (float64, error)
 	// collapse keeps the half where qubit q is one (or zero) and scales it.
-	collapse(q int, one bool, scale float64)
+	collapse(ctx context.Context, q int, one bool, scale float64) error
 	// moveToZero moves the amplitudes where qubit q is 1 to where it is 0.
-	moveToZero(q int)
-	// sweep hands out sorted uniforms u (over [0, norm)) to basis states
-	// by cumulative probability; see sample.
-	sweep(u []float64) []hit
-	clone() vector
-	copyFrom(o vector)
+	moveToZero(ctx context.Context, q int) error
+	// sweep hands out sorted uniforms (over [0, norm)) to basis states by
+	// cumulative probability and reports each basis state's shots to hit;
+	// see sample.
+	sweep(ctx context.Context, u *uniforms, hit func(index, n int) error) error
+	clone(ctx context.Context) (vector, error)
+	copyFrom(ctx context.Context, o vector) error
+	// reset sets |0…0⟩.
+	reset(ctx context.Context) error
 	set(i int, a complex128)
 }
-
-// hit is how many shots landed on one basis state.
-type hit struct{ index, n int }
 
 type vec[T amplitude] struct {
 	a   []T
@@ -63,13 +71,28 @@ func (v *vec[T]) scratch(w, d int) []T {
 // one goroutine: starting goroutines costs more than the loop itself.
 const parallelMin = 1 << 14
 
-func (v *vec[T]) apply(k *kernel, n, workers int) {
+// applyChunks runs k on s for loop counters [lo, hi), step counters at a
+// time, checking ctx between steps.
+func applyChunks[T amplitude](ctx context.Context, k *kernel, c *coefs[T], s []T, lo, hi, step int, buf []T) error {
+	for lo < hi {
+		end := min(lo+step, hi)
+		applyKernel(k, c, s, lo, end, buf)
+		if lo = end; lo < hi {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+func (v *vec[T]) apply(ctx context.Context, k *kernel, n, workers int) error {
 	c := v.coefs(k)
 	groups := k.groups(n)
 	d := len(k.off)
+	step := k.chunkGroups()
 	if groups < parallelMin || workers <= 1 {
-		applyKernel(k, c, v.a, 0, groups, v.scratch(0, d))
-		return
+		return applyChunks(ctx, k, c, v.a, 0, groups, step, v.scratch(0, d))
 	}
 	workers = min(workers, groups/(parallelMin/4))
 	var wg sync.WaitGroup
@@ -83,13 +106,14 @@ func (v *vec[T]) apply(k *kernel, n, workers int) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			applyKernel(k, c, v.a, lo, hi, buf)
+			_ = applyChunks(ctx, k, c, v.a, lo, hi, step, buf) // its error is ctx's, returned below
 		}()
 	}
 	wg.Wait()
+	return ctx.Err()
 }
 
-func (v *vec[T]) applyBlocked(ks []*kernel, n, workers int) {
+func (v *vec[T]) applyBlocked(ctx context.Context, ks []*kernel, n, workers int) error {
 	blocks := 1 << (n - blockBits)
 	size := 1 << blockBits
 	maxDim := 0
@@ -113,98 +137,165 @@ func (v *vec[T]) applyBlocked(ks []*kernel, n, workers int) {
 			for b := lo; b < hi; b++ {
 				sub := v.a[b*size : (b+1)*size]
 				for i, k := range ks {
+					// A block is 2^14 amplitudes: a check per kernel and
+					// block is nothing next to the kernel.
+					if ctx.Err() != nil {
+						return
+					}
 					applyKernel(k, cs[i], sub, 0, k.groups(blockBits), buf)
 				}
 			}
 		}()
 	}
 	wg.Wait()
+	return ctx.Err()
 }
 
 func (v *vec[T]) amplitude(i int) complex128 { return complex128(v.a[i]) }
 func (v *vec[T]) probability(i int) float64  { return abs2(v.a[i]) }
 func (v *vec[T]) set(i int, a complex128)    { v.a[i] = T(a) }
 
-func (v *vec[T]) norm() float64 {
+// norm and qubitProbability add the probabilities in index order, chunk
+// after chunk into one running sum, so that the sums (and the shots a seed
+// draws from them) are the same however the loop is cut.
+
+func (v *vec[T]) norm(ctx context.Context) (float64, error) {
 	var p float64
-	for _, a := range v.a {
-		p += abs2(a)
-	}
-	return p
+	err := chunked(ctx, len(v.a), func(lo, hi int) {
+		acc := p
+		for _, a := range v.a[lo:hi] {
+			acc += abs2(a)
+		}
+		p = acc
+	})
+	return p, err
 }
 
-func (v *vec[T]) qubitProbability(q int) float64 {
+func (v *vec[T]) qubitProbability(ctx context.Context, q int) (float64, error) {
 	var p float64
 	stride := 1 << q
-	for b := stride; b < len(v.a); b += 2 * stride {
-		for _, a := range v.a[b : b+stride] {
-			p += abs2(a)
+	err := chunked(ctx, len(v.a), func(lo, hi int) {
+		acc := p
+		if hi-lo <= stride { // within one half
+			if lo&stride != 0 {
+				for _, a := range v.a[lo:hi] {
+					acc += abs2(a)
+				}
+			}
+		} else {
+			for b := lo + stride; b < hi; b += 2 * stride {
+				for _, a := range v.a[b : b+stride] {
+					acc += abs2(a)
+				}
+			}
 		}
-	}
-	return p
+		p = acc
+	})
+	return p, err
 }
 
-func (v *vec[T]) collapse(q int, one bool, scale float64) {
+func (v *vec[T]) collapse(ctx context.Context, q int, one bool, scale float64) error {
 	stride := 1 << q
 	sc := T(complex(scale, 0))
-	for b := 0; b < len(v.a); b += 2 * stride {
-		zero, ones := v.a[b:b+stride], v.a[b+stride:b+2*stride]
-		keep, drop := zero, ones
-		if one {
-			keep, drop = ones, zero
-		}
-		for i := range keep {
-			keep[i] *= sc
-		}
-		clear(drop)
+	keep := 0
+	if one {
+		keep = stride
 	}
+	scaleRun := func(x []T) {
+		for i := range x {
+			x[i] *= sc
+		}
+	}
+	return chunked(ctx, len(v.a), func(lo, hi int) {
+		if hi-lo <= stride { // within one half
+			if lo&stride == keep {
+				scaleRun(v.a[lo:hi])
+			} else {
+				clear(v.a[lo:hi])
+			}
+			return
+		}
+		for b := lo; b < hi; b += 2 * stride {
+			zero, ones := v.a[b:b+stride], v.a[b+stride:b+2*stride]
+			if one {
+				scaleRun(ones)
+				clear(zero)
+			} else {
+				scaleRun(zero)
+				clear(ones)
+			}
+		}
+	})
 }
 
-func (v *vec[T]) moveToZero(q int) {
+func (v *vec[T]) moveToZero(ctx context.Context, q int) error {
 	stride := 1 << q
-	for b := 0; b < len(v.a); b += 2 * stride {
-		copy(v.a[b:b+stride], v.a[b+stride:b+2*stride])
-		clear(v.a[b+stride : b+2*stride])
-	}
+	return chunked(ctx, len(v.a), func(lo, hi int) {
+		if hi-lo <= stride { // within one half: the ones half moves down
+			if lo&stride != 0 {
+				copy(v.a[lo-stride:hi-stride], v.a[lo:hi])
+				clear(v.a[lo:hi])
+			}
+			return
+		}
+		for b := lo; b < hi; b += 2 * stride {
+			copy(v.a[b:b+stride], v.a[b+stride:b+2*stride])
+			clear(v.a[b+stride : b+2*stride])
+		}
+	})
 }
 
-func (v *vec[T]) sweep(u []float64) []hit {
-	var hits []hit
+func (v *vec[T]) sweep(ctx context.Context, u *uniforms, hit func(index, n int) error) error {
 	var cum float64
-	k, last := 0, 0
-	for i, a := range v.a {
-		p := abs2(a)
-		if p == 0 {
-			continue
+	last := 0
+	for lo := 0; lo < len(v.a) && u.left > 0; lo += chunkAmps {
+		if err := ctx.Err(); err != nil {
+			return err
 		}
-		last = i
-		cum += p
-		n := 0
-		for k < len(u) && u[k] < cum {
-			k++
-			n++
-		}
-		if n > 0 {
-			hits = append(hits, hit{i, n})
-		}
-		if k == len(u) {
-			break
+		for i, a := range v.a[lo:min(lo+chunkAmps, len(v.a))] {
+			p := abs2(a)
+			if p == 0 {
+				continue
+			}
+			last = lo + i
+			cum += p
+			n := 0
+			for u.left > 0 && u.next < cum {
+				u.take()
+				n++
+			}
+			if n > 0 {
+				if err := hit(last, n); err != nil {
+					return err
+				}
+			}
+			if u.left == 0 {
+				break
+			}
 		}
 	}
-	if k < len(u) { // rounding left the last variates past the final sum
-		if len(hits) > 0 && hits[len(hits)-1].index == last {
-			hits[len(hits)-1].n += len(u) - k
-		} else {
-			hits = append(hits, hit{last, len(u) - k})
-		}
+	if u.left > 0 { // rounding left the last variates past the final sum
+		n := u.left
+		u.left = 0
+		return hit(last, n)
 	}
-	return hits
+	return nil
 }
 
-func (v *vec[T]) clone() vector {
+func (v *vec[T]) clone(ctx context.Context) (vector, error) {
 	c := &vec[T]{a: make([]T, len(v.a))}
-	copy(c.a, v.a)
-	return c
+	return c, chunked(ctx, len(v.a), func(lo, hi int) { copy(c.a[lo:hi], v.a[lo:hi]) })
 }
 
-func (v *vec[T]) copyFrom(o vector) { copy(v.a, o.(*vec[T]).a) }
+func (v *vec[T]) copyFrom(ctx context.Context, o vector) error {
+	src := o.(*vec[T]).a
+	return chunked(ctx, len(v.a), func(lo, hi int) { copy(v.a[lo:hi], src[lo:hi]) })
+}
+
+func (v *vec[T]) reset(ctx context.Context) error {
+	if err := chunked(ctx, len(v.a), func(lo, hi int) { clear(v.a[lo:hi]) }); err != nil {
+		return err
+	}
+	v.a[0] = 1
+	return nil
+}

@@ -1,0 +1,155 @@
+package sim_test
+
+import (
+	"context"
+	"errors"
+	"slices"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/qjobs/quantum/sim"
+)
+
+// hangGuard only keeps a broken run from hanging the tests: runs here
+// return in milliseconds.
+const hangGuard = time.Minute
+
+// cancelAt starts run and cancels its context as soon as the run enters
+// phase (the run waits in the test hook until the cancel is done). It
+// returns run's error and the phases the run entered, in order.
+func cancelAt(t *testing.T, phase string, run func(ctx context.Context) error) (error, []string) {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	entered, resume := make(chan struct{}), make(chan struct{})
+	var phases []string
+	var once sync.Once
+	remove := sim.SetTestHook(func(p string) {
+		phases = append(phases, p)
+		if p == phase {
+			once.Do(func() {
+				close(entered)
+				<-resume
+			})
+		}
+	})
+	defer remove()
+	done := make(chan error, 1)
+	go func() { done <- run(ctx) }()
+	select {
+	case <-entered:
+	case err := <-done:
+		t.Fatalf("run returned (%v) without entering phase %q; phases %v", err, phase, phases)
+	case <-time.After(hangGuard):
+		t.Fatalf("run did not enter phase %q", phase)
+	}
+	cancel()
+	close(resume)
+	select {
+	case err := <-done:
+		return err, phases
+	case <-time.After(hangGuard):
+		t.Fatalf("run did not return after its cancel in phase %q", phase)
+	}
+	return nil, nil
+}
+
+// Every phase of a run checks its context: cancelled as it enters a phase,
+// a run returns context.Canceled before it enters the next one.
+func TestCancelInEveryPhase(t *testing.T) {
+	long := &sim.Circuit{NumQubits: 2, NumClbits: 2} // many gates: validation, preparation, fusion
+	for i := range 100_000 {
+		long.Apply(stdGate("rx", []float64{float64(i)}, i%2))
+	}
+	long.Measure(0, 0).Measure(1, 1)
+
+	wide := &sim.Circuit{NumQubits: 18} // large state: gates, sampling
+	for q := range 18 {
+		wide.Apply(stdGate("h", nil, q))
+	}
+	for q := range 17 {
+		wide.Apply(stdGate("cx", nil, q, q+1))
+	}
+
+	manyOutcomes := &sim.Circuit{NumQubits: 12} // counting
+	for q := range 12 {
+		manyOutcomes.Apply(stdGate("h", nil, q))
+	}
+	perShot := &sim.Circuit{NumQubits: 12, NumClbits: 13} // shots and counting
+	perShot.Append(manyOutcomes.Ops...)
+	perShot.Append(sim.Op{Kind: sim.OpSetBits, Bits: []int{12}, Value: 1})
+	for q := range 12 {
+		perShot.Measure(q, q)
+	}
+
+	runWith := func(c *sim.Circuit, opts sim.Options) func(context.Context) error {
+		return func(ctx context.Context) error {
+			_, err := sim.Run(ctx, c, opts)
+			return err
+		}
+	}
+	tests := []struct {
+		phase, next string // next: a phase the run must not reach
+		run         func(context.Context) error
+	}{
+		{"validate", "prepare", runWith(long, sim.Options{Shots: 10})},
+		{"prepare", "fuse", runWith(long, sim.Options{Shots: 10})},
+		{"fuse", "apply", runWith(long, sim.Options{Shots: 10})},
+		{"apply", "sample", runWith(wide, sim.Options{Shots: 10})},
+		{"sample", "count", runWith(wide, sim.Options{Shots: 1_000_000})},
+		{"count", "", runWith(manyOutcomes, sim.Options{Shots: 100_000})},
+		{"shots", "count", runWith(perShot, sim.Options{Shots: 100_000})},
+		{"count", "", runWith(perShot, sim.Options{Shots: 2000})},
+		{"fuse", "apply", func(ctx context.Context) error {
+			_, err := sim.Simulate(ctx, wide, sim.Limits{})
+			return err
+		}},
+		{"apply", "", func(ctx context.Context) error {
+			s, _ := sim.NewState(18, sim.Limits{})
+			_, err := s.Execute(ctx, wide, nil, 0)
+			return err
+		}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.phase, func(t *testing.T) {
+			err, phases := cancelAt(t, tc.phase, tc.run)
+			if !errors.Is(err, context.Canceled) {
+				t.Fatalf("cancelled in phase %s: %v, want context.Canceled; phases %v", tc.phase, err, phases)
+			}
+			if tc.next != "" && slices.Contains(phases, tc.next) {
+				t.Fatalf("cancelled in phase %s, the run went on to phase %s: %v", tc.phase, tc.next, phases)
+			}
+		})
+	}
+}
+
+// A gate on a large state stops between chunks of amplitudes: cancelled
+// before it starts, it changes the first chunk only (or one chunk per
+// worker) and returns context.Canceled, and the state is left half done.
+func TestGateStopsMidway(t *testing.T) {
+	const n = 18
+	for _, workers := range []int{1, 2} {
+		s, err := sim.NewState(n, sim.Limits{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for q := range n {
+			if err := s.ApplyGate(stdGate("h", nil, q)); err != nil {
+				t.Fatal(err)
+			}
+		}
+		s.SetWorkers(workers)
+		ctx, cancel := context.WithCancel(context.Background())
+		cancel()
+		if err := s.ApplyContext(ctx, stdGate("z", nil, 0)); !errors.Is(err, context.Canceled) {
+			t.Fatalf("%d workers: cancelled gate returned %v", workers, err)
+		}
+		if real(s.Amplitude(1)) >= 0 {
+			t.Fatalf("%d workers: the first chunk was not applied", workers)
+		}
+		if last := s.Amplitude(1<<n - 1); real(last) <= 0 {
+			t.Fatalf("%d workers: the gate ran to the end after its cancel", workers)
+		}
+	}
+}

@@ -1,0 +1,25 @@
+package sim
+
+import "context"
+
+// FuseGates runs fusion alone, for benchmarks: it returns how many kernels
+// the gates fuse into.
+func FuseGates(ctx context.Context, gates []*Gate, width, diagWidth int) (int, error) {
+	ks, err := fuseGates(ctx, gates, width, diagWidth)
+	return len(ks), err
+}
+
+// SetTestHook sets the function called as a run enters each phase
+// ("validate", "prepare", "fuse", "apply", "shots", "sample", "count") and
+// returns a function that removes it. Tests set it before starting a run and
+// remove it after the run has returned.
+func SetTestHook(f func(phase string)) (remove func()) {
+	testHook = f
+	return func() { testHook = nil }
+}
+
+// ApplyContext applies g like ApplyGate, checking ctx between chunks of the
+// state like a run does.
+func (s *State) ApplyContext(ctx context.Context, g Gate) error {
+	return s.v.apply(ctx, newKernel(&g), s.n, s.workers)
+}
