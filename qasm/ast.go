@@ -41,15 +41,19 @@ type (
 		P position
 		N int
 	}
+	// The nodes with operands carry H, the height of their tree (see
+	// height), which the parser keeps to maxDepth.
 	xUnary struct {
 		P  position
 		Op string
 		X  expr
+		H  int32
 	}
 	xBinary struct {
 		P    position
 		Op   string
 		X, Y expr
+		H    int32
 	}
 	// xIndex is x[i], x[a:b], x[{i, j}] or x[i, j]: one item per
 	// comma-separated index.
@@ -57,33 +61,75 @@ type (
 		P     position
 		X     expr
 		Items []expr
+		H     int32
 	}
 	xCall struct {
 		P    position
 		Name string
 		Args []expr
+		H    int32
 	}
 	xCast struct {
 		P    position
 		Type *typeSpec
 		X    expr
+		H    int32
 	}
 	// xRange is start:step:stop with any part left out; both ends are
 	// inclusive, as OpenQASM 3 says.
 	xRange struct {
 		P                 position
 		Start, Step, Stop expr
+		H                 int32
 	}
 	// xSet is {a, b, ...}: an index set or an array literal.
 	xSet struct {
 		P     position
 		Elems []expr
+		H     int32
 	}
 	xMeasure struct {
 		P position
 		Q expr
+		H int32
 	}
 )
+
+// height is the height of an expression's tree, 1 for a leaf and 0 for
+// none. Every recursion over an expression (evaluation, the operand
+// resolvers) goes at most this deep.
+func height(e expr) int32 {
+	switch e := e.(type) {
+	case nil:
+		return 0
+	case *xUnary:
+		return e.H
+	case *xBinary:
+		return e.H
+	case *xIndex:
+		return e.H
+	case *xCall:
+		return e.H
+	case *xCast:
+		return e.H
+	case *xRange:
+		return e.H
+	case *xSet:
+		return e.H
+	case *xMeasure:
+		return e.H
+	}
+	return 1
+}
+
+// maxHeight is the height of the tallest of es.
+func maxHeight(es []expr) int32 {
+	var h int32
+	for _, e := range es {
+		h = max(h, height(e))
+	}
+	return h
+}
 
 func (e *xIdent) at() position    { return e.P }
 func (e *xInt) at() position      { return e.P }
@@ -111,6 +157,7 @@ type typeSpec struct {
 	// a subroutine argument written with #dim=n.
 	Elem *typeSpec
 	Dims []expr
+	H    int32 // as for expressions, types within types counting a level
 }
 
 // Statements.

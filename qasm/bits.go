@@ -18,12 +18,19 @@ const (
 	permBase = -(1 << 30)
 )
 
-type journalEntry struct {
-	bit int
-	old int8
+// knownBit is what is known of a bit: its value or unknown, as of epoch.
+// forgetAll starts a new epoch, which makes every bit unknown at once.
+type knownBit struct {
+	v     int8
+	epoch uint32
 }
 
-func (c *compiler) knownSlot(b int) *int8 {
+type journalEntry struct {
+	bit int
+	old knownBit
+}
+
+func (c *compiler) knownSlot(b int) *knownBit {
 	switch {
 	case b <= permBase:
 		return &c.knownPerm[permBase-b]
@@ -33,30 +40,32 @@ func (c *compiler) knownSlot(b int) *int8 {
 	return &c.knownOut[b]
 }
 
-func (c *compiler) known(b int) int8 { return *c.knownSlot(b) }
+func (c *compiler) known(b int) int8 {
+	k := c.knownSlot(b)
+	if k.epoch != c.epoch {
+		return unknown
+	}
+	return k.v
+}
 
 func (c *compiler) setKnown(b int, v int8) {
 	slot := c.knownSlot(b)
 	if c.rt > 0 {
+		// the entry, the journal's growth, and the entry unwind makes
+		c.charge(position{}, 2*16+48)
+		c.journal = grow(c.journal, 1)
 		c.journal = append(c.journal, journalEntry{b, *slot})
 	}
-	*slot = v
+	*slot = knownBit{v, c.epoch}
 }
 
 // forgetAll makes every bit unknown: at the head of a loop that runs a
-// number of times only known at run time.
+// number of times only known at run time. Entries journaled before this
+// point carry the old epoch, so undoing a branch around the loop restores
+// them as unknown too: dropping knowledge is always safe.
 func (c *compiler) forgetAll() {
-	for _, ks := range [][]int8{c.knownOut, c.knownScr, c.knownPerm} {
-		for i := range ks {
-			ks[i] = unknown
-		}
-	}
-	// Entries journaled before this point would restore stale knowledge
-	// when a branch around the loop is undone; dropping knowledge is
-	// always safe, so mark every journaled bit unknown as well.
-	for i := range c.journal {
-		c.journal[i].old = unknown
-	}
+	c.charge(position{}, stepBytes)
+	c.epoch++
 }
 
 func (c *compiler) checkClbits(p position, n int) {
@@ -65,16 +74,34 @@ func (c *compiler) checkClbits(p position, n int) {
 	}
 }
 
+// bitsCost is what n bits take: their indices, and what is known of them
+// (in slices that grow by doubling: twice their size in all).
+func bitsCost(n int) int64 { return 8*int64(n) + 2*8*int64(n) + 64 }
+
+// grow makes room for n more elements in s, doubling its capacity when it
+// has to grow: appending one at a time to a large slice grows it by a
+// quarter, which allocates five times its size over its life.
+func grow[T any](s []T, n int) []T {
+	if cap(s)-len(s) >= n {
+		return s
+	}
+	t := make([]T, len(s), max(2*cap(s), len(s)+n, 16))
+	copy(t, s)
+	return t
+}
+
 // allocOut gives a register declared at the top level its bits.
 func (c *compiler) allocOut(p position, n int) []int {
 	c.checkClbits(p, n)
+	c.charge(p, bitsCost(n))
 	bits := make([]int, n)
 	for i := range bits {
 		bits[i] = c.nOut + i
 	}
 	c.nOut += n
+	c.knownOut = grow(c.knownOut, n)
 	for range n {
-		c.knownOut = append(c.knownOut, 0) // every shot starts with zeros
+		c.knownOut = append(c.knownOut, knownBit{0, c.epoch}) // every shot starts with zeros
 	}
 	return bits
 }
@@ -84,14 +111,16 @@ func (c *compiler) allocScratch(p position, n int) []int {
 	if c.scratchTop+n > c.scratchMax {
 		c.checkClbits(p, c.scratchTop+n-c.scratchMax)
 	}
+	c.charge(p, bitsCost(n))
 	bits := make([]int, n)
 	for i := range bits {
 		bits[i] = -(c.scratchTop + i + 1)
 	}
 	c.scratchTop += n
+	c.knownScr = grow(c.knownScr, c.scratchTop-c.scratchMax)
 	for c.scratchMax < c.scratchTop {
 		c.scratchMax++
-		c.knownScr = append(c.knownScr, c.freshBit())
+		c.knownScr = append(c.knownScr, knownBit{c.freshBit(), c.epoch})
 	}
 	return bits
 }
@@ -99,11 +128,13 @@ func (c *compiler) allocScratch(p position, n int) []int {
 // allocPerm gives n bits that are never freed.
 func (c *compiler) allocPerm(p position, n int) []int {
 	c.checkClbits(p, n)
+	c.charge(p, bitsCost(n))
+	c.knownPerm = grow(c.knownPerm, n)
 	bits := make([]int, n)
 	for i := range bits {
 		bits[i] = permBase - c.nPerm
 		c.nPerm++
-		c.knownPerm = append(c.knownPerm, c.freshBit())
+		c.knownPerm = append(c.knownPerm, knownBit{c.freshBit(), c.epoch})
 	}
 	return bits
 }
@@ -117,23 +148,36 @@ func (c *compiler) freshBit() int8 {
 	return 0
 }
 
+// emit appends an operation to the circuit. The circuit's slice grows by
+// doubling, charged as it grows; what an operation holds beyond its slot
+// (a gate's matrix, a condition) was charged when it was built.
 func (c *compiler) emit(p position, op sim.Op) int {
-	c.charge(p, 1)
-	c.ops = append(c.ops, op)
-	return len(c.ops) - 1
-}
-
-func (c *compiler) charge(p position, n int) {
-	c.work += n
-	if c.work > c.opts.MaxOps {
+	if c.emitted >= c.opts.MaxOps {
 		fail(p, "program expands to more than %d operations (MaxOps)", c.opts.MaxOps)
 	}
+	c.emitted++
+	if len(c.ops) == cap(c.ops) {
+		// Doubling, but never into more than half of the budget left: a
+		// circuit near the limit grows by smaller steps rather than fail
+		// for a doubling it would not have filled.
+		n := max(2*cap(c.ops), 64)
+		if room := (c.opts.MaxBytes - c.cost) / (2 * opBytes); int64(n-cap(c.ops)) > room {
+			n = cap(c.ops) + max(int(room), 1)
+		}
+		c.chargeN(p, n, opBytes)
+		c.ops = slices.Grow(c.ops, n-len(c.ops))
+	}
+	// finish's tables: the operation's new index, and its bits
+	c.charge(p, 8+8*int64(len(op.Bits)+len(op.Qubits)))
+	c.ops = append(c.ops, op)
+	return len(c.ops) - 1
 }
 
 // readBits is the value of the bits: known at compile time when every one
 // of them is (and they fit 64 bits), else a run-time value.
 func (c *compiler) readBits(bits []int) value {
 	if len(bits) <= 64 {
+		c.charge(position{}, int64(len(bits))*stepBytes)
 		var v int64
 		all := true
 		for i, b := range bits {
@@ -154,6 +198,7 @@ func (c *compiler) readBits(bits []int) value {
 // setConst writes a constant to bits, skipping bits already known to hold
 // it.
 func (c *compiler) setConst(p position, bits []int, v uint64) {
+	c.charge(p, int64(len(bits))*stepBytes)
 	var todo []int
 	var val uint64
 	for i, b := range bits {
@@ -167,6 +212,7 @@ func (c *compiler) setConst(p position, bits []int, v uint64) {
 		if bit == 1 {
 			val |= 1 << len(todo)
 		}
+		c.charge(p, 16)
 		todo = append(todo, b)
 		c.setKnown(b, bit)
 		if len(todo) == 64 {
@@ -184,6 +230,7 @@ func (c *compiler) copyBits(p position, dst, src []int) {
 	if len(src) > len(dst) {
 		src = src[:len(dst)]
 	}
+	c.charge(p, 64*int64(len(src))+int64(len(dst))*stepBytes)
 	at := make(map[int]int, len(src))
 	for i, b := range src {
 		at[b] = i
@@ -195,6 +242,7 @@ func (c *compiler) copyBits(p position, dst, src []int) {
 		}
 	}
 	if overlap {
+		// fresh bits overlap nothing: this recursion is one level deep
 		tmp := c.allocPerm(p, len(src))
 		c.copyBits(p, tmp, src)
 		src = tmp
@@ -229,12 +277,14 @@ func (c *compiler) copyBits(p position, dst, src []int) {
 // and its sign (0 or -1) beyond the 64th.
 func (c *compiler) computeInto(p position, bits []int, ex *sim.Expr) {
 	if len(bits) > 64 {
-		// ex may read the bits it writes: compute it once, aside.
+		// ex may read the bits it writes: compute it once, aside (in 64
+		// bits, so this recursion is one level deep).
 		tmp := c.allocScratch(p, 64)
 		c.computeInto(p, tmp, ex)
 		ex = sim.BitsOf(tmp, true)
 	}
 	n := min(len(bits), 64)
+	c.charge(p, 2*nodeBytes)
 	c.emit(p, sim.Op{Kind: sim.OpCompute, Bits: bits[:n:n], Expr: ex})
 	for _, b := range bits[:n] {
 		c.setKnown(b, unknown)
@@ -252,7 +302,8 @@ func (c *compiler) computeInto(p position, bits []int, ex *sim.Expr) {
 
 // setFromCond writes the truth of cond into bit d at run time.
 func (c *compiler) setFromCond(p position, d int, cond *sim.Condition) {
-	if !condUses(cond, d) {
+	c.charge(p, 4*nodeBytes)
+	if !c.condUses(cond, d) {
 		c.emit(p, sim.Op{Kind: sim.OpSetBits, Bits: []int{d}, Value: 1, If: cond})
 		c.emit(p, sim.Op{Kind: sim.OpSetBits, Bits: []int{d}, Value: 0, If: sim.Not(cond)})
 	} else {
@@ -265,21 +316,6 @@ func (c *compiler) setFromCond(p position, d int, cond *sim.Condition) {
 		c.ops[k].Target = len(c.ops)
 	}
 	c.setKnown(d, unknown)
-}
-
-func condUses(cd *sim.Condition, b int) bool {
-	if cd == nil {
-		return false
-	}
-	if slices.Contains(cd.Bits, b) {
-		return true
-	}
-	for _, a := range cd.Args {
-		if condUses(a, b) {
-			return true
-		}
-	}
-	return false
 }
 
 // writes reports the classical bits op may write.

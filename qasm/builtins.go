@@ -15,6 +15,8 @@ var mathFuncs = map[string]func(float64) float64{
 	"floor": math.Floor, "ceiling": math.Ceil, "abs": math.Abs,
 }
 
+// Recursion: every cycle through the lowering passes in or enter, so
+// it goes maxNest levels deep at most.
 func (c *compiler) evalCall(e *xCall) value {
 	if sym := c.lookup(e.Name); sym != nil {
 		switch sym.kind {
@@ -27,6 +29,7 @@ func (c *compiler) evalCall(e *xCall) value {
 		}
 		fail(e.P, "%q is not a function", e.Name)
 	}
+	c.chargeN(e.P, len(e.Args), valueBytes)
 	args := make([]value, len(e.Args))
 	for i, a := range e.Args {
 		args[i] = c.eval(a)
@@ -51,12 +54,7 @@ func (c *compiler) evalCall(e *xCall) value {
 		want(1)
 		v := args[0]
 		if v.k == vRT && !v.signed && len(v.bits) > 0 {
-			// the sum of the bits, computed per shot
-			ex := sim.BitsOf(v.bits[:1], false)
-			for _, b := range v.bits[1:] {
-				ex = sim.Binary(sim.Add, ex, sim.BitsOf([]int{b}, false))
-			}
-			return value{k: vExpr, ex: ex}
+			return c.popcount(e.P, v.bits)
 		}
 		if v.runtime() {
 			runtimeFail(e.P, "popcount of a computed value")
@@ -76,6 +74,7 @@ func (c *compiler) evalCall(e *xCall) value {
 			if e.Name == "rotr" {
 				k = (int64(w) - k) % int64(w)
 			}
+			c.chargeN(e.P, w, 8)
 			out := make([]int, w)
 			for i, b := range v.bits {
 				out[(i+int(k))%w] = b
@@ -136,4 +135,43 @@ func (c *compiler) evalCall(e *xCall) value {
 	}
 	fail(e.P, "undefined function %q", e.Name)
 	return value{}
+}
+
+// popcountChunk bounds the bits one expression of popcount sums: sim
+// refuses expressions of more than 65536 nodes.
+const popcountChunk = 1024
+
+// popcount is the number of measured bits that are 1, computed per shot:
+// as a balanced tree of additions (a sum of 1024 bits is 11 levels deep),
+// and for wider registers as running sums of such trees in scratch bits.
+func (c *compiler) popcount(p position, bits []int) value {
+	c.chargeN(p, 2*len(bits), nodeBytes)
+	sum := func(bits []int) *sim.Expr {
+		sums := make([]*sim.Expr, len(bits))
+		for i := range bits {
+			sums[i] = sim.BitsOf(bits[i:i+1:i+1], false)
+		}
+		for len(sums) > 1 {
+			half := sums[:0]
+			for i := 0; i < len(sums); i += 2 {
+				if i+1 == len(sums) {
+					half = append(half, sums[i])
+					continue
+				}
+				half = append(half, sim.Binary(sim.Add, sums[i], sums[i+1]))
+			}
+			sums = half
+		}
+		return sums[0]
+	}
+	if len(bits) <= popcountChunk {
+		return value{k: vExpr, ex: sum(bits)}
+	}
+	acc := c.allocScratch(p, 32)
+	c.computeInto(p, acc, sum(bits[:popcountChunk]))
+	for rest := bits[popcountChunk:]; len(rest) > 0; rest = rest[min(len(rest), popcountChunk):] {
+		chunk := rest[:min(len(rest), popcountChunk)]
+		c.computeInto(p, acc, sim.Binary(sim.Add, sim.BitsOf(acc, false), sum(chunk)))
+	}
+	return value{k: vRT, bits: acc, w: len(acc), integer: true}
 }

@@ -1,6 +1,7 @@
 package qasm
 
 import (
+	"context"
 	"fmt"
 	"slices"
 	"sort"
@@ -9,30 +10,49 @@ import (
 	"github.com/qjobs/quantum/sim"
 )
 
-// Options bound what Compile accepts.
+// Options bound what Compile accepts. Every limit has a default that its
+// zero value stands for; doc.go lists the limits that are not options.
 type Options struct {
 	// MaxQubits refuses programs that declare more qubits, before anything
-	// is allocated; 0 means DefaultMaxQubits.
+	// is allocated; 0 means DefaultMaxQubits (64).
 	MaxQubits int
 	// Inputs holds the values of OpenQASM 3 input declarations, by name:
 	// numbers as float64, json.Number or any Go integer, booleans, and bit
 	// strings such as "0101".
 	Inputs map[string]any
-	// MaxLoopIterations caps the iterations of a loop unrolled at compile
-	// time; 0 means DefaultMaxLoopIterations.
+	// MaxLoopIterations caps the iterations of one loop unrolled at compile
+	// time; 0 means DefaultMaxLoopIterations (100,000).
 	MaxLoopIterations int
-	// MaxOps caps the operations of the lowered circuit (and the gates
-	// built while expanding definitions); 0 means DefaultMaxOps.
+	// MaxOps caps the operations of the lowered circuit, which bound what
+	// sim does per shot; 0 means DefaultMaxOps (2,000,000). An operation
+	// takes at least 200 bytes, so with the default MaxBytes the byte
+	// budget refuses a program long before this count does: MaxOps binds
+	// when a caller raises MaxBytes.
 	MaxOps int
+	// MaxBytes bounds what the compiler allocates for one program once it
+	// is parsed: the circuit (operations, gate matrices), gate definitions
+	// and subroutines as they are expanded, unrolled loop iterations,
+	// arrays, classical bits and the compiler's own tables. Each is charged
+	// before it is allocated, so a program that crosses the limit is
+	// refused having allocated at most about MaxBytes. Work that allocates
+	// nothing (a statement lowered, an expression node evaluated, a bit
+	// read) is charged a byte a step, so MaxBytes bounds the compile's time
+	// too: about a second for the default. 0 means DefaultMaxBytes (64 MiB).
+	//
+	// Parsing comes before it and is bounded by the source instead: it
+	// allocates at most about 64 bytes per byte of source, for the syntax
+	// tree (it holds a thousand or so tokens at a time).
+	MaxBytes int64
 }
 
 // Defaults for the zero values of Options.
 const (
 	DefaultMaxQubits         = 64
 	DefaultMaxLoopIterations = 100_000
-	// DefaultMaxOps keeps a lowered circuit to a few hundred MB: an
-	// operation with its gate matrix takes about 300 bytes.
-	DefaultMaxOps = 2_000_000
+	DefaultMaxOps            = 2_000_000
+	// DefaultMaxBytes holds a circuit of roughly 150,000 gates, or an
+	// unrolled loop of as many iterations.
+	DefaultMaxBytes = 64 << 20
 	// maxClbits bounds the classical bits of a program, registers and
 	// the compiler's scratch bits together.
 	maxClbits = 1 << 16
@@ -45,7 +65,16 @@ const (
 // whether it is read as OpenQASM 2 or 3; a program without one is read as
 // OpenQASM 3. Every error it returns is an *Error.
 func Compile(src string, opts Options) (*sim.Circuit, error) {
-	p, err := CompileProgram(src, opts)
+	return CompileContext(context.Background(), src, opts)
+}
+
+// CompileContext is Compile that gives up when ctx is done, at any stage:
+// lexing, parsing or lowering look at ctx every millisecond or so of work.
+// It then returns ctx.Err(), for which errors.Is(err, context.Canceled) or
+// errors.Is(err, context.DeadlineExceeded) holds: the one error that is
+// not an *Error, because the program is not at fault.
+func CompileContext(ctx context.Context, src string, opts Options) (*sim.Circuit, error) {
+	p, err := CompileProgramContext(ctx, src, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -76,37 +105,63 @@ type Register struct {
 
 // CompileProgram is Compile that also returns the program's register
 // layout.
-func CompileProgram(src string, opts Options) (prog *Program, err error) {
+func CompileProgram(src string, opts Options) (*Program, error) {
+	return CompileProgramContext(context.Background(), src, opts)
+}
+
+// CompileProgramContext is CompileProgram that gives up when ctx is done,
+// as CompileContext does.
+func CompileProgramContext(ctx context.Context, src string, opts Options) (*Program, error) {
+	prog, _, err := compileProgram(ctx, src, opts)
+	return prog, err
+}
+
+// compileProgram compiles and also reports the bytes charged against
+// MaxBytes, for the tests that check the charges.
+func compileProgram(ctx context.Context, src string, opts Options) (prog *Program, charged int64, err error) {
+	var c *compiler
 	defer func() {
 		if r := recover(); r != nil {
-			if b, ok := r.(bail); ok {
-				prog, err = nil, b.err
-				return
+			prog = nil
+			switch r := r.(type) {
+			case bail:
+				err = r.err
+			case stopped:
+				err = r.err
+			default:
+				// The last line of defence: a bug in the compiler must not
+				// take the process down. The stack stays out: this message
+				// reaches the program's author.
+				err = &Error{Msg: fmt.Sprintf("internal error in the compiler: %v", r)}
 			}
-			// The last line of defence: a bug in the compiler must not take
-			// the process down.
-			// The stack stays out: this message reaches the program's author.
-			prog, err = nil, &Error{Msg: fmt.Sprintf("internal error in the compiler: %v", r)}
+		}
+		if c != nil {
+			charged = c.cost
 		}
 	}()
-	stmts, version, phys, perr := parse(src)
+	poll := newPoller(ctx)
+	poll.check()
+	stmts, version, phys, nstmts, perr := parseCounting(src, poll)
 	if perr != nil {
-		return nil, perr
+		return nil, 0, perr
 	}
-	c := newCompiler(opts, version)
+	c = newCompiler(opts, version, poll)
 	// Most statements emit one operation; sizing for them up front saves
-	// regrowing a slice of large elements.
-	c.ops = make([]sim.Op, 0, min(strings.Count(src, ";")+1, c.opts.MaxOps))
+	// regrowing a slice of large elements. The guess is capped: the
+	// slice is charged, and a statement may emit nothing.
+	n := min(nstmts+1, c.opts.MaxOps, int(c.opts.MaxBytes/(4*opBytes)))
+	c.chargeN(position{1, 1}, n, opBytes)
+	c.ops = make([]sim.Op, 0, n)
 	// Physical qubits keep their numbers: $n is qubit n, and declared
 	// qubits come after the highest one.
 	if phys.n > c.opts.MaxQubits {
-		return nil, errorf(phys.pos, "program uses physical qubit $%d, more than the limit of %d qubits", phys.n-1, c.opts.MaxQubits)
+		return nil, c.cost, errorf(phys.pos, "program uses physical qubit $%d, more than the limit of %d qubits", phys.n-1, c.opts.MaxQubits)
 	}
 	c.nq = phys.n
 	c.checkInputs(stmts)
 	c.lowerProgram(stmts)
 	circ := c.finish()
-	return &Program{Circuit: circ, Version: version, OutputBits: c.nOut, Registers: c.registers}, nil
+	return &Program{Circuit: circ, Version: version, OutputBits: c.nOut, Registers: c.registers}, c.cost, nil
 }
 
 // dropDeadStores removes writes of constants to scratch bits that no
@@ -115,35 +170,17 @@ func CompileProgram(src string, opts Options) (prog *Program, err error) {
 // push a circuit off sim's sample-once fast path for nothing.
 func (c *compiler) dropDeadStores() {
 	read := map[int]bool{}
-	var mark func(*sim.Condition)
-	mark = func(cd *sim.Condition) {
-		if cd == nil {
-			return
-		}
-		for _, b := range cd.Bits {
-			read[b] = true
-		}
-		for _, a := range cd.Args {
-			mark(a)
-		}
-	}
-	var markExpr func(*sim.Expr)
-	markExpr = func(e *sim.Expr) {
-		if e == nil {
-			return
-		}
-		for _, b := range e.Bits {
-			read[b] = true
-		}
-		mark(e.Cond)
-		for _, a := range e.Args {
-			markExpr(a)
-		}
-	}
+	w := newSimWalk(c.poll)
 	for i := range c.ops {
-		mark(c.ops[i].If)
-		markExpr(c.ops[i].Expr)
+		w.cond(c.ops[i].If)
+		w.expr(c.ops[i].Expr)
 	}
+	w.run(func(bits []int) bool {
+		for _, b := range bits {
+			read[b] = true
+		}
+		return false
+	})
 	dead := func(op *sim.Op) bool {
 		if op.Kind != sim.OpSetBits && op.Kind != sim.OpCompute {
 			return false
@@ -158,6 +195,7 @@ func (c *compiler) dropDeadStores() {
 	newIndex := make([]int, len(c.ops)+1)
 	kept := c.ops[:0]
 	for i := range c.ops {
+		c.poll.tick()
 		newIndex[i] = len(kept)
 		if !dead(&c.ops[i]) {
 			kept = append(kept, c.ops[i])
@@ -172,7 +210,7 @@ func (c *compiler) dropDeadStores() {
 	c.ops = kept
 }
 
-func newCompiler(opts Options, version int) *compiler {
+func newCompiler(opts Options, version int, poll *poller) *compiler {
 	if opts.MaxQubits <= 0 {
 		opts.MaxQubits = DefaultMaxQubits
 	}
@@ -182,7 +220,10 @@ func newCompiler(opts Options, version int) *compiler {
 	if opts.MaxOps <= 0 {
 		opts.MaxOps = DefaultMaxOps
 	}
-	c := &compiler{opts: opts, version: version}
+	if opts.MaxBytes <= 0 {
+		opts.MaxBytes = DefaultMaxBytes
+	}
+	c := &compiler{opts: opts, version: version, poll: poll}
 	c.scopes = []*scope{{syms: map[string]*symbol{}}}
 	return c
 }
@@ -234,36 +275,12 @@ func (c *compiler) finish() *sim.Circuit {
 		}
 		return b
 	}
-	seen := map[*sim.Condition]bool{}
-	var fixCond func(*sim.Condition)
-	fixCond = func(cd *sim.Condition) {
-		if cd == nil || seen[cd] {
-			return
-		}
-		seen[cd] = true
-		for i, b := range cd.Bits {
-			cd.Bits[i] = remap(b)
-		}
-		for _, a := range cd.Args {
-			fixCond(a)
-		}
-	}
-	var fixExpr func(*sim.Expr)
-	fixExpr = func(e *sim.Expr) {
-		if e == nil {
-			return
-		}
-		// remap is idempotent, so bits shared between expressions (a
-		// register read twice) come out right.
-		for i, b := range e.Bits {
-			e.Bits[i] = remap(b)
-		}
-		fixCond(e.Cond)
-		for _, a := range e.Args {
-			fixExpr(a)
-		}
-	}
+	// One walk remaps the bits of every condition and expression; the
+	// operations' own bits follow. remap is idempotent, so bits shared
+	// between nodes and operations (a register read twice) come out right.
+	w := newSimWalk(c.poll)
 	for i := range c.ops {
+		c.poll.tick()
 		op := &c.ops[i]
 		switch op.Kind {
 		case sim.OpMeasure:
@@ -273,8 +290,14 @@ func (c *compiler) finish() *sim.Circuit {
 				op.Bits[j] = remap(b)
 			}
 		}
-		fixCond(op.If)
-		fixExpr(op.Expr)
+		w.cond(op.If)
+		w.expr(op.Expr)
 	}
+	w.run(func(bits []int) bool {
+		for i, b := range bits {
+			bits[i] = remap(b)
+		}
+		return false
+	})
 	return &sim.Circuit{NumQubits: c.nq, NumClbits: c.nOut + c.scratchMax + c.nPerm, Ops: slices.Clip(c.ops)}
 }

@@ -1,6 +1,7 @@
 package qasm
 
 import (
+	"math"
 	"slices"
 
 	"github.com/qjobs/quantum/sim"
@@ -38,6 +39,12 @@ func (c *compiler) branch(lower func() ctl) map[int]int8 {
 	c.rt++
 	lower() // break, continue and end inside emitted their jumps
 	c.rt--
+	return c.unwind(mark)
+}
+
+// unwind undoes what the journal recorded since mark and returns the
+// values the bits had before it did.
+func (c *compiler) unwind(mark int) map[int]int8 {
 	after := map[int]int8{}
 	for i := len(c.journal) - 1; i >= mark; i-- {
 		e := c.journal[i]
@@ -50,6 +57,8 @@ func (c *compiler) branch(lower func() ctl) map[int]int8 {
 	return after
 }
 
+// Recursion: every cycle through the lowering passes in or enter, so
+// it goes maxNest levels deep at most.
 func (c *compiler) lowerIf(s *sIf) ctl {
 	v := c.eval(s.Cond)
 	if v.runtime() {
@@ -73,9 +82,14 @@ func (c *compiler) promoteAssigned(blocks ...[]stmt) {
 	// variables in scope now.
 	declared := map[string]bool{}
 	var assigned []*sAssign
+	// The walk recurses as deeply as statements nest, which the parser
+	// bounds (maxDepth). Each statement it visits is charged: lowerList
+	// calls this for the rest of a list after each statement that may
+	// leave early, which is quadratic in the length of such a list.
 	var walk func([]stmt)
 	walk = func(stmts []stmt) {
 		for _, st := range stmts {
+			c.charge(st.at(), 32*stepBytes)
 			switch s := st.(type) {
 			case *sDecl:
 				declared[s.Name] = true
@@ -119,17 +133,19 @@ func (c *compiler) promoteAssigned(blocks ...[]stmt) {
 // of the loop to only some shots, where a compile-time variable could no
 // longer change. Variables whose bits stay known still fold.
 func (c *compiler) promoteBeforeJumps(body []stmt) {
-	if hasJump(body) || returnsInBranch(body) {
+	if c.hasJump(body) || c.returnsInBranch(body) {
 		c.promoteAssigned(body)
 	}
 }
 
 // hasJump reports whether the statements contain a break or continue
 // under some condition, which is when one might depend on a measurement.
-func hasJump(stmts []stmt) bool {
+// It recurses as deeply as statements nest, which the parser bounds.
+func (c *compiler) hasJump(stmts []stmt) bool {
 	var walk func([]stmt, bool) bool
 	walk = func(stmts []stmt, nested bool) bool {
 		for _, st := range stmts {
+			c.charge(st.at(), stepBytes)
 			switch s := st.(type) {
 			case *sBreak, *sContinue:
 				if nested {
@@ -172,6 +188,7 @@ func (c *compiler) ifValue(p, condPos position, v value, then, orElse func() ctl
 		return ctlNone
 	}
 	c.inGateBody(p, "an if that depends on measurement results")
+	c.charge(p, branchBytes)
 	start := c.emit(p, sim.Op{Kind: sim.OpJump, If: sim.Not(cond)})
 	thenK := c.branch(then)
 	var elseK map[int]int8
@@ -182,9 +199,16 @@ func (c *compiler) ifValue(p, condPos position, v value, then, orElse func() ctl
 		c.ops[skip].Target = len(c.ops)
 	} else {
 		c.ops[start].Target = len(c.ops)
-		c.attachCondition(start, cond)
+		c.attachCondition(p, start, cond)
 	}
-	// A bit keeps a known value only when both ways leave the same one.
+	c.merge(thenK, elseK)
+	return ctlNone
+}
+
+// merge sets what is known of the bits after an if and else from what
+// each way left them: a bit keeps a known value only when both ways leave
+// the same one. A way that did not write a bit left it as it was.
+func (c *compiler) merge(thenK, elseK map[int]int8) {
 	for b, v := range thenK {
 		other, ok := elseK[b]
 		if !ok {
@@ -203,10 +227,16 @@ func (c *compiler) ifValue(p, condPos position, v value, then, orElse func() ctl
 			c.setKnown(b, unknown)
 		}
 	}
-	return ctlNone
 }
 
-// lowerSwitch lowers a switch as a chain of if and else.
+// lowerSwitch lowers a switch as a chain of if and else: case i+1 is the
+// else of case i. The chain is a loop, not a recursion, however many cases
+// there are: each case that depends on measurements opens a branch for
+// the rest of the chain (its else), and the branches close in reverse
+// order at the end, as the recursion over nested ifs would close them.
+//
+// Recursion: every cycle through the lowering passes in or enter, so
+// it goes maxNest levels deep at most.
 func (c *compiler) lowerSwitch(s *sSwitch) ctl {
 	target := c.eval(s.Target)
 	if target.runtime() {
@@ -216,59 +246,142 @@ func (c *compiler) lowerSwitch(s *sSwitch) ctl {
 		}
 		c.promoteAssigned(bodies...)
 	}
-	var chain func(i int) ctl
-	chain = func(i int) ctl {
-		if i == len(s.Cases) {
-			if s.Default == nil {
+	type elseBranch struct {
+		skip  int          // the jump from the end of the case's body
+		thenK map[int]int8 // what the body left known
+		mark  int          // the journal when the else began
+	}
+	var open []elseBranch
+	k := func() ctl {
+		for i, cs := range s.Cases {
+			match := c.caseMatch(target, cs.Values)
+			cond, truth := c.toCond(match, cs.P, "the if condition")
+			if cond == nil {
+				if truth {
+					return c.lowerBlock(cs.Body)
+				}
+				continue
+			}
+			c.inGateBody(cs.P, "an if that depends on measurement results")
+			c.charge(cs.P, branchBytes)
+			start := c.emit(cs.P, sim.Op{Kind: sim.OpJump, If: sim.Not(cond)})
+			thenK := c.branch(func() ctl { return c.lowerBlock(cs.Body) })
+			if i+1 == len(s.Cases) && s.Default == nil {
+				c.ops[start].Target = len(c.ops)
+				c.attachCondition(cs.P, start, cond)
+				c.merge(thenK, nil)
 				return ctlNone
 			}
-			return c.lowerBlock(s.Default)
+			skip := c.emit(cs.P, sim.Op{Kind: sim.OpJump})
+			c.ops[start].Target = len(c.ops)
+			open = append(open, elseBranch{skip, thenK, len(c.journal)})
+			c.rt++
 		}
-		cs := s.Cases[i]
-		var match value
-		for j, e := range cs.Values {
-			eq := c.evalBinary(e.at(), "==", target, c.eval(e))
-			if j == 0 {
-				match = eq
-			} else {
-				match = c.evalBinary(e.at(), "||", match, eq)
-			}
+		if s.Default == nil {
+			return ctlNone
 		}
-		var orElse func() ctl
-		if i+1 < len(s.Cases) || s.Default != nil {
-			orElse = func() ctl { return chain(i + 1) }
-		}
-		return c.ifValue(cs.P, cs.P, match, func() ctl { return c.lowerBlock(cs.Body) }, orElse)
+		return c.lowerBlock(s.Default)
+	}()
+	for i := len(open) - 1; i >= 0; i-- {
+		e := open[i]
+		c.rt--
+		elseK := c.unwind(e.mark)
+		c.ops[e.skip].Target = len(c.ops)
+		c.merge(e.thenK, elseK)
 	}
-	return chain(0)
+	if len(open) > 0 {
+		return ctlNone
+	}
+	return k
+}
+
+// caseMatch is the truth of "target is one of values". The comparisons
+// are joined by || as balanced trees, so that a case of 1,000 values is a
+// condition 10 levels deep, not 1,000; past caseChunk values, the truth
+// of each chunk goes to a scratch bit first, as sim refuses conditions
+// of more than 65536 nodes.
+//
+// Recursion: every cycle through the lowering passes in or enter, so
+// it goes maxNest levels deep at most.
+func (c *compiler) caseMatch(target value, values []expr) value {
+	p := values[0].at()
+	c.chargeN(p, len(values), valueBytes)
+	eqs := make([]value, len(values))
+	for j, e := range values {
+		eqs[j] = c.evalBinary(e.at(), "==", target, c.eval(e))
+		if eqs[j].runtime() {
+			// the comparison, and the || that joins it, built without eval
+			c.charge(e.at(), 2*runtimeOpBytes)
+		}
+	}
+	for len(eqs) > caseChunk {
+		next := eqs[:0]
+		for i := 0; i < len(eqs); i += caseChunk {
+			v := c.anyOf(p, eqs[i:min(i+caseChunk, len(eqs))])
+			if v.runtime() {
+				cond, _ := c.toCond(v, p, "a case")
+				v = value{k: vCond, cond: c.flatCond(p, cond)}
+			}
+			next = append(next, v)
+		}
+		eqs = next
+	}
+	return c.anyOf(p, eqs)
+}
+
+const caseChunk = 1024
+
+// anyOf joins vs with || as a balanced tree, in place.
+func (c *compiler) anyOf(p position, vs []value) value {
+	for len(vs) > 1 {
+		half := vs[:0]
+		for j := 0; j < len(vs); j += 2 {
+			if j+1 == len(vs) {
+				half = append(half, vs[j])
+				continue
+			}
+			half = append(half, c.evalBinary(p, "||", vs[j], vs[j+1]))
+		}
+		vs = half
+	}
+	return vs[0]
 }
 
 // attachCondition replaces the jump at start over a branch of plain
 // operations by a condition on each of them, which keeps the circuit
 // short. It is only sound when the branch writes none of the bits the
-// condition reads, and it has no jumps of its own.
-func (c *compiler) attachCondition(start int, cond *sim.Condition) {
+// condition reads, and it has no jumps of its own. Only small conditions
+// are copied onto each operation: sim tests an operation's condition
+// whenever it reaches it.
+func (c *compiler) attachCondition(p position, start int, cond *sim.Condition) {
 	body := c.ops[start+1:]
 	if len(body) == 0 {
 		c.ops = c.ops[:start]
 		return
 	}
+	if c.condSize(cond, maxAttachedNodes) > maxAttachedNodes {
+		return
+	}
+	reads := c.condReads(cond)
 	for i := range body {
+		c.poll.tick()
 		if body[i].Kind == sim.OpJump {
 			return
 		}
 		for _, b := range writes(&body[i]) {
-			if condUses(cond, b) {
+			if reads[b] {
 				return
 			}
 		}
 	}
+	deepest := map[*sim.Condition]int{}
 	for i := range body {
 		// sim bounds how deeply conditions nest; deep ones keep the jump.
-		if body[i].If != nil && condDepth(body[i].If) > 100 {
+		if body[i].If != nil && c.deeper(body[i].If, 100, deepest) {
 			return
 		}
 	}
+	c.chargeN(p, len(body), nodeBytes)
 	for i := range body {
 		if body[i].If == nil {
 			body[i].If = cond
@@ -279,13 +392,13 @@ func (c *compiler) attachCondition(start int, cond *sim.Condition) {
 	c.ops = slices.Delete(c.ops, start, start+1)
 }
 
-func condDepth(cd *sim.Condition) int {
-	d := 0
-	for _, a := range cd.Args {
-		d = max(d, condDepth(a))
-	}
-	return d + 1
-}
+// branchBytes is what lowering a branch that only some shots take
+// allocates beyond its operations: the jump's condition, the knowledge of
+// bits it undoes.
+const branchBytes = nodeBytes + 256
+
+// maxAttachedNodes bounds the conditions attachCondition copies.
+const maxAttachedNodes = 64
 
 func (c *compiler) breakOrContinue(p position, isBreak bool) ctl {
 	name := "continue"
@@ -322,68 +435,104 @@ func (c *compiler) breakOrContinue(p position, isBreak bool) ctl {
 	return ctlContinue
 }
 
+// loopValues is what a for loop runs over: the values of a set, an array
+// or a bit string, or a range, whose values are computed as the loop
+// reaches them rather than all at once.
+type loopValues struct {
+	n           int
+	start, step int64 // a range
+	vals        []value
+}
+
+func (lv *loopValues) at(i int) value {
+	if lv.vals != nil {
+		return lv.vals[i]
+	}
+	return intVal(lv.start + int64(i)*lv.step) // between start and stop: no overflow
+}
+
 // iterValues lists what a for loop runs over.
-func (c *compiler) iterValues(s *sFor) []value {
+//
+// Recursion: every cycle through the lowering passes in or enter, so
+// it goes maxNest levels deep at most.
+func (c *compiler) iterValues(s *sFor) loopValues {
 	switch it := s.Iter.(type) {
 	case *xRange:
 		if it.Start == nil || it.Stop == nil {
 			fail(it.P, "a loop range needs a start and an end")
 		}
-		start := c.eval(it.Start).asExactInt(it.Start.at(), "the range start")
-		stop := c.eval(it.Stop).asExactInt(it.Stop.at(), "the range end")
+		start := c.count(it.Start, "the range start")
+		stop := c.count(it.Stop, "the range end")
 		step := int64(1)
 		if it.Step != nil {
-			step = c.eval(it.Step).asExactInt(it.Step.at(), "the range step")
+			step = c.count(it.Step, "the range step")
 			if step == 0 {
 				fail(it.Step.at(), "a range step cannot be 0")
 			}
 		}
 		n := rangeLen(start, step, stop)
 		if n > uint64(c.opts.MaxLoopIterations) {
+			if n == math.MaxUint64 {
+				fail(s.P, "for loop of more than %d iterations is more than the limit of %d (MaxLoopIterations)", uint64(math.MaxUint64), c.opts.MaxLoopIterations)
+			}
 			fail(s.P, "for loop of %d iterations is more than the limit of %d (MaxLoopIterations)", n, c.opts.MaxLoopIterations)
 		}
-		out := make([]value, n)
-		for i := range out {
-			out[i] = intVal(start + int64(i)*step)
-		}
-		return out
+		return loopValues{n: int(n), start: start, step: step}
 	case *xSet:
+		c.chargeN(it.P, len(it.Elems), valueBytes)
 		out := make([]value, len(it.Elems))
 		for i, e := range it.Elems {
 			out[i] = c.eval(e)
 		}
-		return out
+		return loopValues{n: len(out), vals: out}
 	}
 	v := c.eval(s.Iter)
 	switch v.k {
 	case vArray:
-		return v.arr
+		return loopValues{n: len(v.arr), vals: v.arr}
 	case vBits:
+		c.chargeN(s.Iter.at(), v.w, valueBytes)
 		out := make([]value, v.w)
 		for i := range out {
 			out[i] = value{k: vBits, i: v.i >> i & 1, w: 1}
 		}
-		return out
+		return loopValues{n: len(out), vals: out}
 	}
 	fail(s.Iter.at(), "a for loop runs over a range [a:b], a set {a, b} or an array; got %s", v.kindName())
-	return nil
+	return loopValues{}
 }
 
-// rangeLen counts the values of the inclusive range start:step:stop.
+// rangeLen counts the values of the inclusive range start:step:stop, or
+// returns math.MaxUint64 for the one range that has 2^64 of them
+// (math.MinInt64 to math.MaxInt64 by 1).
 func rangeLen(start, step, stop int64) uint64 {
 	if step > 0 && start > stop || step < 0 && start < stop {
 		return 0
 	}
-	span := uint64(stop - start)
+	// The differences are taken in uint64, where they cannot overflow.
+	span, by := uint64(stop)-uint64(start), uint64(step)
 	if step < 0 {
-		span = uint64(start - stop)
-		return span/uint64(-step) + 1
+		span, by = uint64(start)-uint64(stop), -uint64(step)
 	}
-	return span/uint64(step) + 1
+	q := span / by
+	if q == math.MaxUint64 {
+		return q
+	}
+	return q + 1
 }
 
+// iterBytes is charged for each iteration of an unrolled loop: the loop's
+// own work, which allocates nothing (its scope and its variable are
+// reused).
+const iterBytes = 16
+
+// Recursion: every cycle through the lowering passes in or enter, so
+// it goes maxNest levels deep at most.
 func (c *compiler) lowerFor(s *sFor) ctl {
 	vals := c.iterValues(s)
+	if vals.n > c.opts.MaxLoopIterations {
+		fail(s.P, "for loop of %d iterations is more than the limit of %d (MaxLoopIterations)", vals.n, c.opts.MaxLoopIterations)
+	}
 	var ty *ctype
 	if s.Type != nil {
 		ty = c.resolveType(s.Type)
@@ -392,16 +541,21 @@ func (c *compiler) lowerFor(s *sFor) ctl {
 	c.loops = append(c.loops, l)
 	defer c.endLoop(l)
 	c.promoteBeforeJumps(s.Body)
-	for _, v := range vals {
-		// Iterations count against MaxOps too, so nested loops that emit
-		// nothing still end.
-		c.charge(s.P, 1)
+	c.charge(s.P, symbolBytes)
+	loopVar := &symbol{kind: symVar, name: s.Var, pos: s.P, ty: ty, isConst: true}
+	for i := range vals.n {
+		c.charge(s.P, iterBytes)
 		c.nextIteration(l)
+		v := vals.at(i)
 		if ty != nil && ty.name != "bit" {
 			v = coerce(v, ty, s.P, "the loop variable")
 		}
 		c.push(false, false)
-		c.declare(&symbol{kind: symVar, name: s.Var, pos: s.P, val: v, ty: ty, isConst: true})
+		// Nothing keeps the loop variable past its iteration: it is
+		// constant, so never promoted, and aliases take only qubits and
+		// bits. One symbol serves every iteration.
+		loopVar.val = v
+		c.bind(loopVar)
 		k := c.lowerList(s.Body)
 		c.pop()
 		switch k {
@@ -439,6 +593,8 @@ func (c *compiler) endLoop(l *loopCtx) {
 	c.loops = c.loops[:len(c.loops)-1]
 }
 
+// Recursion: every cycle through the lowering passes in or enter, so
+// it goes maxNest levels deep at most.
 func (c *compiler) lowerWhile(s *sWhile) ctl {
 	l := &loopCtx{level: c.rt}
 	c.loops = append(c.loops, l)
@@ -461,7 +617,7 @@ func (c *compiler) lowerWhile(s *sWhile) ctl {
 		if iter >= c.opts.MaxLoopIterations {
 			fail(s.P, "while loop did not end within %d iterations (MaxLoopIterations)", c.opts.MaxLoopIterations)
 		}
-		c.charge(s.P, 1)
+		c.charge(s.P, iterBytes)
 		switch k := c.lowerBlock(s.Body); k {
 		case ctlBreak:
 			return ctlNone
@@ -481,6 +637,9 @@ func (c *compiler) lowerWhile(s *sWhile) ctl {
 //
 // sim bounds the steps of a shot (Options.MaxSteps), so a loop that never
 // ends fails the job instead of hanging it.
+//
+// Recursion: every cycle through the lowering passes in or enter, so
+// it goes maxNest levels deep at most.
 func (c *compiler) runtimeWhile(s *sWhile, l *loopCtx) ctl {
 	c.nextIteration(l)
 	l.runtime = true
@@ -503,6 +662,8 @@ func (c *compiler) runtimeWhile(s *sWhile, l *loopCtx) ctl {
 	return ctlNone
 }
 
+// Recursion: every cycle through the lowering passes in or enter, so
+// it goes maxNest levels deep at most.
 func (c *compiler) lowerReturn(s *sReturn) ctl {
 	if len(c.fns) == 0 {
 		fail(s.P, "return outside a subroutine")

@@ -29,8 +29,40 @@
 // specification says. No file is ever read: an include of anything but
 // the two standard libraries is an error that names it.
 //
-// Every error is an [*Error] with a line and column. Nothing a program
-// contains can make Compile panic or run without bound: nesting depth, loop
-// iterations, qubit count and the number of emitted operations are capped
-// (see [Options]).
+// Every error is an [*Error] with a line and column, except that
+// [CompileContext] returns the context's error when the caller gives up.
+// Nothing a program contains can make Compile panic, overflow its stack,
+// or run or allocate without bound. The limits, with their defaults:
+//
+//   - [Options].MaxQubits (64) qubits, physical ($n) and declared together;
+//     $n itself at most $1048576.
+//   - [Options].MaxLoopIterations (100,000) iterations of one loop unrolled
+//     at compile time, for, while or over a set.
+//   - [Options].MaxOps (2,000,000) operations in the lowered circuit.
+//   - [Options].MaxBytes (64 MiB) of memory allocated while lowering: each
+//     operation, gate matrix, expanded gate body, unrolled iteration, array,
+//     classical bit and symbol is charged before it is allocated, and work
+//     that allocates nothing a byte a step, so it bounds time as well.
+//     Parsing allocates at most about 64 bytes per byte of source, and
+//     holds no more than a thousand or so tokens at a time.
+//   - 200 levels of nesting in the source: statements within statements,
+//     parentheses, types within types, and the height of an expression,
+//     where each operator of a chain such as a+b+c or a ++ b ++ c counts a
+//     level; and 200 modifiers on one gate.
+//   - 100 gate expansions and subroutine calls within one another, and 2000
+//     levels of the compiler's own recursion in all (a recursive subroutine
+//     stacks its body's nesting once per call).
+//   - 65,536 classical bits, registers and the compiler's scratch bits
+//     together; types of 1 to 65,536 bits; arrays of at most 65,536
+//     elements in at most 16 dimensions.
+//   - 64-bit integers: a literal of 2^64 or more is an error, and one past
+//     math.MaxInt64 (read as the uint[64] with its bits) is refused as a
+//     size, count, index or loop bound. Arithmetic wraps in two's
+//     complement, as sim's does at run time; sizes, counts, indices and
+//     loop lengths are checked, never wrapped.
+//   - ctrl(n) and negctrl(n) take 1 to MaxQubits controls; pow(k) an
+//     exponent of at most 2^24 in size, and a fractional one applies to
+//     gates on at most 5 qubits; a gate that is not a rotation takes a
+//     measured angle of at most 6 bits.
+//   - bit string literals of at most 64 bits.
 package qasm

@@ -78,3 +78,113 @@ func TestErrors(t *testing.T) {
 		})
 	}
 }
+
+// TestExtremeNumbers gives every number a program may hand the compiler
+// its extreme values: math.MaxInt64, math.MinInt64, 1<<63 and 1<<64 - 1
+// (literals past MaxInt64), 1e308 and infinity, zero and negatives. Each
+// is refused with a message that names the rule, at its position, or
+// compiles with the two's complement wrapping sim's arithmetic has too;
+// none overflows into a size, a count or an index that passes a check.
+func TestExtremeNumbers(t *testing.T) {
+	const (
+		maxInt  = "9223372036854775807"
+		minInt  = "-9223372036854775808"
+		maxUint = "18446744073709551615"
+	)
+	tests := []struct{ src, want string }{
+		// register sizes
+		{"qubit[" + maxInt + "] q;", "1:1: qubit register \"q\" takes the program to 9223372036854775807 qubits, more than the limit of 64"},
+		{"qubit[" + minInt + "] q;", "1:7: qubit register \"q\" must have a positive size, got -9223372036854775808"},
+		{"qubit[" + maxUint + "] q;", "1:7: the size of a qubit register: 18446744073709551615 is too large"},
+		{"qubit[0xffffffffffffffff] q;", "1:7: the size of a qubit register: 18446744073709551615 is too large"},
+		{"qubit[18446744073709551616] q;", "1:7: integer 18446744073709551616 is too large"},
+		{"qubit[0b1" + strings.Repeat("0", 64) + "] q;", "is too large"},
+		{"qubit[1e308] q;", "1:7: the size of a qubit register: 1e+308 does not fit an integer"},
+		{"qubit[1e400] q;", "1:7: the size of a qubit register: +Inf does not fit an integer"},
+		{"qubit[-1] q;", "must have a positive size, got -1"},
+		{"qubit[1.5] q;", "the size of a qubit register must be an integer, got 1.5"},
+		// widths
+		{"bit[" + maxInt + "] b;", "1:5: size 9223372036854775807 of type bit is out of range: sizes go from 1 to 65536"},
+		{"bit[" + maxUint + "] b;", "1:5: a type's size: 18446744073709551615 is too large"},
+		{"int[0] x;", "size 0 of type int is out of range"},
+		{"int[" + minInt + "] x;", "size -9223372036854775808 of type int is out of range"},
+		{"uint[65537] x;", "size 65537 of type uint is out of range"},
+		{"angle[65536] a = 1.0; bit[64] b = a; int[65536] n = -1;", ""},
+		// array dimensions, whose product once wrapped to 0
+		{"array[int[8], 65536, 281474976710656] a;", "1:22: array dimensions must be positive and hold at most 65536 elements"},
+		{"array[int[8], 2, " + maxInt + "] a;", "1:18: array dimensions must be positive"},
+		{"array[int[8], 3, 6148914691236517206] a;", "1:18: array dimensions must be positive"},
+		{"array[int[8], -1] a;", "array dimensions must be positive"},
+		{"array[int[8], " + maxUint + "] a;", "an array dimension: 18446744073709551615 is too large"},
+		// arrays of arrays, each within the limit, once held their product
+		{"array[array[int[8], 65536], 65536] a;", "1:7: the elements of an array cannot be arrays"},
+		{"array[int[8], 16, 16, 16, 16] a; a[1][2][3][4] = 5; a[1, 2, 3, 4] = a[1][2][3][4] + 1; a[0] = a[1];", ""},
+		{"int x; x[0, 1] = 1;", "1:13: too many indices: a value of type int has one dimension"},
+		// loop bounds and steps, whose count once wrapped to 0
+		{"for int i in [" + minInt + ":" + maxInt + "] { }", "1:1: for loop of more than 18446744073709551615 iterations is more than the limit of 100000 (MaxLoopIterations)"},
+		{"for int i in [" + maxInt + ":-1:" + minInt + "] { }", "more than the limit of 100000 (MaxLoopIterations)"},
+		{"for int i in [" + minInt + ":2:" + maxInt + "] { }", "for loop of 9223372036854775808 iterations is more than the limit"},
+		{"qubit[2] q; for int i in [0:" + maxInt + ":" + maxInt + "] { if (i == 0) x q[0]; }", ""},
+		{"for int i in [0:" + minInt + ":" + minInt + "] { }", ""},
+		{"for int i in [" + minInt + ":" + minInt + ":" + maxInt + "] { }", ""},
+		{"for int i in [0:" + maxUint + "] { }", "1:17: the range end: 18446744073709551615 is too large"},
+		{"for int i in [0:" + maxUint + ":1] { }", "1:17: the range step: 18446744073709551615 is too large"},
+		{"for int i in [0:1e308] { }", "the range end: 1e+308 does not fit an integer"},
+		{"for int i in [0:0:10] { }", "a range step cannot be 0"},
+		// modifiers
+		{"qubit q; pow(1e308) @ x q;", "1:14: the exponent of pow is 1e+308; it must be between -16777216 and 16777216"},
+		{"qubit q; pow(" + minInt + ") @ x q;", "the exponent of pow is -9.223372036854776e+18"},
+		{"qubit q; pow(1e400) @ x q;", "the exponent of pow must be finite"},
+		{"qubit q; pow(16777216) @ x q; pow(-1e-308) @ x q;", ""},
+		{"qubit q; ctrl(" + maxInt + ") @ x q;", "1:15: ctrl takes from 1 to 64 controls (MaxQubits), got 9223372036854775807"},
+		{"qubit q; ctrl(" + maxUint + ") @ x q;", "the number of controls: 18446744073709551615 is too large"},
+		{"qubit q; negctrl(" + minInt + ") @ x q;", "negctrl takes from 1 to 64 controls (MaxQubits), got -9223372036854775808"},
+		{"qubit q; ctrl(0) @ x q;", "ctrl takes from 1 to 64 controls"},
+		{"qubit q; ctrl(1e308) @ x q;", "the number of controls: 1e+308 does not fit an integer"},
+		// integer literals and arithmetic
+		{"int x = 99999999999999999999;", "1:9: integer 99999999999999999999 is too large"},
+		{"int x = 0xfffffffffffffffff;", "integer 0xfffffffffffffffff is too large"},
+		{"int x = 0o7777777777777777777777777;", "integer 0o7777777777777777777777777 is too large"},
+		{"uint[64] x = " + maxUint + "; int y = x + 1; int z = " + maxInt + " + 1; int w = " + minInt + " / -1; int v = " + minInt + " % -1;", ""},
+		{"int x = 2 ** " + maxInt + "; int y = 2 ** " + minInt + "; float z = 1e308 * 10;", ""},
+		// shifts and bit functions
+		{"int x = 1 << " + maxInt + "; int y = -1 >> 64; int z = 1 >> " + maxInt + ";", ""},
+		{"int x = 1 << " + minInt + ";", "1:11: negative shift count -9223372036854775808"},
+		{"int a = popcount(" + minInt + "); int b = rotl(1, " + minInt + "); int c = rotr(" + maxUint + ", " + maxInt + ");", ""},
+		// physical qubits
+		{"x $1048577;", "1:3: physical qubit $1048577 is out of range"},
+		{"x $99999999999999999999;", "physical qubit $99999999999999999999 is out of range"},
+		{"x $64;", "1:3: program uses physical qubit $64, more than the limit of 64 qubits"},
+		{"x $63;", ""},
+		// indices and slices
+		{"qubit[2] q; h q[" + maxInt + "];", "1:17: index 9223372036854775807 out of range for size 2"},
+		{"qubit[2] q; h q[" + minInt + "];", "index -9223372036854775808 out of range for size 2"},
+		{"qubit[2] q; h q[" + maxUint + "];", "an index: 18446744073709551615 is too large"},
+		{"qubit[2] q; h q[0:" + maxInt + "];", "index 9223372036854775807 out of range"},
+		{"qubit[2] q; h q[0:" + minInt + ":1];", "the index selects nothing"},
+		{"qubit[2] q; h q[{0, " + maxInt + "}];", "index 9223372036854775807 out of range"},
+		{"bit[4] b; b[0:1:" + maxUint + "] = 0;", "an index: 18446744073709551615 is too large"},
+		{"array[int[8], 4] a; int x = a[" + minInt + "];", "index -9223372036854775808 out of range for size 4"},
+		// designators of subroutine arguments
+		{"def f(qubit[" + maxInt + "] a) { } qubit q; f(q);", "qubit argument \"a\" of \"f\" has size 9223372036854775807; sizes go from 1 to 64 (MaxQubits)"},
+		{"def f(qubit[" + maxUint + "] a) { } qubit q; f(q);", "a qubit argument's size: 18446744073709551615 is too large"},
+		// angles
+		{"qubit q; rx(1e308) q; U(-1e308, 1e308, 5e307) q;", ""},
+		{"float x = 1e308 * 10; qubit q; rx(x) q;", "parameter 1 of \"rx\" is +Inf, not a finite number"},
+	}
+	for _, tt := range tests {
+		_, err := qasm.Compile(tt.src, qasm.Options{})
+		switch {
+		case tt.want == "" && err != nil:
+			t.Errorf("%s: %v", tt.src, err)
+		case tt.want == "":
+		case err == nil:
+			t.Errorf("%s: compiled, want an error containing %q", tt.src, tt.want)
+		default:
+			var qe *qasm.Error
+			if !errors.As(err, &qe) || qe.Line == 0 || !strings.Contains(err.Error(), tt.want) {
+				t.Errorf("%s: error %v, want an *Error with a position containing %q", tt.src, err, tt.want)
+			}
+		}
+	}
+}

@@ -2,13 +2,37 @@ package qasm
 
 import (
 	"math"
+	"strings"
 
 	"github.com/qjobs/quantum/sim"
 )
 
 // eval evaluates an expression: to a compile-time value where it can, to
-// run-time bits or a run-time condition where it reads measured bits.
+// run-time bits or a run-time condition where it reads measured bits. It
+// recurses as deeply as the expression's tree is high (which the parser
+// bounds), counting each level in c.nest; a run-time result is charged
+// for the nodes of sim's expressions it built.
+//
+// Recursion: every cycle through the lowering passes in or enter, so
+// it goes maxNest levels deep at most.
 func (c *compiler) eval(e expr) value {
+	switch e.(type) {
+	case *xUnary, *xBinary, *xIndex, *xCall, *xCast, *xSet, *xMeasure, *xRange:
+		c.in(e.at())
+		v := c.evalNode(e)
+		c.nest--
+		if v.runtime() {
+			c.charge(e.at(), runtimeOpBytes)
+		}
+		return v
+	}
+	c.charge(e.at(), stepBytes)
+	return c.evalNode(e)
+}
+
+// Recursion: every cycle through the lowering passes in or enter, so
+// it goes maxNest levels deep at most.
+func (c *compiler) evalNode(e expr) value {
 	switch e := e.(type) {
 	case *xInt:
 		return intVal(e.V)
@@ -46,6 +70,7 @@ func (c *compiler) eval(e expr) value {
 	case *xCast:
 		return c.evalCast(e)
 	case *xSet:
+		c.chargeN(e.P, len(e.Elems), valueBytes)
 		out := make([]value, len(e.Elems))
 		for i, x := range e.Elems {
 			out[i] = c.eval(x)
@@ -130,6 +155,8 @@ func kindWord(k symKind) string {
 	return "name"
 }
 
+// Recursion: every cycle through the lowering passes in or enter, so
+// it goes maxNest levels deep at most.
 func (c *compiler) evalUnary(e *xUnary) value {
 	v := c.eval(e.X)
 	switch e.Op {
@@ -225,7 +252,8 @@ func (c *compiler) evalBinary(p position, op string, x, y value) value {
 		return c.runtimeBinary(p, op, x, y)
 	}
 	if x.k == vFloat && x.angle && x.w > 0 && x.w <= 64 && (op == "&" || op == "|" || op == "^" || op == "<<" || op == ">>") {
-		// bit operations on an angle[w] work on its bits
+		// bit operations on an angle[w] work on its bits (which are no
+		// angle: this recursion is one level deep)
 		r := c.evalBinary(p, op, value{k: vBits, i: angleBits(x.f, x.w), w: x.w}, y)
 		return value{k: vFloat, f: angleValue(r.i, x.w), angle: true, w: x.w}
 	}
@@ -247,8 +275,8 @@ func (c *compiler) evalBinary(p position, op string, x, y value) value {
 		if isFloat(x) || isFloat(y) && op != "<<" && op != ">>" {
 			fail(p, "operator %s needs integers or bits, got %s and %s", op, x.kindName(), y.kindName())
 		}
-		a := x.asInt(p, "the left of "+op)
-		b := y.asInt(p, "the right of "+op)
+		a := x.asInt(p, leftOf(op))
+		b := y.asInt(p, rightOf(op))
 		var r int64
 		switch op {
 		case "&":
@@ -262,6 +290,8 @@ func (c *compiler) evalBinary(p position, op string, x, y value) value {
 				fail(p, "negative shift count %d", b)
 			}
 			switch {
+			case b >= 64 && op == ">>" && x.k == vInt:
+				r = a >> 63 // arithmetic, as sim shifts: 0 or -1
 			case b >= 64:
 				r = 0
 			case op == "<<":
@@ -284,10 +314,10 @@ func (c *compiler) evalBinary(p position, op string, x, y value) value {
 	if isFloat(x) || isFloat(y) || op == "/" && y.asInt(p, "a divisor") != 0 && x.asInt(p, "a dividend")%y.asInt(p, "a divisor") != 0 {
 		a, b := x.f, y.f // the message is only built when it is needed
 		if x.k != vFloat {
-			a = x.asFloat(p, "the left of "+op)
+			a = x.asFloat(p, leftOf(op))
 		}
 		if y.k != vFloat {
-			b = y.asFloat(p, "the right of "+op)
+			b = y.asFloat(p, rightOf(op))
 		}
 		switch op {
 		case "+":
@@ -304,7 +334,7 @@ func (c *compiler) evalBinary(p position, op string, x, y value) value {
 			return floatVal(math.Pow(a, b))
 		}
 	}
-	a, b := x.asInt(p, "the left of "+op), y.asInt(p, "the right of "+op)
+	a, b := x.asInt(p, leftOf(op)), y.asInt(p, rightOf(op))
 	switch op {
 	case "+":
 		return intVal(a + b)
@@ -331,6 +361,31 @@ func (c *compiler) evalBinary(p position, op string, x, y value) value {
 }
 
 func isFloat(v value) bool { return v.k == vFloat }
+
+// operandNames name the operands of each operator in messages. They are
+// built once: building them for each operation would allocate twice for
+// every constant folded.
+var operandNames = func() map[string][2]string {
+	m := map[string][2]string{}
+	for _, op := range strings.Fields("|| && | ^ & == != < <= > >= << >> + - * / % ** ++") {
+		m[op] = [2]string{"the left of " + op, "the right of " + op}
+	}
+	return m
+}()
+
+func leftOf(op string) string {
+	if n, ok := operandNames[op]; ok {
+		return n[0]
+	}
+	return "the left of " + op
+}
+
+func rightOf(op string) string {
+	if n, ok := operandNames[op]; ok {
+		return n[1]
+	}
+	return "the right of " + op
+}
 
 func ipow(a, b int64) int64 {
 	r := int64(1)
@@ -361,6 +416,8 @@ func compare[T int64 | float64](cmp sim.Cmp, a, b T) bool {
 	return a >= b
 }
 
+// Recursion: every cycle through the lowering passes in or enter, so
+// it goes maxNest levels deep at most.
 func (c *compiler) evalIndex(e *xIndex) value {
 	if c.isQubitExpr(e) {
 		qs, single := c.qubitsOf(e)
@@ -378,10 +435,14 @@ func (c *compiler) evalIndex(e *xIndex) value {
 
 // indexValue indexes a compile-time value: an array element, or a bit of
 // an integer or bit string.
+//
+// Recursion: every cycle through the lowering passes in or enter, so
+// it goes maxNest levels deep at most.
 func (c *compiler) indexValue(it expr, v value) value {
 	if _, ok := it.(*xRange); ok {
 		if v.k == vArray {
 			idx := c.indexList(it, len(v.arr))
+			c.chargeN(it.at(), len(idx), valueBytes)
 			out := make([]value, len(idx))
 			for i, j := range idx {
 				out[i] = v.arr[j]
@@ -413,19 +474,26 @@ func (c *compiler) indexValue(it expr, v value) value {
 
 // index evaluates a single index into something of size n; negative
 // indices count from the end.
+//
+// Recursion: every cycle through the lowering passes in or enter, so
+// it goes maxNest levels deep at most.
 func (c *compiler) index(e expr, n int) int {
-	v := c.eval(e).asExactInt(e.at(), "an index")
+	i := c.count(e, "an index")
+	v := i
 	if v < 0 {
-		v += int64(n)
+		v += int64(n) // no overflow: n is small
 	}
 	if v < 0 || v >= int64(n) {
-		fail(e.at(), "index %d out of range for size %d", c.eval(e).asExactInt(e.at(), "an index"), n)
+		fail(e.at(), "index %d out of range for size %d", i, n)
 	}
 	return int(v)
 }
 
 // indexList evaluates an index item (single, range or set) into the
 // positions it selects in something of size n; it selects at least one.
+//
+// Recursion: every cycle through the lowering passes in or enter, so
+// it goes maxNest levels deep at most.
 func (c *compiler) indexList(e expr, n int) []int {
 	out := c.indexList0(e, n)
 	if len(out) == 0 {
@@ -434,12 +502,14 @@ func (c *compiler) indexList(e expr, n int) []int {
 	return out
 }
 
+// Recursion: every cycle through the lowering passes in or enter, so
+// it goes maxNest levels deep at most.
 func (c *compiler) indexList0(e expr, n int) []int {
 	switch it := e.(type) {
 	case *xRange:
 		start, stop, step := int64(0), int64(n-1), int64(1)
 		if it.Step != nil {
-			step = c.eval(it.Step).asExactInt(it.Step.at(), "a range step")
+			step = c.count(it.Step, "a range step")
 			if step == 0 {
 				fail(it.Step.at(), "a range step cannot be 0")
 			}
@@ -453,13 +523,15 @@ func (c *compiler) indexList0(e expr, n int) []int {
 		if it.Stop != nil {
 			stop = int64(c.index(it.Stop, n))
 		}
-		cnt := rangeLen(start, step, stop)
+		cnt := rangeLen(start, step, stop) // at most n
+		c.chargeN(it.P, int(cnt), 8)
 		out := make([]int, cnt)
 		for i := range out {
 			out[i] = int(start + int64(i)*step)
 		}
 		return out
 	case *xSet:
+		c.chargeN(it.P, len(it.Elems), 8)
 		out := make([]int, len(it.Elems))
 		for i, x := range it.Elems {
 			out[i] = c.index(x, n)
@@ -469,6 +541,8 @@ func (c *compiler) indexList0(e expr, n int) []int {
 	return []int{c.index(e, n)}
 }
 
+// Recursion: every cycle through the lowering passes in or enter, so
+// it goes maxNest levels deep at most.
 func (c *compiler) evalCast(e *xCast) value {
 	ty := c.resolveType(e.Type)
 	v := c.eval(e.X)

@@ -26,6 +26,7 @@ func (c *compiler) runtimeBinary(p position, op string, x, y value) value {
 				if (x.k == vCond || len(x.bits) == 1) && (y.k == vCond || len(y.bits) == 1) {
 					a, _ := c.toCond(x, p, "a comparison")
 					b, _ := c.toCond(y, p, "a comparison")
+					a, b = c.flatCond(p, a), c.flatCond(p, b)
 					eq := sim.Or(sim.And(a, b), sim.And(sim.Not(a), sim.Not(b)))
 					if op == "!=" {
 						eq = sim.Not(eq)
@@ -139,8 +140,23 @@ func (c *compiler) condLogic(p position, op string, x, y value) value {
 			}
 			return value{k: vCond, cond: a}
 		}
+		a, b = c.flatCond(p, a), c.flatCond(p, b)
 		return value{k: vCond, cond: sim.Or(sim.And(a, sim.Not(b)), sim.And(sim.Not(a), b))}
 	}
+}
+
+// flatCond returns cd when it is a test of bits, and otherwise a test of
+// a scratch bit that holds its truth. The forms of == and ^ above name
+// each operand twice: with whole conditions for operands, a chain such as
+// a == b == c == ... would double in size at each step, and sim evaluates
+// a condition as a tree.
+func (c *compiler) flatCond(p position, cd *sim.Condition) *sim.Condition {
+	if cd.Kind == sim.CondCompare {
+		return cd
+	}
+	b := c.allocScratch(p, 1)
+	c.setFromCond(p, b[0], cd)
+	return sim.BitIs(b[0], true)
 }
 
 // exprOf is v as an operand of a classical expression.

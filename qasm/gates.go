@@ -27,6 +27,11 @@ var (
 // pow with a fractional exponent).
 const maxMatrixQubits = 5
 
+// maxPow bounds the exponent of pow: the power multiplies the phases of
+// the matrix's eigenvalues by k, and their rounding errors (1e-16) with
+// them, past sim's tolerance for a larger k.
+const maxPow = 1 << 24
+
 // braketNames are the gate names of Amazon Braket's OpenQASM 3 dialect,
 // whose programs use them without including anything.
 var braketNames = map[string]string{
@@ -65,6 +70,9 @@ func (c *compiler) libraryGate(name string) bool {
 
 // gateCall applies a gate (or a subroutine written as a gate call) with
 // broadcasting over registers.
+//
+// Recursion: every cycle through the lowering passes in or enter, so
+// it goes maxNest levels deep at most.
 func (c *compiler) gateCall(s *sGateCall) {
 	sym := c.lookup(s.Name)
 	if sym != nil && sym.kind == symDef {
@@ -75,6 +83,8 @@ func (c *compiler) gateCall(s *sGateCall) {
 		c.callDef(s.P, sym.def, s.Params, s.Qubits)
 		return
 	}
+	c.charge(s.P, callBytes)
+	c.chargeN(s.P, len(s.Params)+len(s.Qubits), 24)
 	params := make([]float64, len(s.Params))
 	measured, measuredAt := value{}, -1
 	for i, e := range s.Params {
@@ -128,6 +138,8 @@ func (c *compiler) gateCall(s *sGateCall) {
 	}
 	args := make([]int, len(operands))
 	for k := range n {
+		// the check below, and the copies of args
+		c.charge(s.P, int64(len(args))*int64(len(args))/2*stepBytes+16*int64(len(args)))
 		for i, qs := range operands {
 			if len(qs) == 1 {
 				args[i] = qs[0]
@@ -157,19 +169,24 @@ func (c *compiler) gateCall(s *sGateCall) {
 // conditional gate per bit: bit j adds 2π·2^j/2^w to the angle. Any other
 // gate on a register of at most maxEnumeratedBits bits becomes one
 // conditional gate per value the register can hold.
+//
+// Recursion: every cycle through the lowering passes in or enter, so
+// it goes maxNest levels deep at most.
 func (c *compiler) measuredAngleCall(s *sGateCall, params []float64, at int, v value, qs []int) {
 	w := len(v.bits)
 	with := func(theta float64) []sim.Gate {
+		c.charge(s.P, 64+8*int64(len(params)+len(qs)))
 		ps := slices.Clone(params)
 		ps[at] = theta
 		return c.expand(s.P, s.Mods, s.Name, ps, slices.Clone(qs))
 	}
 	emit := func(gates []sim.Gate, cond *sim.Condition) {
+		c.charge(s.P, nodeBytes)
 		for _, g := range gates {
 			c.emit(s.P, sim.Op{Kind: sim.OpGate, Gate: g, If: cond})
 		}
 	}
-	if len(qs) <= maxMatrixQubits && c.isGroup(with, qs) {
+	if len(qs) <= maxMatrixQubits && c.isGroup(s.P, with, qs) {
 		for j, b := range v.bits {
 			emit(with(angleValue(1<<j, w)), sim.BitIs(b, true))
 		}
@@ -188,10 +205,14 @@ func (c *compiler) measuredAngleCall(s *sGateCall, params []float64, at int, v v
 const maxEnumeratedBits = 6
 
 // isGroup tests G(a)·G(b) = G(a+b) at a few points.
-func (c *compiler) isGroup(with func(float64) []sim.Gate, qs []int) bool {
+func (c *compiler) isGroup(p position, with func(float64) []sim.Gate, qs []int) bool {
+	d := int64(1) << len(qs)
 	for _, ab := range [][2]float64{{0.37, 1.21}, {2.9, -0.83}, {5.1, 4.4}} {
-		mab := gatesMatrix(with(ab[0]+ab[1]), qs)
-		prod := gatesMatrix(append(with(ab[1]), with(ab[0])...), qs) // G(a) after G(b)
+		g := with(ab[0] + ab[1])
+		h := append(with(ab[1]), with(ab[0])...) // G(a) after G(b)
+		c.charge(p, int64(len(g)+len(h))*d*d*stepBytes+4*16*d*d+int64(len(h))*gateBytes+1024)
+		mab := c.gatesMatrix(g, qs)
+		prod := c.gatesMatrix(h, qs)
 		for i := range mab {
 			if cmplx.Abs(prod[i]-mab[i]) > 1e-9 {
 				return false
@@ -215,7 +236,9 @@ func describeCall(s *sGateCall) string {
 // expanded.
 func (c *compiler) place(p position, gates []sim.Gate) {
 	if c.collect != nil {
-		c.charge(p, len(gates))
+		// the gates' structs, copied into a slice that grows by doubling;
+		// their matrices are shared
+		c.chargeN(p, len(gates), 2*gateBytes)
 		*c.collect = append(*c.collect, gates...)
 		return
 	}
@@ -226,6 +249,9 @@ func (c *compiler) place(p position, gates []sim.Gate) {
 
 // gateShape returns how many qubits and parameters a call takes,
 // modifiers included.
+//
+// Recursion: every cycle through the lowering passes in or enter, so
+// it goes maxNest levels deep at most.
 func (c *compiler) gateShape(s *sGateCall, sym *symbol) (nq, np int) {
 	switch {
 	case s.Name == "gphase":
@@ -255,93 +281,138 @@ func (c *compiler) gateShape(s *sGateCall, sym *symbol) (nq, np int) {
 	return nq, np
 }
 
+// Recursion: every cycle through the lowering passes in or enter, so
+// it goes maxNest levels deep at most.
 func (c *compiler) ctrlCount(m modifier) int {
 	if m.Arg == nil {
 		return 1
 	}
-	n := c.eval(m.Arg).asExactInt(m.Arg.at(), "the number of controls")
+	n := c.count(m.Arg, "the number of controls")
 	if n < 1 || n > int64(c.opts.MaxQubits) {
-		fail(m.Arg.at(), "%s needs a positive number of controls, got %d", m.Kind, n)
+		fail(m.Arg.at(), "%s takes from 1 to %d controls (MaxQubits), got %d", m.Kind, c.opts.MaxQubits, n)
 	}
 	return int(n)
 }
 
-// expand builds the gates of one application, modifiers outermost first.
+// expand builds the gates of one application. The modifiers apply from
+// the innermost (written last) out, in a loop: a gate may carry maxDepth
+// of them. Each ctrl and negctrl takes its controls off the front of the
+// qubits; a first pass finds what each modifier applies to and evaluates
+// the arguments, outermost first, as they are written.
+//
+// Recursion: every cycle through the lowering passes in or enter, so
+// it goes maxNest levels deep at most.
 func (c *compiler) expand(p position, mods []modifier, name string, params []float64, qs []int) []sim.Gate {
-	if len(mods) == 0 {
-		return c.baseGates(p, name, params, qs)
+	type step struct {
+		qs []int   // the qubits of the modified gate, its controls first
+		n  int     // ctrl, negctrl: the controls
+		k  float64 // pow: the exponent
 	}
-	m := mods[0]
-	switch m.Kind {
-	case "ctrl", "negctrl":
-		n := c.ctrlCount(m)
-		if n > len(qs) {
-			fail(m.P, "%s(%d) @ %s: more controls than qubits", m.Kind, n, name)
-		}
-		inner := c.expand(p, mods[1:], name, params, qs[n:])
-		for i := range inner {
-			ctrls := slices.Clone(inner[i].Controls)
-			for _, q := range qs[:n] {
-				ctrls = append(ctrls, sim.Control{Qubit: q, Negated: m.Kind == "negctrl"})
+	c.chargeN(p, len(mods), 48)
+	steps := make([]step, len(mods))
+	rest := qs
+	for i, m := range mods {
+		steps[i].qs = rest
+		switch m.Kind {
+		case "ctrl", "negctrl":
+			n := c.ctrlCount(m)
+			if n > len(rest) {
+				fail(m.P, "%s(%d) @ %s: more controls than qubits", m.Kind, n, name)
 			}
-			inner[i].Controls = ctrls
-			inner[i].Name = m.Kind + " @ " + inner[i].Name
-		}
-		return inner
-	case "inv":
-		if m.Arg != nil {
-			fail(m.P, "inv takes no argument")
-		}
-		inner := c.expand(p, mods[1:], name, params, qs)
-		slices.Reverse(inner)
-		for i := range inner {
-			inner[i].Matrix = sim.Dagger(inner[i].Matrix)
-			inner[i].Name = "inv @ " + inner[i].Name
-		}
-		return inner
-	case "pow":
-		if m.Arg == nil {
-			fail(m.P, "pow needs an exponent: pow(k) @")
-		}
-		k := c.eval(m.Arg).asFloat(m.Arg.at(), "the exponent of pow")
-		if math.IsNaN(k) || math.IsInf(k, 0) {
-			fail(m.Arg.at(), "the exponent of pow must be finite")
-		}
-		inner := c.expand(p, mods[1:], name, params, qs)
-		if k == math.Trunc(k) && math.Abs(k)*float64(len(inner)) <= 64 {
-			n := int(math.Abs(k))
-			if k < 0 {
-				slices.Reverse(inner)
-				for i := range inner {
-					inner[i].Matrix = sim.Dagger(inner[i].Matrix)
-				}
+			steps[i].n = n
+			rest = rest[n:]
+		case "inv":
+			if m.Arg != nil {
+				fail(m.P, "inv takes no argument")
 			}
-			out := make([]sim.Gate, 0, n*len(inner))
-			for range n {
-				for _, g := range inner {
-					out = append(out, cloneGate(g))
-				}
+		case "pow":
+			if m.Arg == nil {
+				fail(m.P, "pow needs an exponent: pow(k) @")
 			}
-			return out
+			k := c.eval(m.Arg).asFloat(m.Arg.at(), "the exponent of pow")
+			if math.IsNaN(k) || math.IsInf(k, 0) {
+				fail(m.Arg.at(), "the exponent of pow must be finite")
+			}
+			if math.Abs(k) > maxPow {
+				fail(m.Arg.at(), "the exponent of pow is %g; it must be between %d and %d: the phases of a larger power are lost to rounding", k, -maxPow, maxPow)
+			}
+			steps[i].k = k
+		default:
+			fail(m.P, "unknown gate modifier %q", m.Kind)
 		}
-		if len(qs) > maxMatrixQubits {
-			fail(m.P, "pow(%g) @ on %d qubits: the compiler builds matrices of at most %d qubits", k, len(qs), maxMatrixQubits)
-		}
-		// Building the matrix and its power costs about d³ for d = 2^n.
-		d := 1 << len(qs)
-		c.charge(m.P, len(inner)*d/16+d*d*d/16)
-		u := gatesMatrix(inner, qs)
-		pm, err := sim.MatPow(u, k)
-		if err == nil && !sim.IsUnitary(pm) {
-			err = errors.New("the matrix power lost too much precision")
-		}
-		if err != nil {
-			fail(m.P, "pow(%g) @ %s: %v", k, name, err)
-		}
-		return []sim.Gate{{Name: fmt.Sprintf("pow(%g) @ %s", k, name), Matrix: pm, Targets: slices.Clone(qs)}}
 	}
-	fail(m.P, "unknown gate modifier %q", m.Kind)
-	return nil
+	gates := c.baseGates(p, name, params, rest)
+	for i := len(mods) - 1; i >= 0; i-- {
+		m, st := mods[i], steps[i]
+		switch m.Kind {
+		case "ctrl", "negctrl":
+			for j := range gates {
+				g := &gates[j]
+				c.charge(m.P, 16*int64(len(g.Controls)+st.n)+int64(len(m.Kind)+3+len(g.Name))+64)
+				ctrls := slices.Clone(g.Controls)
+				for _, q := range st.qs[:st.n] {
+					ctrls = append(ctrls, sim.Control{Qubit: q, Negated: m.Kind == "negctrl"})
+				}
+				g.Controls = ctrls
+				g.Name = m.Kind + " @ " + g.Name
+			}
+		case "inv":
+			slices.Reverse(gates)
+			for j := range gates {
+				g := &gates[j]
+				c.charge(m.P, 16*int64(len(g.Matrix))+int64(len(g.Name))+64)
+				g.Matrix = sim.Dagger(g.Matrix)
+				g.Name = "inv @ " + g.Name
+			}
+		case "pow":
+			gates = c.power(m, st.k, name, gates, st.qs)
+		}
+	}
+	return gates
+}
+
+// power applies pow(k) @ to the gates of one application on qs: an
+// integer power of a short sequence repeats it, any other builds the
+// matrix of the sequence and its power.
+func (c *compiler) power(m modifier, k float64, name string, inner []sim.Gate, qs []int) []sim.Gate {
+	if k == math.Trunc(k) && math.Abs(k)*float64(len(inner)) <= 64 {
+		n := int(math.Abs(k))
+		if k < 0 {
+			slices.Reverse(inner)
+			for i := range inner {
+				c.charge(m.P, 16*int64(len(inner[i].Matrix)))
+				inner[i].Matrix = sim.Dagger(inner[i].Matrix)
+			}
+		}
+		var each int64
+		for i := range inner {
+			each += gateBytes + gatePayload(&inner[i])
+		}
+		c.charge(m.P, int64(n)*each)
+		out := make([]sim.Gate, 0, n*len(inner))
+		for range n {
+			for _, g := range inner {
+				out = append(out, cloneGate(g))
+			}
+		}
+		return out
+	}
+	if len(qs) > maxMatrixQubits {
+		fail(m.P, "pow(%g) @ on %d qubits: the compiler builds matrices of at most %d qubits", k, len(qs), maxMatrixQubits)
+	}
+	// Building the matrix costs about d² for each gate of the sequence,
+	// and its power about d³, for d = 2^n.
+	d := int64(1) << len(qs)
+	c.charge(m.P, int64(len(inner))*d*d*stepBytes+powCost(d))
+	u := c.gatesMatrix(inner, qs)
+	pm, err := sim.MatPow(u, k)
+	if err == nil && !sim.IsUnitary(pm) {
+		err = errors.New("the matrix power lost too much precision")
+	}
+	if err != nil {
+		fail(m.P, "pow(%g) @ %s: %v", k, name, err)
+	}
+	return []sim.Gate{{Name: fmt.Sprintf("pow(%g) @ %s", k, name), Matrix: pm, Targets: slices.Clone(qs)}}
 }
 
 func cloneGate(g sim.Gate) sim.Gate {
@@ -351,11 +422,27 @@ func cloneGate(g sim.Gate) sim.Gate {
 	return g
 }
 
+// Recursion: every cycle through the lowering passes in or enter, so
+// it goes maxNest levels deep at most.
 func (c *compiler) baseGates(p position, name string, params []float64, qs []int) []sim.Gate {
 	sym := c.lookup(name)
 	if sym != nil && sym.kind == symGate {
 		return c.expandDef(p, sym.gate, params, qs)
 	}
+	// The gate, in a slice of its own, and its parameters. Braket's gates
+	// put at most two qubits in their matrices; a standard gate's controls
+	// stay out of its matrix.
+	var g sim.StdGate
+	targets, controls := len(qs), 0
+	switch _, braket := braketGates[name]; {
+	case name == "gphase":
+		targets = 0
+	case braket && c.version == 3:
+	default:
+		g, _ = c.builtinGate(name)
+		targets, controls = g.NumQubits-g.NumControls, g.NumControls
+	}
+	c.charge(p, gateCost(targets, controls, 0)+8*int64(len(params)))
 	params = wrapAngles(params)
 	if name == "gphase" {
 		return []sim.Gate{{Name: "gphase", Matrix: sim.GlobalPhase(params[0])}}
@@ -363,7 +450,6 @@ func (c *compiler) baseGates(p position, name string, params []float64, qs []int
 	if g, ok := braketGates[name]; ok && c.version == 3 {
 		return []sim.Gate{g.build(params, qs)}
 	}
-	g, _ := c.builtinGate(name)
 	gate, err := g.Gate(params, qs...)
 	if err != nil {
 		fail(p, "%v", err)
@@ -384,6 +470,9 @@ func wrapAngles(params []float64) []float64 {
 }
 
 // expandDef expands a user gate's body on the given qubits.
+//
+// Recursion: every cycle through the lowering passes in or enter, so
+// it goes maxNest levels deep at most.
 func (c *compiler) expandDef(p position, def *sGateDef, params []float64, qs []int) []sim.Gate {
 	if def.Opaque {
 		fail(p, "opaque gate %q has no definition and cannot be simulated", def.Name)
@@ -393,7 +482,7 @@ func (c *compiler) expandDef(p position, def *sGateDef, params []float64, qs []i
 	}
 	c.enter(p)
 	defer c.leave()
-	c.charge(p, 1)
+	c.charge(p, callBytes)
 	var out []sim.Gate
 	saved := c.collect
 	c.collect = &out
@@ -414,8 +503,9 @@ func (c *compiler) expandDef(p position, def *sGateDef, params []float64, qs []i
 
 // gatesMatrix is the unitary of a gate sequence on the qubits qs (qs[0]
 // the lowest bit of the index): each gate is applied to every column of
-// the identity, as to a state vector.
-func gatesMatrix(gates []sim.Gate, qs []int) []complex128 {
+// the identity, as to a state vector. Callers charge it: about d² steps a
+// gate and 2·16·d² bytes, for d = 2^len(qs).
+func (c *compiler) gatesMatrix(gates []sim.Gate, qs []int) []complex128 {
 	d := 1 << len(qs)
 	pos := map[int]int{}
 	for i, q := range qs {
@@ -432,6 +522,7 @@ func gatesMatrix(gates []sim.Gate, qs []int) []complex128 {
 		in := make([]complex128, dk)
 		idx := make([]int, dk)
 		for col := range d {
+			c.poll.tick()
 			vec := u[col*d : (col+1)*d]
 			for base := range d {
 				if base&tmask != 0 {

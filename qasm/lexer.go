@@ -55,126 +55,138 @@ var operators = []string{
 // a time unit makes it a duration.
 var numberSuffixes = []string{"im", "dt", "ns", "us", "µs", "ms", "s"}
 
-// lex splits src into tokens. It never fails: a character it does not know
-// becomes a one-character operator token that the parser then rejects with
-// its position.
-func lex(src string) ([]token, *Error) {
-	// Every token but the last takes at least a byte: this never regrows.
-	toks := make([]token, 0, len(src)+1)
-	line, col := int32(1), int32(1)
-	i := 0
+// lexer splits src into tokens, one at a time as the parser asks for
+// them, so that the tokens of a statement the parser is done with can be
+// dropped: a program's tokens never all exist at once. It never fails on
+// an unknown character: that becomes a one-character operator token that
+// the parser then rejects with its position.
+type lexer struct {
+	src       string
+	i         int
+	line, col int32
+	poll      *poller
+}
+
+func newLexer(src string, poll *poller) *lexer {
+	lx := &lexer{src: src, line: 1, col: 1, poll: poll}
 	if strings.HasPrefix(src, "\ufeff") {
-		i = len("\ufeff") // a byte-order mark from an editor
+		lx.i = len("\ufeff") // a byte-order mark from an editor
 	}
-	advance := func(n int) {
-		for _, r := range src[i : i+n] {
-			if r == '\n' {
-				line++
-				col = 1
-			} else {
-				col++
-			}
+	return lx
+}
+
+func (lx *lexer) advance(n int) {
+	for _, r := range lx.src[lx.i : lx.i+n] {
+		if r == '\n' {
+			lx.line++
+			lx.col = 1
+		} else {
+			lx.col++
 		}
-		i += n
 	}
-	for i < len(src) {
+	lx.i += n
+}
+
+// next returns the next token: tEOF at the end, as often as it is asked.
+// An unclosed comment or string is an error at its start.
+func (lx *lexer) next() token {
+	src := lx.src
+	for lx.i < len(src) {
+		lx.poll.tick() // also for each blank and comment skipped
+		i := lx.i
 		c := src[i]
 		switch {
 		case c == '\n' || c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v':
-			advance(1)
+			lx.advance(1)
 			continue
 		case strings.HasPrefix(src[i:], "//"):
 			n := strings.IndexByte(src[i:], '\n')
 			if n < 0 {
 				n = len(src) - i
 			}
-			advance(n)
+			lx.advance(n)
 			continue
 		case strings.HasPrefix(src[i:], "/*"):
-			start := position{line, col}
+			start := position{lx.line, lx.col}
 			n := strings.Index(src[i+2:], "*/")
 			if n < 0 {
-				return nil, errorf(start, "comment opened here is never closed with \"*/\"")
+				fail(start, "comment opened here is never closed with \"*/\"")
 			}
-			advance(n + 4)
+			lx.advance(n + 4)
 			continue
 		}
-		p := position{line, col}
+		p := position{lx.line, lx.col}
 		switch {
 		case c == '"' || c == '\'':
 			n := strings.IndexByte(src[i+1:], c)
 			if n < 0 || strings.IndexByte(src[i+1:i+1+n], '\n') >= 0 {
-				return nil, errorf(p, "string opened here is not closed on the same line")
+				fail(p, "string opened here is not closed on the same line")
 			}
 			s := src[i+1 : i+1+n]
 			k := tString
 			if s != "" && strings.Trim(s, "01_") == "" {
 				k = tBitString
 			}
-			toks = append(toks, token{k, s, p})
-			advance(n + 2)
+			lx.advance(n + 2)
+			return token{k, s, p}
 		case c >= '0' && c <= '9' || c == '.' && i+1 < len(src) && src[i+1] >= '0' && src[i+1] <= '9':
 			n, k := scanNumber(src[i:])
-			toks = append(toks, token{k, src[i : i+n], p})
-			advance(n)
+			lx.advance(n)
+			return token{k, src[i : i+n], p}
 		case c == '$':
 			n := 1
 			for i+n < len(src) && src[i+n] >= '0' && src[i+n] <= '9' {
 				n++
 			}
+			lx.advance(n)
 			if n == 1 {
 				// $name only appears inside calibration blocks, which the
 				// parser skips; keep it an identifier-like token.
-				toks = append(toks, token{tOp, "$", p})
-			} else {
-				toks = append(toks, token{tPhys, src[i+1 : i+n], p})
+				return token{tOp, "$", p}
 			}
-			advance(n)
+			return token{tPhys, src[i+1 : i+n], p}
 		case c == '#' && strings.HasPrefix(src[i:], "#pragma") || c == 'p' && strings.HasPrefix(src[i:], "pragma") && (i+6 == len(src) || src[i+6] == ' ' || src[i+6] == '\t') && atLineStart(src, i):
 			n := strings.IndexByte(src[i:], '\n')
 			if n < 0 {
 				n = len(src) - i
 			}
-			toks = append(toks, token{tPragma, strings.TrimSpace(src[i : i+n]), p})
-			advance(n)
+			lx.advance(n)
+			return token{tPragma, strings.TrimSpace(src[i : i+n]), p}
 		case c == '@' && i+1 < len(src) && isIdentStart(rune(src[i+1])) && atLineStart(src, i):
 			n := strings.IndexByte(src[i:], '\n')
 			if n < 0 {
 				n = len(src) - i
 			}
-			toks = append(toks, token{tAnnotation, strings.TrimSpace(src[i : i+n]), p})
-			advance(n)
-		default:
-			r, size := utf8.DecodeRuneInString(src[i:])
-			if isIdentStart(r) {
-				n := size
-				for i+n < len(src) {
-					r2, s2 := utf8.DecodeRuneInString(src[i+n:])
-					if !isIdentStart(r2) && !unicode.IsDigit(r2) {
-						break
-					}
-					n += s2
-				}
-				toks = append(toks, token{tIdent, src[i : i+n], p})
-				advance(n)
-				continue
-			}
-			op := src[i : i+size]
-			for _, o := range operators {
-				if o[0] != c {
-					continue
-				}
-				if strings.HasPrefix(src[i:], o) {
-					op = o
+			lx.advance(n)
+			return token{tAnnotation, strings.TrimSpace(src[i : i+n]), p}
+		}
+		r, size := utf8.DecodeRuneInString(src[i:])
+		if isIdentStart(r) {
+			n := size
+			for i+n < len(src) {
+				r2, s2 := utf8.DecodeRuneInString(src[i+n:])
+				if !isIdentStart(r2) && !unicode.IsDigit(r2) {
 					break
 				}
+				n += s2
 			}
-			toks = append(toks, token{tOp, op, p})
-			advance(len(op))
+			lx.advance(n)
+			return token{tIdent, src[i : i+n], p}
 		}
+		op := src[i : i+size]
+		for _, o := range operators {
+			if o[0] != c {
+				continue
+			}
+			if strings.HasPrefix(src[i:], o) {
+				op = o
+				break
+			}
+		}
+		lx.advance(len(op))
+		return token{tOp, op, p}
 	}
-	toks = append(toks, token{tEOF, "", position{line, col}})
-	return toks, nil
+	return token{tEOF, "", position{lx.line, lx.col}}
 }
 
 func atLineStart(src string, i int) bool {

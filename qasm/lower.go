@@ -48,9 +48,11 @@ func (c *compiler) lowerProgram(stmts []stmt) {
 	c.lowerList(stmts)
 }
 
+// Recursion: every cycle through the lowering passes in or enter, so
+// it goes maxNest levels deep at most.
 func (c *compiler) lowerList(stmts []stmt) ctl {
 	for i, s := range stmts {
-		if (len(c.fns) > 0 || len(c.loops) > 0) && i+1 < len(stmts) && leavesEarly(s) {
+		if (len(c.fns) > 0 || len(c.loops) > 0) && i+1 < len(stmts) && c.leavesEarly(s) {
 			// A return, break or continue under a measured condition
 			// leaves the statements after it to only some shots: what
 			// they assign needs bits before then.
@@ -65,32 +67,60 @@ func (c *compiler) lowerList(stmts []stmt) ctl {
 
 // leavesEarly reports whether a statement holds a return, break or
 // continue inside a branch.
-func leavesEarly(s stmt) bool {
+func (c *compiler) leavesEarly(s stmt) bool {
 	switch s.(type) {
 	case *sIf, *sSwitch, *sBlock:
-		return hasJump([]stmt{s}) || returnsInBranch([]stmt{s})
+		return c.hasJump([]stmt{s}) || c.returnsInBranch([]stmt{s})
 	case *sFor, *sWhile:
 		// their own breaks stay inside them; a return leaves
-		return returnsInBranch([]stmt{s})
+		return c.returnsInBranch([]stmt{s})
 	}
 	return false
 }
 
 // lowerBlock lowers stmts in a scope of their own.
+//
+// Recursion: every cycle through the lowering passes in or enter, so
+// it goes maxNest levels deep at most.
 func (c *compiler) lowerBlock(stmts []stmt) ctl {
 	c.push(false, false)
 	defer c.pop()
 	return c.lowerList(stmts)
 }
 
+// enter and leave bracket a gate expansion or a subroutine call.
 func (c *compiler) enter(p position) {
 	c.depth++
 	if c.depth > maxCallDepth {
 		fail(p, "gate and subroutine calls nested more than %d deep (recursive definition?)", maxCallDepth)
 	}
+	c.in(p)
 }
 
-func (c *compiler) leave() { c.depth-- }
+func (c *compiler) leave() {
+	c.depth--
+	c.nest--
+}
+
+// maxNest bounds the compiler's recursion as a whole. The parser keeps
+// the statements and expressions of one body to maxDepth levels each, and
+// calls nest maxCallDepth deep, but a recursive subroutine stacks its
+// body's levels once per call: this bounds them all together. A level
+// takes at most about 4 KB of stack (an expression's, measured), so the
+// compiler's stack stays under 8 MB whatever the program; a recursion of
+// 100 calls has 20 levels for each.
+const maxNest = 2000
+
+// in counts a level of the compiler's recursion: a statement, an
+// expression node with operands, a call. The caller takes it back with
+// c.nest-- (no defer: an error unwinds the whole compile).
+func (c *compiler) in(p position) {
+	c.nest++
+	if c.nest > maxNest {
+		fail(p, "program nests too deeply once expanded: statements, expressions and calls more than %d levels deep together (recursive subroutine?)", maxNest)
+	}
+	c.charge(p, stepBytes)
+}
 
 func (c *compiler) inGateBody(p position, what string) {
 	if c.collect != nil {
@@ -98,7 +128,21 @@ func (c *compiler) inGateBody(p position, what string) {
 	}
 }
 
+// Recursion: every cycle through the lowering passes in or enter, so
+// it goes maxNest levels deep at most.
 func (c *compiler) lowerStmt(s stmt) ctl {
+	c.in(s.at())
+	outer := c.stmtPos
+	c.stmtPos = s.at()
+	k := c.lowerStmt1(s)
+	c.stmtPos = outer
+	c.nest--
+	return k
+}
+
+// Recursion: every cycle through the lowering passes in or enter, so
+// it goes maxNest levels deep at most.
+func (c *compiler) lowerStmt1(s stmt) ctl {
 	switch s := s.(type) {
 	case *sInclude:
 		c.include(s)
@@ -147,6 +191,7 @@ func (c *compiler) lowerStmt(s stmt) ctl {
 		var qs []int
 		for _, e := range s.Qs {
 			q, _ := c.qubitsOf(e)
+			c.chargeN(e.at(), len(q), 24) // qs, doubling as it grows
 			qs = append(qs, q...)
 		}
 		c.emit(s.P, sim.Op{Kind: sim.OpBarrier, Qubits: qs})
@@ -203,13 +248,15 @@ func (c *compiler) include(s *sInclude) {
 	c.included = s.Path
 }
 
+// Recursion: every cycle through the lowering passes in or enter, so
+// it goes maxNest levels deep at most.
 func (c *compiler) declareQubits(s *sQubitDecl) {
 	if !c.atTop() {
 		fail(s.P, "qubits can only be declared at the top level (in a subroutine, take them as arguments)")
 	}
 	n, single := int64(1), s.Size == nil
 	if s.Size != nil {
-		n = c.eval(s.Size).asExactInt(s.Size.at(), "the size of a qubit register")
+		n = c.count(s.Size, "the size of a qubit register")
 		if n <= 0 {
 			fail(s.Size.at(), "qubit register %q must have a positive size, got %d", s.Name, n)
 		}
@@ -217,6 +264,7 @@ func (c *compiler) declareQubits(s *sQubitDecl) {
 	if n > int64(c.opts.MaxQubits-c.nq) {
 		fail(s.P, "qubit register %q takes the program to %d qubits, more than the limit of %d", s.Name, int64(c.nq)+n, c.opts.MaxQubits)
 	}
+	c.chargeN(s.P, int(n), 8)
 	qs := make([]int, n)
 	for i := range qs {
 		qs[i] = c.nq + i
@@ -229,36 +277,89 @@ func (c *compiler) declareQubits(s *sQubitDecl) {
 // they all come before the declared ones.
 func (c *compiler) physical(n int) int { return n }
 
+// Recursion: resolveType calls itself for element types, as deeply as
+// types nest, which the parser bounds (maxDepth); its other cycles, through
+// the sizes it evaluates, pass in, so they go maxNest levels deep at most.
 func (c *compiler) resolveType(t *typeSpec) *ctype {
+	c.charge(t.P, 64)
 	ct := &ctype{name: t.Name}
 	if t.Size != nil {
-		n := c.eval(t.Size).asExactInt(t.Size.at(), "a type's size")
+		n := c.count(t.Size, "a type's size")
 		if n <= 0 || n > maxClbits {
-			fail(t.Size.at(), "size %d of type %s is out of range", n, t.Name)
+			fail(t.Size.at(), "size %d of type %s is out of range: sizes go from 1 to %d", n, t.Name, maxClbits)
 		}
 		ct.size = int(n)
 	}
 	if t.Elem != nil {
+		if t.Name == "array" && t.Elem.Name == "array" {
+			// Arrays of arrays would hold the product of their sizes,
+			// past the limit each checks on its own.
+			fail(t.Elem.P, "the elements of an array cannot be arrays: give it more dimensions, as in array[int[8], 4, 4]")
+		}
 		ct.elem = c.resolveType(t.Elem)
 	}
 	if t.Name == "array" && ct.elem == nil {
 		fail(t.P, "an array type needs an element type and dimensions: array[float[64], 4]")
 	}
+	if len(t.Dims) > maxArrayDims {
+		fail(t.Dims[maxArrayDims].at(), "an array has at most %d dimensions", maxArrayDims)
+	}
 	total := int64(1)
 	for _, d := range t.Dims {
-		n := c.eval(d).asExactInt(d.at(), "an array dimension")
-		total *= n
-		if n <= 0 || total > 1<<16 {
-			fail(d.at(), "array dimensions must be positive and hold at most 65536 elements")
+		n := c.count(d, "an array dimension")
+		if n <= 0 || n > maxArrayElems/total {
+			fail(d.at(), "array dimensions must be positive and hold at most %d elements", maxArrayElems)
 		}
+		total *= n
+		ct.slots += int(total) // at most maxArrayDims·maxArrayElems
 		ct.dims = append(ct.dims, int(n))
 	}
-	// An array's elements count against MaxOps, so that declaring big
-	// arrays in a loop cannot exhaust memory.
-	c.charge(t.P, int(total)-1)
+	if t.Name == "array" {
+		// The types of the elements at each level, made once here rather
+		// than by every coerce, zeroOf and setPath.
+		for u := ct; len(u.dims) > 1; u = u.sub {
+			u.sub = &ctype{name: "array", elem: ct.elem, dims: u.dims[1:], slots: u.slots/u.dims[0] - 1}
+		}
+		if len(ct.dims) > 0 {
+			last := ct
+			for last.sub != nil {
+				last = last.sub
+			}
+			last.sub = ct.elem
+		}
+		// The values an array of this type holds, charged here for zeroOf
+		// and coerce, which build them without a compiler at hand: one
+		// array for the declaration, one for its initialiser.
+		c.chargeN(t.P, ct.slots, 2*valueBytes+16)
+	}
 	return ct
 }
 
+const (
+	// maxArrayElems bounds the elements of an array, all dimensions
+	// together.
+	maxArrayElems = 1 << 16
+	// maxArrayDims bounds an array's dimensions: values and types
+	// recurse over them.
+	maxArrayDims = 16
+)
+
+// count evaluates a size, a count or an index: a whole number known at
+// compile time. A literal past math.MaxInt64 (which other expressions
+// read as the uint[64] with those bits) is refused as too large, rather
+// than read as the negative number with its bits.
+//
+// Recursion: every cycle through the lowering passes in or enter, so
+// it goes maxNest levels deep at most.
+func (c *compiler) count(e expr, what string) int64 {
+	if x, ok := e.(*xInt); ok && x.V < 0 {
+		fail(x.P, "%s: %d is too large", what, uint64(x.V))
+	}
+	return c.eval(e).asExactInt(e.at(), what)
+}
+
+// Recursion: every cycle through the lowering passes in or enter, so
+// it goes maxNest levels deep at most.
 func (c *compiler) declareClassical(s *sDecl) {
 	if s.IO != "" && !c.atTop() {
 		fail(s.P, "%s declarations are only allowed at the top level", s.IO)
@@ -444,6 +545,8 @@ func (c *compiler) storeBits(p position, bits []int, v value) {
 	}
 }
 
+// Recursion: every cycle through the lowering passes in or enter, so
+// it goes maxNest levels deep at most.
 func (c *compiler) alias(s *sAlias) {
 	if c.isQubitExpr(s.Value) {
 		qs, single := c.qubitsOf(s.Value)

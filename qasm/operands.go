@@ -13,8 +13,23 @@ import (
 // Operands: the qubits and classical bits that statements name, and the
 // statements that move data between them (measure, assignment, inputs).
 
-// isQubitExpr reports whether e names qubits.
+// isQubitExpr reports whether e names qubits. It recurses down the
+// operands of indexing and ++, as deeply as the expression's tree is high
+// (which the parser bounds); so do qubitsOf and bitsLvalue, and all
+// three count the levels in c.nest.
+//
+// Recursion: every cycle through the lowering passes in or enter, so
+// it goes maxNest levels deep at most.
 func (c *compiler) isQubitExpr(e expr) bool {
+	c.in(e.at())
+	ok := c.isQubitExpr1(e)
+	c.nest--
+	return ok
+}
+
+// Recursion: every cycle through the lowering passes in or enter, so
+// it goes maxNest levels deep at most.
+func (c *compiler) isQubitExpr1(e expr) bool {
 	switch e := e.(type) {
 	case *xPhys:
 		return true
@@ -31,7 +46,19 @@ func (c *compiler) isQubitExpr(e expr) bool {
 
 // qubitsOf resolves a qubit operand: a register, a qubit, an index, a
 // slice, a set of indices or a concatenation.
+//
+// Recursion: every cycle through the lowering passes in or enter, so
+// it goes maxNest levels deep at most.
 func (c *compiler) qubitsOf(e expr) (qs []int, single bool) {
+	c.in(e.at())
+	qs, single = c.qubitsOf1(e)
+	c.nest--
+	return qs, single
+}
+
+// Recursion: every cycle through the lowering passes in or enter, so
+// it goes maxNest levels deep at most.
+func (c *compiler) qubitsOf1(e expr) (qs []int, single bool) {
 	switch e := e.(type) {
 	case *xPhys:
 		return []int{c.physical(e.N)}, true
@@ -54,6 +81,7 @@ func (c *compiler) qubitsOf(e expr) (qs []int, single bool) {
 				fail(it.at(), "a qubit register has one dimension")
 			}
 			idx := c.indexList(it, len(qs))
+			c.chargeN(it.at(), len(idx), 8)
 			out := make([]int, len(idx))
 			for i, j := range idx {
 				out[i] = qs[j]
@@ -67,6 +95,7 @@ func (c *compiler) qubitsOf(e expr) (qs []int, single bool) {
 		if e.Op == "++" {
 			a, _ := c.qubitsOf(e.X)
 			b, _ := c.qubitsOf(e.Y)
+			c.chargeN(e.P, len(a)+len(b), 16)
 			return append(slices.Clone(a), b...), false
 		}
 	}
@@ -76,7 +105,19 @@ func (c *compiler) qubitsOf(e expr) (qs []int, single bool) {
 
 // bitsLvalue resolves e to classical bits when it names them: a bit
 // register, a bit or a slice of one.
+//
+// Recursion: every cycle through the lowering passes in or enter, so
+// it goes maxNest levels deep at most.
 func (c *compiler) bitsLvalue(e expr) (bits []int, single, ok bool) {
+	c.in(e.at())
+	bits, single, ok = c.bitsLvalue1(e)
+	c.nest--
+	return bits, single, ok
+}
+
+// Recursion: every cycle through the lowering passes in or enter, so
+// it goes maxNest levels deep at most.
+func (c *compiler) bitsLvalue1(e expr) (bits []int, single, ok bool) {
 	switch e := e.(type) {
 	case *xIdent:
 		s := c.lookup(e.Name)
@@ -97,6 +138,7 @@ func (c *compiler) bitsLvalue(e expr) (bits []int, single, ok bool) {
 				fail(it.at(), "a bit register has one dimension")
 			}
 			idx := c.indexList(it, len(bits))
+			c.chargeN(it.at(), len(idx), 8)
 			out := make([]int, len(idx))
 			for i, j := range idx {
 				out[i] = bits[j]
@@ -111,6 +153,7 @@ func (c *compiler) bitsLvalue(e expr) (bits []int, single, ok bool) {
 			a, _, ok1 := c.bitsLvalue(e.X)
 			b, _, ok2 := c.bitsLvalue(e.Y)
 			if ok1 && ok2 {
+				c.chargeN(e.P, len(a)+len(b), 16)
 				return append(slices.Clone(a), b...), false, true
 			}
 		}
@@ -126,6 +169,9 @@ func (c *compiler) measureInto(p position, qs, bits []int) {
 }
 
 // measureTo lowers "measure q -> c" and "c = measure q".
+//
+// Recursion: every cycle through the lowering passes in or enter, so
+// it goes maxNest levels deep at most.
 func (c *compiler) measureTo(p position, q, target expr) {
 	qs, _ := c.qubitsOf(q)
 	c.promoteTarget(target)
@@ -143,6 +189,9 @@ func (c *compiler) measureTo(p position, q, target expr) {
 }
 
 // measureValue measures into fresh scratch bits and returns them.
+//
+// Recursion: every cycle through the lowering passes in or enter, so
+// it goes maxNest levels deep at most.
 func (c *compiler) measureValue(m *xMeasure) value {
 	qs, _ := c.qubitsOf(m.Q)
 	bits := c.allocScratch(m.P, len(qs))
@@ -150,6 +199,8 @@ func (c *compiler) measureValue(m *xMeasure) value {
 	return value{k: vRT, bits: bits, w: len(bits)}
 }
 
+// Recursion: every cycle through the lowering passes in or enter, so
+// it goes maxNest levels deep at most.
 func (c *compiler) measureValueInto(m *xMeasure, bits []int) {
 	qs, _ := c.qubitsOf(m.Q)
 	if len(qs) != len(bits) {
@@ -158,6 +209,8 @@ func (c *compiler) measureValueInto(m *xMeasure, bits []int) {
 	c.measureInto(m.P, qs, bits)
 }
 
+// Recursion: every cycle through the lowering passes in or enter, so
+// it goes maxNest levels deep at most.
 func (c *compiler) assign(s *sAssign) {
 	if m, ok := s.Value.(*xMeasure); ok {
 		if s.Op != "=" {
@@ -233,10 +286,20 @@ func typeName(t *ctype) string {
 }
 
 // setPath stores v at the position path (indices) of old.
+//
+// Recursion: setPath calls itself once an index, as deeply as old's
+// arrays nest: at most maxArrayDims for a declared array, or the height of
+// the literal a subroutine's #dim argument was given, which the parser
+// bounds. Its other cycles, through the indices it evaluates, pass in, so
+// they go maxNest levels deep at most.
 func (c *compiler) setPath(old value, path []expr, v value, t *ctype, p position) value {
+	c.charge(p, stepBytes)
 	if len(path) == 0 {
 		if t == nil {
 			return v
+		}
+		if t.name == "array" {
+			c.chargeN(p, t.slots, valueBytes) // what coerce builds
 		}
 		return coerce(v, t, p, "the assigned value")
 	}
@@ -244,10 +307,7 @@ func (c *compiler) setPath(old value, path []expr, v value, t *ctype, p position
 	case vArray:
 		var inner *ctype
 		if t != nil && t.name == "array" {
-			inner = t.elem
-			if len(t.dims) > 1 {
-				inner = &ctype{name: "array", elem: t.elem, dims: t.dims[1:]}
-			}
+			inner = t.inner()
 		}
 		arr := old.arr // arrays are updated in place, as references
 		if _, isRange := path[0].(*xRange); isRange {
@@ -270,6 +330,9 @@ func (c *compiler) setPath(old value, path []expr, v value, t *ctype, p position
 		}
 		if old.k == vBits {
 			w = old.w
+		}
+		if len(path) > 1 {
+			fail(path[1].at(), "too many indices: a value of type %s has one dimension", old.kindName())
 		}
 		idx := c.indexList(path[0], w)
 		x := v.asInt(p, "the assigned bits")

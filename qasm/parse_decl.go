@@ -24,12 +24,14 @@ func (p *parser) declaration(pos position) *sDecl {
 	return d
 }
 
+// Recursion: every cycle through the expression parser passes enter,
+// so it goes maxDepth levels deep at most.
 func (p *parser) typeSpec() *typeSpec {
 	t := p.ident("for a type")
 	if !classicalTypes[t.text] && t.text != "qubit" && t.text != "creg" {
 		fail(t.pos, "expected a type, got %s", t.describe())
 	}
-	ty := &typeSpec{P: t.pos, Name: t.text}
+	ty := &typeSpec{P: t.pos, Name: t.text, H: 1}
 	if t.text == "creg" {
 		ty.Name = "bit"
 	}
@@ -39,9 +41,9 @@ func (p *parser) typeSpec() *typeSpec {
 	p.next()
 	switch t.text {
 	case "complex":
-		ty.Elem = p.typeSpec()
+		ty.Elem = p.elemType(t.pos)
 	case "array":
-		ty.Elem = p.typeSpec()
+		ty.Elem = p.elemType(t.pos)
 		for p.accept(",") {
 			if p.peek().is("#") || p.peek().kind == tIdent && p.peek().text == "#dim" {
 				for !p.peek().is("]") && p.peek().kind != tEOF {
@@ -56,9 +58,27 @@ func (p *parser) typeSpec() *typeSpec {
 		ty.Size = p.expr()
 	}
 	p.expect("]", "after the type's size")
+	h := max(height(ty.Size), maxHeight(ty.Dims))
+	if ty.Elem != nil {
+		h = max(h, ty.Elem.H)
+	}
+	ty.H = p.tall(t.pos, h)
 	return ty
 }
 
+// elemType parses the element type of an array or complex type: types
+// nest like expressions (array[array[...]]).
+//
+// Recursion: every cycle through the expression parser passes enter,
+// so it goes maxDepth levels deep at most.
+func (p *parser) elemType(pos position) *typeSpec {
+	p.enter(pos)
+	defer p.leave()
+	return p.typeSpec()
+}
+
+// Recursion: statements and blocks pass enter, so it goes maxDepth
+// levels deep at most.
 func (p *parser) gateDef() stmt {
 	kw := p.next()
 	name := p.ident("for the gate")
@@ -89,6 +109,8 @@ func (p *parser) gateDef() stmt {
 	return g
 }
 
+// Recursion: statements and blocks pass enter, so it goes maxDepth
+// levels deep at most.
 func (p *parser) defStmt() stmt {
 	kw := p.next()
 	name := p.ident("for the subroutine")
@@ -137,6 +159,8 @@ func (p *parser) caseBreak() {
 	}
 }
 
+// Recursion: statements and blocks pass enter, so it goes maxDepth
+// levels deep at most.
 func (p *parser) switchStmt() stmt {
 	kw := p.next()
 	p.expect("(", "after switch")

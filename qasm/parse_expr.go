@@ -43,8 +43,18 @@ func (p *parser) binaryPrec(t token) int {
 
 const unaryPrec = 11
 
+// Recursion: every cycle through the expression parser passes enter,
+// so it goes maxDepth levels deep at most.
 func (p *parser) expr() expr { return p.binary(1) }
 
+// binary parses by precedence climbing: a chain of operators of one
+// precedence is a loop, building a left-deep tree whose height the node
+// constructor bounds; each recursion is into a tighter precedence (at
+// most a dozen levels) or, for the right-associative **, counted by
+// enter.
+//
+// Recursion: every cycle through the expression parser passes enter,
+// so it goes maxDepth levels deep at most.
 func (p *parser) binary(minPrec int) expr {
 	x := p.unary()
 	for {
@@ -58,14 +68,27 @@ func (p *parser) binary(minPrec int) expr {
 		var y expr
 		if prec == 12 {
 			op = "**"
+			p.enter(t.pos)
 			y = p.binary(prec) // right associative
+			p.leave()
 		} else {
 			y = p.binary(prec + 1)
 		}
-		x = &xBinary{t.pos, op, x, y}
+		x = &xBinary{t.pos, op, x, y, p.tall(t.pos, max(height(x), height(y)))}
 	}
 }
 
+// tall returns the height of a node whose tallest operand is h high, and
+// refuses a tree taller than maxDepth where it crosses the limit.
+func (p *parser) tall(pos position, h int32) int32 {
+	if h >= maxDepth {
+		fail(pos, "expression nested more than %d levels deep (each operator of a chain such as a+b+c nests one level)", maxDepth)
+	}
+	return h + 1
+}
+
+// Recursion: every cycle through the expression parser passes enter,
+// so it goes maxDepth levels deep at most.
 func (p *parser) unary() expr {
 	t := p.peek()
 	p.enter(t.pos)
@@ -77,11 +100,13 @@ func (p *parser) unary() expr {
 		if t.text == "+" {
 			return x
 		}
-		return &xUnary{t.pos, t.text, x}
+		return &xUnary{t.pos, t.text, x, p.tall(t.pos, height(x))}
 	}
 	return p.postfix()
 }
 
+// Recursion: every cycle through the expression parser passes enter,
+// so it goes maxDepth levels deep at most.
 func (p *parser) postfix() expr {
 	x := p.primary()
 	for p.peek().is("[") {
@@ -102,6 +127,7 @@ func (p *parser) postfix() expr {
 			}
 		}
 		p.expect("]", "after the index")
+		ix.H = p.tall(open.pos, max(height(ix.X), maxHeight(ix.Items)))
 		x = ix
 	}
 	return x
@@ -109,6 +135,9 @@ func (p *parser) postfix() expr {
 
 // rangeOrExpr parses an index item: an expression, a range a:b, a:s:b
 // (any part may be left out) or a set {a, b}.
+//
+// Recursion: every cycle through the expression parser passes enter,
+// so it goes maxDepth levels deep at most.
 func (p *parser) rangeOrExpr(pos position) expr {
 	var parts []expr
 	var start expr
@@ -135,6 +164,7 @@ func (p *parser) rangeOrExpr(pos position) expr {
 	default:
 		fail(pos, "a range has at most three parts (start:step:stop)")
 	}
+	r.H = p.tall(pos, maxHeight(parts))
 	return r
 }
 
@@ -142,6 +172,8 @@ var constants = map[string]float64{
 	"pi": math.Pi, "π": math.Pi, "tau": 2 * math.Pi, "τ": 2 * math.Pi, "euler": math.E, "ℇ": math.E,
 }
 
+// Recursion: every cycle through the expression parser passes enter,
+// so it goes maxDepth levels deep at most.
 func (p *parser) primary() expr {
 	t := p.next()
 	switch t.kind {
@@ -189,6 +221,7 @@ func (p *parser) primary() expr {
 					break
 				}
 			}
+			s.H = p.tall(t.pos, maxHeight(s.Elems))
 			return s
 		}
 	case tIdent:
@@ -196,7 +229,10 @@ func (p *parser) primary() expr {
 		case "true", "false":
 			return &xBool{t.pos, t.text == "true"}
 		case "measure":
-			return &xMeasure{t.pos, p.postfix()}
+			p.enter(t.pos) // measure measure ... q
+			q := p.postfix()
+			p.leave()
+			return &xMeasure{t.pos, q, p.tall(t.pos, height(q))}
 		case "durationof":
 			p.skipBalanced("(", ")")
 			return &xDuration{t.pos, 0}
@@ -207,7 +243,7 @@ func (p *parser) primary() expr {
 			p.expect("(", "after the type of a cast")
 			x := p.expr()
 			p.expect(")", "after the cast")
-			return &xCast{t.pos, ty, x}
+			return &xCast{t.pos, ty, x, p.tall(t.pos, max(height(x), ty.H))}
 		}
 		if p.peek().is("(") {
 			p.next()
@@ -219,6 +255,7 @@ func (p *parser) primary() expr {
 					break
 				}
 			}
+			c.H = p.tall(t.pos, maxHeight(c.Args))
 			return c
 		}
 		x := p.idents.new()

@@ -5,11 +5,20 @@ import (
 	"strings"
 )
 
-// maxDepth bounds the nesting of expressions and blocks, so that a program
-// of 100000 parentheses is an error and not a stack overflow.
+// maxDepth bounds how deeply a program nests: blocks and statements
+// inside statements, parentheses, and the height of an expression's tree,
+// where each operator of a chain such as a+b+c counts one level. So a
+// program of 100000 parentheses, or of 100000 operators in a row, is an
+// error at parse time and not a stack overflow, and everything that walks
+// the syntax tree afterwards may recurse over it.
 const maxDepth = 200
 
 type parser struct {
+	lx *lexer
+	// toks holds the tokens the parser has looked at; toks[i] is the next
+	// one. next drops those it has passed, so that the buffer stays small
+	// however long a statement is; so nothing may keep an index into it
+	// across a call of next.
 	toks    []token
 	i       int
 	version int // 2 or 3
@@ -18,6 +27,7 @@ type parser struct {
 	// physPos.
 	nphys   int
 	physPos position
+	nstmts  int // statements parsed, at any depth
 
 	idents  slab[xIdent]
 	ints    slab[xInt]
@@ -27,12 +37,14 @@ type parser struct {
 }
 
 // parse turns src into its statements and its major version.
-func parse(src string) (stmts []stmt, version int, phys physInfo, err *Error) {
-	toks, lerr := lex(src)
-	if lerr != nil {
-		return nil, 0, phys, lerr
-	}
-	p := &parser{toks: toks, version: 3}
+func parse(src string, poll *poller) (stmts []stmt, version int, phys physInfo, err *Error) {
+	stmts, version, phys, _, err = parseCounting(src, poll)
+	return stmts, version, phys, err
+}
+
+// parseCounting is parse that also counts the statements it parsed.
+func parseCounting(src string, poll *poller) (stmts []stmt, version int, phys physInfo, nstmts int, err *Error) {
+	p := &parser{lx: newLexer(src, poll), version: 3}
 	defer func() {
 		if r := recover(); r != nil {
 			b, ok := r.(bail)
@@ -42,11 +54,17 @@ func parse(src string) (stmts []stmt, version int, phys physInfo, err *Error) {
 			stmts, version, err = nil, 0, b.err
 		}
 	}()
+	defer func() { nstmts = p.nstmts }()
 	p.versionLine()
 	for p.peek().kind != tEOF {
-		stmts = append(stmts, p.statement())
+		if p.accept(";") {
+			continue // an empty statement: nothing to keep
+		}
+		if s := p.statement(); !empty(s) {
+			stmts = append(stmts, s)
+		}
 	}
-	return stmts, p.version, physInfo{p.nphys, p.physPos}, nil
+	return stmts, p.version, physInfo{p.nphys, p.physPos}, p.nstmts, nil
 }
 
 // physInfo tells the compiler how many physical qubits to set aside.
@@ -55,26 +73,83 @@ type physInfo struct {
 	pos position
 }
 
-func (p *parser) peek() token { return p.toks[p.i] }
-
-func (p *parser) peekAt(k int) token {
-	if p.i+k >= len(p.toks) {
-		return p.toks[len(p.toks)-1]
+// tok returns the token j places into the buffer, lexing up to it; past
+// the end it is the end.
+func (p *parser) tok(j int) token {
+	for j >= len(p.toks) {
+		if n := len(p.toks); n > 0 && p.toks[n-1].kind == tEOF {
+			return p.toks[n-1]
+		}
+		p.toks = append(p.toks, p.lx.next())
 	}
-	return p.toks[p.i+k]
+	return p.toks[j]
 }
 
+// release drops the tokens before the cursor, once there are enough of
+// them that copying the few after it is cheap: those the parser peeked at.
+func (p *parser) release() {
+	if p.i < 1024 {
+		return
+	}
+	n := copy(p.toks, p.toks[p.i:])
+	p.toks = p.toks[:n]
+	p.i = 0
+}
+
+func (p *parser) peek() token { return p.tok(p.i) }
+
+func (p *parser) peekAt(k int) token { return p.tok(p.i + k) }
+
+// next consumes a token. The tokens before it go first, so the one it
+// returns stays at p.i-1 (primary steps back over a type name).
 func (p *parser) next() token {
-	t := p.toks[p.i]
+	p.release()
+	t := p.tok(p.i)
 	if t.kind != tEOF {
 		p.i++
 	}
 	return t
 }
 
+// afterGroup returns the token after the bracketed group that opens at
+// buffer index j (a "(" or a "["), without buffering the group: looking
+// ahead over a group of a million tokens scans them with a copy of the
+// lexer, which is then dropped.
+func (p *parser) afterGroup(j int) token {
+	open := p.tok(j)
+	close := "]"
+	if open.is("(") {
+		close = ")"
+	}
+	lx := *p.lx
+	depth := 0
+	for ; ; j++ {
+		var t token
+		if j < len(p.toks) {
+			t = p.toks[j]
+		} else {
+			t = lx.next()
+		}
+		switch {
+		case t.kind == tEOF:
+			fail(open.pos, "%q opened here is never closed with %q", open.text, close)
+		case t.is(open.text):
+			depth++
+		case t.is(close):
+			depth--
+			if depth == 0 {
+				if j+1 < len(p.toks) {
+					return p.toks[j+1]
+				}
+				return lx.next()
+			}
+		}
+	}
+}
+
 func (p *parser) accept(op string) bool {
 	if p.peek().is(op) {
-		p.i++
+		p.next()
 		return true
 	}
 	return false
@@ -96,6 +171,8 @@ func (p *parser) ident(context string) token {
 	return p.next()
 }
 
+// enter and leave bracket every recursive call of the parser: statements,
+// unary operators, the right operand of **, and types within types.
 func (p *parser) enter(pos position) {
 	p.depth++
 	if p.depth > maxDepth {
@@ -128,6 +205,9 @@ func (p *parser) versionLine() {
 }
 
 // body is a braced block or a single statement (if, for, while).
+//
+// Recursion: statements and blocks pass enter, so it goes maxDepth
+// levels deep at most.
 func (p *parser) body() []stmt {
 	if p.peek().is("{") {
 		return p.block()
@@ -135,6 +215,8 @@ func (p *parser) body() []stmt {
 	return []stmt{p.statement()}
 }
 
+// Recursion: statements and blocks pass enter, so it goes maxDepth
+// levels deep at most.
 func (p *parser) block() []stmt {
 	open := p.expect("{", "to open a block")
 	p.enter(open.pos)
@@ -144,10 +226,23 @@ func (p *parser) block() []stmt {
 		if p.peek().kind == tEOF {
 			fail(open.pos, "block opened here is never closed with \"}\"")
 		}
-		out = append(out, p.statement())
+		if p.accept(";") {
+			continue
+		}
+		if s := p.statement(); !empty(s) {
+			out = append(out, s)
+		}
 	}
 	p.next()
 	return out
+}
+
+// empty reports whether s is "{}", which a list of statements need not
+// keep (nor ";", which the lists skip): a program of them takes no memory
+// past their tokens.
+func empty(s stmt) bool {
+	b, ok := s.(*sBlock)
+	return ok && len(b.Body) == 0
 }
 
 // skipBalanced skips a braced block without parsing it: calibration code
@@ -175,10 +270,22 @@ var classicalTypes = map[string]bool{
 
 var modifierNames = map[string]bool{"ctrl": true, "negctrl": true, "inv": true, "pow": true}
 
+// Recursion: statements and blocks pass enter, so it goes maxDepth
+// levels deep at most.
 func (p *parser) statement() stmt {
 	t := p.peek()
 	p.enter(t.pos)
 	defer p.leave()
+	s := p.statement1(t)
+	if !empty(s) {
+		p.nstmts++
+	}
+	return s
+}
+
+// Recursion: statements and blocks pass enter, so it goes maxDepth
+// levels deep at most.
+func (p *parser) statement1(t token) stmt {
 	switch t.kind {
 	case tPragma:
 		p.next()
@@ -206,6 +313,9 @@ func (p *parser) statement() stmt {
 
 // keywordStatement parses a statement that starts with a keyword, or
 // returns nil when t is not one.
+//
+// Recursion: statements and blocks pass enter, so it goes maxDepth
+// levels deep at most.
 func (p *parser) keywordStatement(t token) stmt {
 	switch t.text {
 	case "OPENQASM":
@@ -416,25 +526,7 @@ func (p *parser) keywordStatement(t token) stmt {
 // castAhead reports whether the type at the cursor, with its [size], is
 // followed by "(": a cast such as int[4](c).
 func (p *parser) castAhead() bool {
-	j := p.i + 1
-	if !p.toks[j].is("[") {
-		return false
-	}
-	depth := 0
-	for ; j < len(p.toks); j++ {
-		switch {
-		case p.toks[j].is("["):
-			depth++
-		case p.toks[j].is("]"):
-			depth--
-			if depth == 0 {
-				return j+1 < len(p.toks) && p.toks[j+1].is("(")
-			}
-		case p.toks[j].kind == tEOF:
-			return false
-		}
-	}
-	return false
+	return p.tok(p.i+1).is("[") && p.afterGroup(p.i+1).is("(")
 }
 
 // identStatement parses a statement that starts with a name: a gate call,
@@ -447,11 +539,7 @@ func (p *parser) identStatement() stmt {
 		return p.gateCall()
 	case n.is("("):
 		// name(args); is a call; name(args) qubits; is a gate.
-		save := p.i
-		p.next()
-		p.skipBalanced("(", ")")
-		after := p.peek()
-		p.i = save
+		after := p.afterGroup(p.i + 1)
 		if after.is(";") && t.text != "gphase" {
 			x := p.expr()
 			p.expect(";", "after the call")
@@ -506,6 +594,10 @@ func (p *parser) gateCall() stmt {
 			p.expect(")", "after the modifier's argument")
 		}
 		p.expect("@", "after the gate modifier "+strconv.Quote(t.text))
+		if len(g.Mods) == maxDepth {
+			// each modifier wraps the gate once more, and names it
+			fail(t.pos, "more than %d gate modifiers on one gate", maxDepth)
+		}
 		g.Mods = append(g.Mods, m)
 	}
 	name := p.ident("of a gate")

@@ -46,14 +46,31 @@ type scope struct {
 	scratchMark int
 }
 
+// push opens a scope. Scopes that closed are reused, so that a loop
+// unrolled 100,000 times does not allocate a scope and its map each time.
 func (c *compiler) push(isolated, gateBody bool) {
-	c.scopes = append(c.scopes, &scope{syms: map[string]*symbol{}, isolated: isolated, gateBody: gateBody, scratchMark: c.scratchTop})
+	var s *scope
+	if n := len(c.freeScopes); n > 0 {
+		s = c.freeScopes[n-1]
+		c.freeScopes = c.freeScopes[:n-1]
+	} else {
+		c.charge(position{}, scopeBytes)
+		s = &scope{syms: map[string]*symbol{}}
+	}
+	s.isolated, s.gateBody, s.scratchMark = isolated, gateBody, c.scratchTop
+	c.scopes = append(c.scopes, s)
 }
 
 func (c *compiler) pop() {
 	s := c.scopes[len(c.scopes)-1]
 	c.scopes = c.scopes[:len(c.scopes)-1]
 	c.scratchTop = s.scratchMark
+	if len(s.syms) > 64 {
+		s.syms = map[string]*symbol{} // a big map would stay big
+	} else {
+		clear(s.syms)
+	}
+	c.freeScopes = append(c.freeScopes, s)
 }
 
 func (c *compiler) lookup(name string) *symbol {
@@ -77,6 +94,12 @@ func (c *compiler) lookup(name string) *symbol {
 }
 
 func (c *compiler) declare(sym *symbol) {
+	c.charge(sym.pos, symbolBytes)
+	c.bind(sym)
+}
+
+// bind is declare for a symbol already paid for.
+func (c *compiler) bind(sym *symbol) {
 	s := c.scopes[len(c.scopes)-1]
 	if prev, ok := s.syms[sym.name]; ok {
 		fail(sym.pos, "%q is already declared (at %d:%d)", sym.name, prev.pos.Line, prev.pos.Col)
@@ -97,7 +120,10 @@ type compiler struct {
 	opts    Options
 	version int
 	ops     []sim.Op
-	work    int // operations and collected gates so far, against MaxOps
+	emitted int   // operations emitted so far, against MaxOps
+	cost    int64 // bytes charged so far, against MaxBytes
+	poll    *poller
+	stmtPos position // the statement being lowered
 
 	nq int
 
@@ -109,12 +135,14 @@ type compiler struct {
 	scratchTop int
 	scratchMax int
 	nPerm      int // scratch bits that are never freed (storage given to bool variables)
-	knownPerm  []int8
-	knownOut   []int8
-	knownScr   []int8
+	knownPerm  []knownBit
+	knownOut   []knownBit
+	knownScr   []knownBit
+	epoch      uint32 // see knownBit
 	journal    []journalEntry
 
-	scopes []*scope
+	scopes     []*scope
+	freeScopes []*scope
 	// rt counts the enclosing branches and loops that only some shots run.
 	rt int
 	// inLoop counts the enclosing loops that run again at run time: a
@@ -123,7 +151,11 @@ type compiler struct {
 	collect *[]sim.Gate // non-nil while expanding a gate body
 	loops   []*loopCtx
 	fns     []*fnCtx
-	depth   int
+	depth   int // nested gate expansions and subroutine calls
+	// nest counts the compiler's own recursion: statements within
+	// statements, expression nodes within nodes, and calls, across every
+	// call being expanded (see maxNest).
+	nest int
 
 	included  string // "qelib1.inc" or "stdgates.inc" once included
 	registers []Register

@@ -4,6 +4,9 @@ package qasm
 // (bits are copied into the callee's own), qubits by reference. Written as
 // a gate call (old syntax: name(args) qubits;), the qubits come apart from
 // the classical arguments; in a call expression they are mixed, in order.
+//
+// Recursion: every cycle through the lowering passes in or enter, so
+// it goes maxNest levels deep at most.
 func (c *compiler) callDef(p position, d *sDef, args []expr, qubits []expr) value {
 	all := append(append([]expr(nil), args...), qubits...)
 	if len(all) != len(d.Args) {
@@ -11,7 +14,9 @@ func (c *compiler) callDef(p position, d *sDef, args []expr, qubits []expr) valu
 	}
 	c.enter(p)
 	defer c.leave()
-	c.charge(p, 1)
+	// the call's own state (fnCtx, the arguments' copies) and its types
+	c.charge(p, callBytes+256)
+	c.chargeN(p, len(all), 2*valueBytes)
 	// Evaluate every argument in the caller's scope first.
 	type bound struct {
 		qs     []int
@@ -28,7 +33,11 @@ func (c *compiler) callDef(p position, d *sDef, args []expr, qubits []expr) valu
 			qs, single := c.qubitsOf(e)
 			want := 1
 			if a.Type.Size != nil {
-				want = int(c.eval(a.Type.Size).asExactInt(a.Type.Size.at(), "a qubit argument's size"))
+				n := c.count(a.Type.Size, "a qubit argument's size")
+				if n < 1 || n > int64(c.opts.MaxQubits) {
+					fail(a.Type.Size.at(), "qubit argument %q of %q has size %d; sizes go from 1 to %d (MaxQubits)", a.Name, d.Name, n, c.opts.MaxQubits)
+				}
+				want = int(n)
 			}
 			if len(qs) != want {
 				fail(e.at(), "argument %q of %q takes %d qubit(s), got %d", a.Name, d.Name, want, len(qs))
@@ -46,7 +55,7 @@ func (c *compiler) callDef(p position, d *sDef, args []expr, qubits []expr) valu
 		ret = c.resolveType(d.Ret)
 	}
 	f := &fnCtx{def: d, level: c.rt, ret: ret}
-	if ret != nil && (ret.name == "bit" || ret.name == "bool" || runtimeWidth(ret) > 0 && returnsInBranch(d.Body)) {
+	if ret != nil && (ret.name == "bit" || ret.name == "bool" || runtimeWidth(ret) > 0 && c.returnsInBranch(d.Body)) {
 		// The result lives in the caller's scope: the callee's bits are
 		// freed when it returns.
 		n := max(ret.size, 1)
@@ -123,11 +132,13 @@ func (c *compiler) callDef(p position, d *sDef, args []expr, qubits []expr) valu
 
 // returnsInBranch reports whether a subroutine body returns from inside
 // an if, switch or loop: a return that may depend on a measurement, whose
-// value then needs bits of the caller's.
-func returnsInBranch(stmts []stmt) bool {
+// value then needs bits of the caller's. It recurses as deeply as
+// statements nest, which the parser bounds.
+func (c *compiler) returnsInBranch(stmts []stmt) bool {
 	var walk func([]stmt, bool) bool
 	walk = func(stmts []stmt, nested bool) bool {
 		for _, st := range stmts {
+			c.charge(st.at(), stepBytes)
 			var inner [][]stmt
 			switch s := st.(type) {
 			case *sReturn:

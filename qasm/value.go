@@ -213,6 +213,22 @@ type ctype struct {
 	size int    // 0 when unsized
 	elem *ctype
 	dims []int
+	// For arrays: sub is the type of one element (elem, or an array of
+	// the dimensions after the first), and slots counts the values an
+	// array of this type holds, at every level.
+	sub   *ctype
+	slots int
+}
+
+// inner is the type of one element of array type t.
+func (t *ctype) inner() *ctype {
+	if t.sub != nil {
+		return t.sub
+	}
+	if len(t.dims) > 1 {
+		return &ctype{name: "array", elem: t.elem, dims: t.dims[1:]}
+	}
+	return t.elem
 }
 
 // wrap brings an integer into the range of a sized int or uint type.
@@ -263,10 +279,10 @@ func coerce(v value, t *ctype, p position, what string) value {
 		if len(t.dims) > 0 && len(v.arr) != t.dims[0] {
 			fail(p, "%s: array of %d elements where %d are declared", what, len(v.arr), t.dims[0])
 		}
-		inner := t.elem
-		if len(t.dims) > 1 {
-			inner = &ctype{name: "array", elem: t.elem, dims: t.dims[1:]}
-		}
+		// The recursion goes one level a dimension: at most maxArrayDims,
+		// as the elements of an array are never arrays themselves. The
+		// caller charged t.slots values.
+		inner := t.inner()
 		out := make([]value, len(v.arr))
 		for i, e := range v.arr {
 			out[i] = coerce(e, inner, p, what)
@@ -289,10 +305,8 @@ func zeroOf(t *ctype) value {
 		if len(t.dims) > 0 {
 			n = t.dims[0]
 		}
-		inner := t.elem
-		if len(t.dims) > 1 {
-			inner = &ctype{name: "array", elem: t.elem, dims: t.dims[1:]}
-		}
+		// one level a dimension, as in coerce; resolveType charged t.slots
+		inner := t.inner()
 		out := make([]value, n)
 		for i := range out {
 			out[i] = zeroOf(inner)

@@ -1,0 +1,17 @@
+package qasm
+
+import "context"
+
+// CompileCharged is CompileProgramContext that also reports the bytes
+// the compile charged against MaxBytes.
+func CompileCharged(ctx context.Context, src string, opts Options) (*Program, int64, error) {
+	return compileProgram(ctx, src, opts)
+}
+
+// Parse only parses src.
+func Parse(src string) error {
+	if _, _, _, err := parse(src, newPoller(context.Background())); err != nil {
+		return err
+	}
+	return nil
+}

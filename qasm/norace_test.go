@@ -1,0 +1,5 @@
+//go:build !race
+
+package qasm_test
+
+const raceEnabled = false
