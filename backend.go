@@ -6,15 +6,30 @@ import "context"
 // compiles QASM and runs it on package sim; a test suite can register one
 // that fails, hangs or answers slowly on purpose (see quantumtest).
 type Backend interface {
-	// Check validates a task cheaply when its job is created: the
-	// program compiles, fits the device. A *Error is returned as it is;
-	// any other error becomes a VALIDATION_ERROR on program.data.
-	Check(ctx context.Context, t Task) error
+	// Check validates a task cheaply when its job is created (the program
+	// compiles, fits the device) and says what running it will hold. A
+	// *Error is returned as it is; a context's error means the caller
+	// gave up; any other error becomes a VALIDATION_ERROR on program.data.
+	// The Service runs at most a few Checks at once (one per CPU), so a
+	// slow Check makes creates wait, then answer SERVICE_BUSY.
+	Check(ctx context.Context, t Task) (Resources, error)
 	// Run executes the task. It must stop promptly, returning ctx's error,
 	// when ctx is cancelled.
 	Run(ctx context.Context, t Task) (*RunResult, error)
 	// Cancellable reports whether jobs on this backend can be cancelled.
 	Cancellable() bool
+}
+
+// Resources is what running a task holds, as its backend's Check
+// estimates it.
+type Resources struct {
+	// Memory is the most memory, in bytes, the run holds at once. The
+	// Service reserves it from its memory budget (WithMemoryBudget) before
+	// a worker claims the job, so that jobs running together never need
+	// more than the budget; a task that needs more than the whole budget
+	// is refused at create. Zero for a backend whose work happens
+	// elsewhere.
+	Memory int64
 }
 
 // Task is one job's work as a backend sees it.

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"time"
+	"unicode/utf8"
 )
 
 // Device is a device as the API shows it. Marshalled to JSON it is the wire
@@ -116,6 +117,8 @@ func (s *Service) ListDevices(ctx context.Context, u User, q DeviceQuery) (*Devi
 		v.add("status", "must be one of ONLINE, OFFLINE, RETIRED, UNAVAILABLE")
 	}
 	checkSearch(&v, q.Search)
+	checkText(&v, "qrn", q.QRN)
+	checkText(&v, "providerId", q.ProviderID)
 	if q.SortBy != "" && !slices.Contains(deviceSorts, q.SortBy) {
 		v.add("sortBy", "must be one of %s", strings.Join(deviceSorts, ", "))
 	}
@@ -245,15 +248,15 @@ func pageAndLimit(v *validation, page, limit, defLimit int) (int, int) {
 }
 
 func checkSearch(v *validation, search string) {
-	if n := len([]rune(search)); n > 255 {
+	if !checkText(v, "search", search) {
+		return
+	}
+	if n := utf8.RuneCountInString(search); n > 255 {
 		v.add("search", "must be 1 to 255 characters")
 	}
 }
 
 func pageOf[T any](items []T, page, limit int) []T {
-	start := (page - 1) * limit
-	if start >= len(items) {
-		return []T{}
-	}
-	return items[start:min(start+limit, len(items))]
+	start, end := JobFilter{Offset: pageOffset(page, limit), Limit: limit}.PageBounds(len(items))
+	return items[start:end:end]
 }

@@ -1,9 +1,11 @@
 package quantum
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 )
 
 // Error codes. httpadapter maps each to an HTTP status in one table.
@@ -18,8 +20,20 @@ const (
 	ERESULTNOTREADY     = "RESULT_NOT_READY"
 	EJOBNOTFINAL        = "JOB_NOT_FINAL"
 	EPAYLOADTOOLARGE    = "PAYLOAD_TOO_LARGE"
+	EUNSUPPORTEDMEDIA   = "UNSUPPORTED_MEDIA_TYPE"
 	EVALIDATION         = "VALIDATION_ERROR"
-	EINTERNAL           = "INTERNAL_ERROR"
+	// ETOOMANYJOBS: the user has as many unfinished jobs as the service
+	// allows (WithMaxActiveJobsPerUser); retry once some have finished.
+	ETOOMANYJOBS = "TOO_MANY_ACTIVE_JOBS"
+	// EBUSY: the service cannot take the request now (every compile slot
+	// stayed busy, or it is shutting down); nothing was stored, so the
+	// request can be retried as it is.
+	EBUSY = "SERVICE_BUSY"
+	// ECANCELED: the caller's context ended (the client went away) before
+	// the request was done. Nothing is answered to anyone and nothing is
+	// logged as an error.
+	ECANCELED = "REQUEST_CANCELLED"
+	EINTERNAL = "INTERNAL_ERROR"
 )
 
 // Error is the only error type the Service returns to its callers: a
@@ -29,6 +43,10 @@ type Error struct {
 	Code    string
 	Message string
 	Details []FieldError
+	// RetryAfter, when above zero, is how long the caller should wait
+	// before trying again (HTTP's Retry-After): set on ETOOMANYJOBS and
+	// EBUSY.
+	RetryAfter time.Duration
 }
 
 // FieldError names a body field, query parameter or path parameter and the
@@ -41,7 +59,7 @@ type FieldError struct {
 func (e *Error) Error() string { return e.Code + ": " + e.Message }
 
 // ErrorCode returns the code of err: "" for nil, the code of an *Error in
-// its chain, else EINTERNAL.
+// its chain, ECANCELED for a context's error, else EINTERNAL.
 func ErrorCode(err error) string {
 	if err == nil {
 		return ""
@@ -50,7 +68,14 @@ func ErrorCode(err error) string {
 	if errors.As(err, &e) {
 		return e.Code
 	}
+	if isContextErr(err) {
+		return ECANCELED
+	}
 	return EINTERNAL
+}
+
+func isContextErr(err error) bool {
+	return errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded)
 }
 
 // Errorf returns an *Error with a formatted message.

@@ -100,6 +100,10 @@ type Job struct {
 	UpdatedAt  time.Time `json:"-"`
 	QueuedAt   time.Time `json:"-"`
 	LeaseUntil time.Time `json:"-"`
+	// MemoryNeed is the memory, in bytes, that running the job holds, as
+	// its backend estimated at create: a worker claims the job only once
+	// that much of the service's memory budget is free.
+	MemoryNeed int64 `json:"-"`
 }
 
 // TimeStamps are a job's times. JSON gives UTC RFC 3339 with milliseconds.
@@ -211,8 +215,24 @@ type Pagination struct {
 }
 
 func newPagination(page, limit, total int) Pagination {
-	pages := (total + limit - 1) / limit
+	pages := total / limit
+	if total%limit != 0 {
+		pages++
+	}
 	return Pagination{Page: page, Limit: limit, Total: total, TotalPages: pages, HasNext: page < pages, HasPrev: page > 1}
+}
+
+// pageOffset is how many items come before page (1-based) of pages of
+// limit items: math.MaxInt when that overflows, which is past the end of
+// any list.
+func pageOffset(page, limit int) int {
+	if page < 1 || limit < 1 {
+		return 0
+	}
+	if page-1 > math.MaxInt/limit {
+		return math.MaxInt
+	}
+	return (page - 1) * limit
 }
 
 // JobPage is a page of jobs.

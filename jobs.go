@@ -3,9 +3,13 @@ package quantum
 import (
 	"context"
 	"errors"
+	"fmt"
+	"hash/fnv"
 	"regexp"
 	"slices"
 	"strings"
+	"time"
+	"unicode/utf8"
 
 	"github.com/google/uuid"
 	"go.uber.org/zap"
@@ -36,17 +40,27 @@ const maxNameLen = 255
 // stores the job with its program, and returns it INITIALIZING. Workers take
 // it from there. Once the job is stored this method does not fail, so a
 // client that retries on errors never stores a job twice.
+//
+// Besides validation errors it answers TOO_MANY_ACTIVE_JOBS when the user
+// has as many unfinished jobs as WithMaxActiveJobsPerUser allows, and
+// SERVICE_BUSY when every compile slot stayed busy (WithConcurrentChecks) or
+// the Service is closing; both carry a RetryAfter and store nothing.
 func (s *Service) CreateJob(ctx context.Context, u User, req JobRequest) (*Job, error) {
+	if s.runner.isClosed() {
+		return nil, &Error{Code: EBUSY, Message: "the service is shutting down", RetryAfter: busyRetry}
+	}
 	d, b, task, err := s.checkRequest(ctx, u, req)
 	if err != nil {
 		return nil, err
 	}
-	if err := b.Check(ctx, task); err != nil {
-		var qe *Error
-		if errors.As(err, &qe) {
-			return nil, qe
-		}
-		return nil, invalid("program.data", "%s", err.Error())
+	// Counted before the compile, which is the expensive part, and again
+	// under the user's lock just before storing, which makes it exact.
+	if err := s.checkActive(ctx, u); err != nil {
+		return nil, err
+	}
+	res, err := s.checkTask(ctx, b, task)
+	if err != nil {
+		return nil, err
 	}
 	now := s.now().UTC()
 	tags := map[string]any{}
@@ -69,12 +83,89 @@ func (s *Service) CreateJob(ctx context.Context, u User, req JobRequest) (*Job, 
 		Metadata:       map[string]any{},
 		Owner:          u.ID,
 		UpdatedAt:      now,
+		MemoryNeed:     res.Memory,
+	}
+	unlock := s.lockUser(u)
+	defer unlock()
+	if err := s.checkActive(ctx, u); err != nil {
+		return nil, err
 	}
 	if err := s.store.CreateJob(ctx, job, *req.Program); err != nil {
 		return nil, s.internal(err, "store job")
 	}
 	s.runner.admit(job.JobQRN)
 	return job.Clone(), nil
+}
+
+// lockUser serialises one user's creates between counting their
+// unfinished jobs and storing a new one, and returns the unlock.
+func (s *Service) lockUser(u User) func() {
+	h := fnv.New32a()
+	h.Write([]byte(u.ID))
+	mu := &s.userLocks[h.Sum32()%uint32(len(s.userLocks))]
+	mu.Lock()
+	return mu.Unlock
+}
+
+// activeRetry is the Retry-After of a create refused for too many
+// unfinished jobs: about how long a small job takes to get through.
+const activeRetry = 5 * time.Second
+
+var pendingStatuses = StatusGroups()["pending"]
+
+// checkActive refuses a create once the user has as many unfinished jobs
+// as allowed.
+func (s *Service) checkActive(ctx context.Context, u User) error {
+	n, err := s.store.CountJobs(ctx, u.ID, pendingStatuses)
+	if err != nil {
+		return s.internal(err, "count active jobs")
+	}
+	if n >= s.maxActive {
+		return &Error{Code: ETOOMANYJOBS, RetryAfter: activeRetry, Message: fmt.Sprintf(
+			"you have %d unfinished jobs, the most one user may have; wait for some to finish, or cancel some", n)}
+	}
+	return nil
+}
+
+// checkTask runs the backend's Check in one of the bounded compile slots
+// and checks its estimate against the memory budget.
+func (s *Service) checkTask(ctx context.Context, b Backend, t Task) (Resources, error) {
+	leave, err := s.checks.enter(ctx)
+	if err != nil {
+		if isContextErr(err) {
+			return Resources{}, s.internal(err, "its program was checked")
+		}
+		return Resources{}, err
+	}
+	defer leave()
+	res, err := checkBackend(ctx, b, t)
+	if err != nil {
+		var qe *Error
+		switch {
+		case errors.As(err, &qe):
+			return Resources{}, qe
+		case isContextErr(err) && ctx.Err() != nil:
+			return Resources{}, s.internal(ctx.Err(), "its program was checked")
+		}
+		return Resources{}, invalid("program.data", "%s", err.Error())
+	}
+	res.Memory = max(res.Memory, 0)
+	if res.Memory > s.budget {
+		return Resources{}, invalid("program.data", "running the program needs %s of memory, more than the service's budget of %s",
+			byteSize(res.Memory), byteSize(s.budget))
+	}
+	return res, nil
+}
+
+// checkBackend calls the backend's Check, turning a panic in it into an
+// error: a user's backend must not take a request down with it.
+func checkBackend(ctx context.Context, b Backend, t Task) (res Resources, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			res, err = Resources{}, fmt.Errorf("the device's backend failed to check the program: %v", p)
+		}
+	}()
+	return b.Check(ctx, t)
 }
 
 // checkRequest validates everything about a request that needs no
@@ -86,9 +177,13 @@ func (s *Service) checkRequest(ctx context.Context, u User, req JobRequest) (*De
 	} else {
 		if req.Program.Format == "" {
 			v.add("program.format", "is required")
+		} else {
+			checkText(&v, "program.format", req.Program.Format)
 		}
 		if req.Program.Data == "" {
 			v.add("program.data", "is required")
+		} else {
+			checkText(&v, "program.data", req.Program.Data)
 		}
 	}
 	if req.Shots < 1 {
@@ -98,6 +193,8 @@ func (s *Service) checkRequest(ctx context.Context, u User, req JobRequest) (*De
 	var b Backend
 	if req.DeviceQRN == "" {
 		v.add("deviceQrn", "is required")
+	} else if !checkText(&v, "deviceQrn", req.DeviceQRN) {
+		// not looked up: its message would echo the bytes
 	} else if dev, ok := s.devices.get(req.DeviceQRN); !ok || !dev.visibleTo(u) {
 		v.add("deviceQrn", "no device %q", req.DeviceQRN)
 	} else {
@@ -123,14 +220,22 @@ func (s *Service) checkRequest(ctx context.Context, u User, req JobRequest) (*De
 			}
 		}
 	}
-	if len([]rune(req.Name)) > maxNameLen {
+	if checkText(&v, "name", req.Name) && utf8.RuneCountInString(req.Name) > maxNameLen {
 		v.add("name", "must be at most %d characters", maxNameLen)
 	}
 	for _, k := range sortedKeys(req.Tags) {
-		if _, ok := tagValue(req.Tags[k]); !ok {
+		if !validText(k) {
+			v.add("tags", "keys "+textRule)
+			continue
+		}
+		tv, ok := tagValue(req.Tags[k])
+		if !ok {
 			v.add("tags."+k, "must be a string, an integer or a boolean")
+		} else if str, isStr := tv.(string); isStr {
+			checkText(&v, "tags."+k, str)
 		}
 	}
+	checkTextIn(&v, "runtimeOptions", req.RuntimeOptions)
 	seed, seedErr := seedOption(req.RuntimeOptions)
 	if seedErr != "" {
 		v.add("runtimeOptions.seed", "%s", seedErr)
@@ -327,7 +432,8 @@ func (s *Service) DeleteJobs(ctx context.Context, u User, qrns []string) (*Delet
 func (s *Service) ListJobs(ctx context.Context, u User, q JobQuery) (*JobPage, error) {
 	var v validation
 	page, limit := pageAndLimit(&v, q.Page, q.Limit, 50)
-	f := JobFilter{Owner: u.ID, Provider: q.Provider, Search: q.Search, Offset: (page - 1) * limit, Limit: limit}
+	f := JobFilter{Owner: u.ID, Provider: q.Provider, Search: q.Search, Offset: pageOffset(page, limit), Limit: limit}
+	checkText(&v, "provider", q.Provider)
 	switch {
 	case q.Vendor == "" || q.Vendor == "all":
 	case slices.Contains(Vendors, q.Vendor):
@@ -352,7 +458,11 @@ func (s *Service) ListJobs(ctx context.Context, u User, q JobQuery) (*JobPage, e
 		f.Tags = map[string]any{}
 		for _, k := range sortedKeys(q.Tags) {
 			tv, ok := tagValue(q.Tags[k])
-			if !ok {
+			str, isStr := tv.(string)
+			switch {
+			case !validText(k) || isStr && !validText(str):
+				v.add("tags", textRule)
+			case !ok:
 				v.add("tags", "value of %q must be a string, an integer or a boolean", k)
 			}
 			f.Tags[k] = tv

@@ -36,9 +36,13 @@ type Service struct {
 	lease      time.Duration
 	builtin    bool
 	now        func() time.Time
+	maxActive  int
 
 	mu   sync.RWMutex
 	keys map[[32]byte]keyEntry
+
+	checks    *gate
+	userLocks [64]sync.Mutex // one user's creates count and store one at a time
 
 	devices *catalogue
 	runner  *runner
@@ -56,10 +60,31 @@ func WithLogger(l *zap.Logger) Option { return func(s *Service) { s.log = l } }
 // WithWorkers sets how many jobs run at once (default: the number of CPUs).
 func WithWorkers(n int) Option { return func(s *Service) { s.workers = n } }
 
-// WithMemoryBudget bounds the state vector of one simulation, in bytes
-// (default 4 GiB: 28 qubits). A program that needs more is refused at
-// create.
+// WithMemoryBudget bounds, in bytes, the memory that the jobs the Service
+// runs at once may hold together (default: DefaultMemoryBudget, half of the
+// memory the process may use). A worker claims a job only when the memory
+// its backend estimated at create is free; jobs that do not fit yet wait
+// in their queue, and the first of them is not overtaken. A job that needs
+// more than the whole budget is refused at create. For the built-in
+// devices a job needs its state vector (16·2^n bytes for n qubits), its
+// sampling buffers and its result.
 func WithMemoryBudget(bytes int64) Option { return func(s *Service) { s.budget = bytes } }
+
+// WithMaxActiveJobsPerUser bounds how many unfinished jobs one user may
+// have (default DefaultMaxActiveJobsPerUser). Past it, CreateJob answers
+// TOO_MANY_ACTIVE_JOBS (HTTP 429) with a RetryAfter.
+func WithMaxActiveJobsPerUser(n int) Option { return func(s *Service) { s.maxActive = n } }
+
+// WithConcurrentChecks bounds how many creates check (compile) their
+// programs at once (default: the number of CPUs). A create that finds
+// every slot busy waits up to wait (default 1 second) and then answers
+// SERVICE_BUSY (HTTP 503) with a RetryAfter, as it does at once when more
+// than 64 creates per slot are already waiting: a flood of expensive
+// creates queues briefly and is then turned away, instead of piling up
+// compiles that together exhaust memory.
+func WithConcurrentChecks(n int, wait time.Duration) Option {
+	return func(s *Service) { s.checks = newGate(n, wait) }
+}
 
 // WithJobTimeout fails a job that stays INITIALIZING, VALIDATING or RUNNING
 // longer than d (default 10 minutes), with a statusMsg that says so.
@@ -76,9 +101,9 @@ func WithLease(d time.Duration) Option { return func(s *Service) { s.lease = d }
 // WithClock sets the source of time, for tests.
 func WithClock(now func() time.Time) Option { return func(s *Service) { s.now = now } }
 
-// DefaultMemoryBudget is the simulation memory budget unless
-// WithMemoryBudget sets another: 4 GiB, a 28-qubit state.
-const DefaultMemoryBudget int64 = 4 << 30
+// DefaultMaxActiveJobsPerUser is how many unfinished jobs a user may have
+// unless WithMaxActiveJobsPerUser says otherwise.
+const DefaultMaxActiveJobsPerUser = 1000
 
 // New returns a Service over store and starts its workers. Jobs that a
 // previous process left unfinished in the store are recovered first: back
@@ -92,7 +117,9 @@ func New(store Store, opts ...Option) (*Service, error) {
 		store:      store,
 		log:        zap.NewNop(),
 		workers:    runtime.NumCPU(),
-		budget:     DefaultMemoryBudget,
+		budget:     DefaultMemoryBudget(),
+		maxActive:  DefaultMaxActiveJobsPerUser,
+		checks:     newGate(runtime.NumCPU(), time.Second),
 		jobTimeout: 10 * time.Minute,
 		lease:      30 * time.Second,
 		builtin:    true,
@@ -110,6 +137,10 @@ func New(store Store, opts ...Option) (*Service, error) {
 		return nil, fmt.Errorf("quantum: WithMemoryBudget(%d): too small", s.budget)
 	case s.jobTimeout <= 0 || s.lease <= 0:
 		return nil, errors.New("quantum: job timeout and lease must be positive")
+	case s.maxActive < 1:
+		return nil, fmt.Errorf("quantum: WithMaxActiveJobsPerUser(%d): need at least 1", s.maxActive)
+	case s.checks.slots() < 1 || s.checks.wait < 0:
+		return nil, fmt.Errorf("quantum: WithConcurrentChecks(%d, %v): need at least 1 slot and a wait of 0 or more", s.checks.slots(), s.checks.wait)
 	}
 	if s.builtin {
 		backend := &simBackend{budget: s.budget}
@@ -197,7 +228,12 @@ func (s *Service) Authenticate(ctx context.Context, apiKey string) (User, error)
 }
 
 // internal logs err and returns an INTERNAL_ERROR that does not echo it.
+// A context's error is the caller giving up, not a fault: it becomes
+// REQUEST_CANCELLED and is not logged as an error.
 func (s *Service) internal(err error, what string) *Error {
+	if isContextErr(err) {
+		return Errorf(ECANCELED, "the request ended before %s: %v", what, err)
+	}
 	s.log.Error("internal error", zap.String("during", what), zap.Error(err))
 	return Errorf(EINTERNAL, "internal error")
 }

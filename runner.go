@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"slices"
 	"sync"
 	"time"
@@ -27,7 +28,13 @@ type runner struct {
 	pending []string                           // jobs to admit, in order
 	admitCh chan struct{}                      // signals the intake
 	running map[string]context.CancelCauseFunc // jobs this process runs
-	next    int                                // round-robin position among devices
+	closed  bool                               // Close has begun
+	memUsed int64                              // memory reserved by the jobs this process runs
+
+	// Claims are made one at a time, so that each decides on the memory
+	// that is free after the one before it.
+	claimMu sync.Mutex
+	turn    turns
 }
 
 var (
@@ -57,11 +64,14 @@ func (r *runner) start() {
 // stopWorkers interrupts running jobs (they return to the queue) and waits
 // for every goroutine until ctx ends.
 func (r *runner) stopWorkers(ctx context.Context) error {
-	r.mu.Lock()
-	for _, cancel := range r.running {
-		cancel(errShutdown)
-	}
-	r.mu.Unlock()
+	func() {
+		r.mu.Lock()
+		defer r.mu.Unlock()
+		r.closed = true
+		for _, cancel := range r.running {
+			cancel(errShutdown)
+		}
+	}()
 	r.stop()
 	done := make(chan struct{})
 	go func() { r.wg.Wait(); close(done) }()
@@ -75,9 +85,16 @@ func (r *runner) stopWorkers(ctx context.Context) error {
 
 func (r *runner) wake() {
 	r.mu.Lock()
+	defer r.mu.Unlock()
 	close(r.notify)
 	r.notify = make(chan struct{})
-	r.mu.Unlock()
+}
+
+// isClosed reports whether Close has begun.
+func (r *runner) isClosed() bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.closed
 }
 
 func (r *runner) woken() <-chan struct{} {
@@ -88,9 +105,11 @@ func (r *runner) woken() <-chan struct{} {
 
 // admit hands a new job to the intake. It never blocks.
 func (r *runner) admit(qrn string) {
-	r.mu.Lock()
-	r.pending = append(r.pending, qrn)
-	r.mu.Unlock()
+	func() {
+		r.mu.Lock()
+		defer r.mu.Unlock()
+		r.pending = append(r.pending, qrn)
+	}()
 	select {
 	case r.admitCh <- struct{}{}:
 	default:
@@ -107,16 +126,20 @@ func (r *runner) intake() {
 			return // jobs still INITIALIZING are recovered by the next New
 		case <-r.admitCh:
 		}
-		r.mu.Lock()
-		batch := r.pending
-		r.pending = nil
-		r.mu.Unlock()
-		for _, qrn := range batch {
+		for _, qrn := range r.takePending() {
 			if r.queue(qrn, StatusInitializing) {
 				r.wake()
 			}
 		}
 	}
+}
+
+func (r *runner) takePending() []string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	batch := r.pending
+	r.pending = nil
+	return batch
 }
 
 // queue moves a job from status from through VALIDATING to QUEUED.
@@ -146,7 +169,7 @@ func (r *runner) queue(qrn string, from JobStatus) bool {
 // logUnexpected logs a store error other than a lost race: a job that
 // was cancelled or deleted meanwhile is not news.
 func (r *runner) logUnexpected(err error, qrn, what string) {
-	if !errors.Is(err, ErrStatusChanged) && !errors.Is(err, ErrJobNotFound) {
+	if err != nil && !errors.Is(err, ErrStatusChanged) && !errors.Is(err, ErrJobNotFound) {
 		r.s.log.Error("job transition failed", zap.String("job", qrn), zap.String("step", what), zap.Error(err))
 	}
 }
@@ -171,49 +194,100 @@ func (r *runner) worker() {
 	}
 }
 
-// claim takes the oldest QUEUED job of the next device in turn that has
-// one, so that one busy device cannot starve the others.
+// claim takes the next job that fits the free memory: users take turns,
+// and each user's devices take turns, so that neither one user's backlog
+// nor one busy device starves the others. A job that does not fit waits at
+// the head of its queue and nothing overtakes it (it would starve if small
+// jobs kept passing it); the workers then wait until running jobs release
+// memory.
 func (r *runner) claim() *Job {
-	devices, err := r.s.store.QueuedDevices(r.ctx)
+	r.claimMu.Lock()
+	defer r.claimMu.Unlock()
+	queues, err := r.s.store.Queues(r.ctx)
 	if err != nil {
 		if r.ctx.Err() == nil {
-			r.s.log.Error("list queued devices", zap.Error(err))
+			r.s.log.Error("list queues", zap.Error(err))
 		}
 		return nil
 	}
-	devices = slices.DeleteFunc(devices, func(d string) bool {
-		_, ok := r.s.devices.backendOf(d)
+	queues = slices.DeleteFunc(queues, func(q Queue) bool {
+		_, ok := r.s.devices.backendOf(q.Device)
 		return !ok // jobs of a device not registered (yet) wait
 	})
-	if len(devices) == 0 {
-		return nil
-	}
-	slices.Sort(devices)
-	r.mu.Lock()
-	start := r.next
-	r.next++
-	r.mu.Unlock()
-	for i := range devices {
-		d := devices[(start+i)%len(devices)]
-		now := r.s.now().UTC()
-		job, err := r.s.store.ClaimJob(r.ctx, d, now, now.Add(r.s.lease))
-		if errors.Is(err, ErrNoJob) {
-			continue
-		}
-		if err != nil {
+	for _, q := range r.turn.order(queues) {
+		job, err := r.claimFrom(q)
+		switch {
+		case err == nil:
+			r.turn.served(q)
+			return job
+		case errors.Is(err, ErrNoJob):
+			r.turn.unblock(q)
+		case errors.Is(err, ErrMemoryShort):
+			r.turn.block(q)
+			return nil
+		default:
 			if r.ctx.Err() == nil {
-				r.s.log.Error("claim job", zap.String("device", d), zap.Error(err))
+				r.s.log.Error("claim job", zap.String("device", q.Device), zap.Error(err))
 			}
 			return nil
 		}
-		return job
 	}
 	return nil
+}
+
+// claimFrom claims the head job of q if it fits the memory that is free,
+// and reserves that memory for it. A job that needs more than the whole
+// budget would wait forever: once nothing else holds memory it is claimed
+// anyway, and execute fails it.
+func (r *runner) claimFrom(q Queue) (*Job, error) {
+	used := r.memoryUsed()
+	now := r.s.now().UTC()
+	c := Claim{Queue: q, MaxMemory: r.s.budget - used, Now: now, LeaseUntil: now.Add(r.s.lease)}
+	job, err := r.s.store.ClaimJob(r.ctx, c)
+	if errors.Is(err, ErrMemoryShort) && used == 0 {
+		c.MaxMemory = math.MaxInt64
+		job, err = r.s.store.ClaimJob(r.ctx, c)
+	}
+	if err != nil {
+		return nil, err
+	}
+	r.reserve(job.MemoryNeed)
+	return job, nil
+}
+
+func (r *runner) memoryUsed() int64 {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.memUsed
+}
+
+// reserve takes n bytes of the budget for a claimed job (at most the whole
+// budget: a job that needs more is failed before it runs).
+func (r *runner) reserve(n int64) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.memUsed += min(max(n, 0), r.s.budget)
+}
+
+// release gives back what reserve took and wakes the workers, one of
+// which may be waiting for that memory.
+func (r *runner) release(n int64) {
+	func() {
+		r.mu.Lock()
+		defer r.mu.Unlock()
+		r.memUsed -= min(max(n, 0), r.s.budget)
+	}()
+	r.wake()
 }
 
 // execute runs a claimed (RUNNING) job to its end.
 func (r *runner) execute(job *Job) {
 	qrn := job.JobQRN
+	defer r.release(job.MemoryNeed)
+	if job.MemoryNeed > r.s.budget {
+		r.finish(job, 0, nil, fmt.Errorf("the job needs %s of memory, more than the service's budget of %s", byteSize(job.MemoryNeed), byteSize(r.s.budget)))
+		return
+	}
 	d, _ := r.s.devices.get(job.DeviceQRN)
 	b, _ := r.s.devices.backendOf(job.DeviceQRN)
 	prog, err := r.s.store.GetProgram(r.ctx, qrn)
@@ -226,13 +300,9 @@ func (r *runner) execute(job *Job) {
 	ctx, cancel := context.WithCancelCause(r.ctx)
 	ctx, cancelTimeout := context.WithTimeoutCause(ctx, r.s.jobTimeout, context.DeadlineExceeded)
 	defer cancelTimeout()
-	r.mu.Lock()
-	r.running[qrn] = cancel
-	r.mu.Unlock()
+	r.track(qrn, cancel)
 	defer func() {
-		r.mu.Lock()
-		delete(r.running, qrn)
-		r.mu.Unlock()
+		r.untrack(qrn)
 		cancel(nil)
 	}()
 	// A cancel that came between the claim and the line above found no
@@ -260,6 +330,27 @@ func (r *runner) execute(job *Job) {
 		}
 	}
 	r.finish(job, elapsed, res, err)
+}
+
+// track notes a job this process runs, with the way to interrupt it.
+func (r *runner) track(qrn string, cancel context.CancelCauseFunc) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.running[qrn] = cancel
+}
+
+func (r *runner) untrack(qrn string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	delete(r.running, qrn)
+}
+
+// runningHere returns the interrupt of a job this process runs.
+func (r *runner) runningHere(qrn string) (context.CancelCauseFunc, bool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	stop, ok := r.running[qrn]
+	return stop, ok
 }
 
 // runBackend calls the backend, turning a panic in it into an error: a
@@ -361,12 +452,10 @@ func (r *runner) requeue(qrn string) {
 func (r *runner) cancel(from JobStatus, qrn string) {
 	if from != StatusRunning {
 		r.finishCancel(qrn, 0)
+		r.wake() // a worker waiting for memory behind this job may go on
 		return
 	}
-	r.mu.Lock()
-	stop, ok := r.running[qrn]
-	r.mu.Unlock()
-	if ok {
+	if stop, ok := r.runningHere(qrn); ok {
 		stop(errCancelled)
 	}
 	// Not running here: another process holds it, or its worker is just

@@ -22,16 +22,19 @@ func (b *simBackend) Cancellable() bool { return true }
 
 // compile checks the format against the program's version line and lowers
 // it, refusing more qubits than the device has or the budget holds.
-func (b *simBackend) compile(t Task) (*qasm.Program, error) {
+func (b *simBackend) compile(ctx context.Context, t Task) (*qasm.Program, error) {
 	limit := t.Device.NumberQubits
 	for limit > 0 && sim.StateBytes(limit) > b.budget {
 		limit--
 	}
-	p, err := qasm.CompileProgram(t.Program.Data, qasm.Options{
+	p, err := qasm.CompileProgramContext(ctx, t.Program.Data, qasm.Options{
 		MaxQubits: limit,
 		Inputs:    inputs(t.RuntimeOptions),
 	})
 	if err != nil {
+		if isContextErr(err) {
+			return nil, err
+		}
 		return nil, invalid("program.data", "%s", err.Error())
 	}
 	want := map[string]int{"qasm2": 2, "qasm3": 3}[t.Program.Format]
@@ -41,13 +44,27 @@ func (b *simBackend) compile(t Task) (*qasm.Program, error) {
 	return p, nil
 }
 
-func (b *simBackend) Check(ctx context.Context, t Task) error {
-	_, err := b.compile(t)
-	return err
+func (b *simBackend) Check(ctx context.Context, t Task) (Resources, error) {
+	p, err := b.compile(ctx, t)
+	if err != nil {
+		return Resources{}, err
+	}
+	return Resources{Memory: sim.MemoryNeed(p.Circuit, b.options(t, p, nil))}, nil
+}
+
+// options are the simulator's options for a task: the same at create,
+// where they size the job's memory, and at run.
+func (b *simBackend) options(t Task, p *qasm.Program, seed *uint64) sim.Options {
+	return sim.Options{
+		Shots:      t.Shots,
+		Seed:       seed,
+		Limits:     sim.Limits{MaxQubits: t.Device.NumberQubits, MemoryBudget: b.budget},
+		ResultBits: p.OutputBits,
+	}
 }
 
 func (b *simBackend) Run(ctx context.Context, t Task) (*RunResult, error) {
-	p, err := b.compile(t)
+	p, err := b.compile(ctx, t)
 	if err != nil {
 		return nil, err
 	}
@@ -59,12 +76,7 @@ func (b *simBackend) Run(ctx context.Context, t Task) (*RunResult, error) {
 		seed = &s
 	}
 	start := time.Now()
-	res, err := sim.Run(ctx, p.Circuit, sim.Options{
-		Shots:      t.Shots,
-		Seed:       seed,
-		Limits:     sim.Limits{MaxQubits: t.Device.NumberQubits, MemoryBudget: b.budget},
-		ResultBits: p.OutputBits,
-	})
+	res, err := sim.Run(ctx, p.Circuit, b.options(t, p, seed))
 	if err != nil {
 		if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
 			return nil, err
@@ -101,7 +113,7 @@ func inputs(opts map[string]any) map[string]any {
 // builtinDevices is the default catalogue: simulators that run on sim.
 func builtinDevices(now time.Time) []Device {
 	modality := "state_vector"
-	qubits := 28 // 16·2^28 bytes = the default 4 GiB budget
+	qubits := 28 // a 28-qubit state is 4 GiB; the memory budget may allow fewer
 	common := func(d Device) Device {
 		d.DeviceType = DeviceSimulator
 		d.RunInputTypes = []string{"qasm2", "qasm3"}

@@ -36,15 +36,22 @@ type Store interface {
 	ListJobs(ctx context.Context, f JobFilter) ([]*Job, int, error)
 	// CountQueued returns how many jobs on the device are QUEUED.
 	CountQueued(ctx context.Context, deviceQRN string) (int, error)
+	// CountJobs returns how many of the owner's jobs have one of statuses.
+	CountJobs(ctx context.Context, owner string, statuses []JobStatus) (int, error)
 	// QueuePosition returns the 1-based place of a QUEUED job in its
 	// device's queue (oldest first), or 0 if it is not queued.
 	QueuePosition(ctx context.Context, qrn string) (int, error)
-	// QueuedDevices lists the devices that have QUEUED jobs.
-	QueuedDevices(ctx context.Context) ([]string, error)
-	// ClaimJob moves the oldest QUEUED job of the device to RUNNING with a
-	// lease that expires at leaseUntil, and returns it; ErrNoJob when the
-	// device has none. Concurrent claims never hand out the same job.
-	ClaimJob(ctx context.Context, deviceQRN string, now, leaseUntil time.Time) (*Job, error)
+	// Queues lists the queues that hold QUEUED jobs: one queue per owner
+	// and device, so that workers can take turns between users as well as
+	// between devices.
+	Queues(ctx context.Context) ([]Queue, error)
+	// ClaimJob moves the oldest QUEUED job of the queue to RUNNING with a
+	// lease that expires at c.LeaseUntil, and returns it; ErrNoJob when
+	// the queue is empty. If that job needs more memory than c.MaxMemory
+	// it stays QUEUED and ClaimJob returns ErrMemoryShort: the job waits
+	// at the head of its queue rather than be overtaken. Concurrent claims
+	// never hand out the same job.
+	ClaimJob(ctx context.Context, c Claim) (*Job, error)
 	// Unfinished returns the jobs whose status is one of statuses and
 	// whose UpdatedAt is before the given time (zero: any time), oldest
 	// first, at most limit of them.
@@ -66,7 +73,24 @@ var (
 	ErrJobExists     = errors.New("job already exists")
 	ErrStatusChanged = errors.New("job status is not the one expected")
 	ErrNoJob         = errors.New("no queued job")
+	ErrMemoryShort   = errors.New("the next queued job needs more memory than is free")
 )
+
+// Queue names the QUEUED jobs of one owner on one device.
+type Queue struct {
+	Device string
+	Owner  string
+}
+
+// Claim says which job ClaimJob may take.
+type Claim struct {
+	Queue
+	// MaxMemory is the most memory (Job.MemoryNeed) the claimed job may
+	// need.
+	MaxMemory  int64
+	Now        time.Time
+	LeaseUntil time.Time
+}
 
 // JobFilter selects a page of one owner's jobs. Empty fields do not filter.
 type JobFilter struct {
@@ -78,9 +102,19 @@ type JobFilter struct {
 	// device QRN.
 	Search string
 	// Tags must all be present with equal values.
-	Tags   map[string]any
+	Tags map[string]any
+	// Offset is how many matching jobs to skip (it may be past the end,
+	// up to math.MaxInt); Limit is the most to return (at least 1).
 	Offset int
 	Limit  int
+}
+
+// PageBounds returns the half-open range [start, end) of the matching jobs,
+// in order, that make the page when total jobs match: never past total and
+// never overflowing, whatever Offset and Limit hold.
+func (f JobFilter) PageBounds(total int) (start, end int) {
+	start = min(max(f.Offset, 0), total)
+	return start, start + min(max(f.Limit, 0), total-start)
 }
 
 // Matches reports whether the job passes the filter's tests (all but the

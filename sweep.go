@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
+	"slices"
 	"time"
 
 	"go.uber.org/zap"
@@ -49,9 +51,7 @@ func (r *runner) takeOver(ctx context.Context, now time.Time) error {
 		return err
 	}
 	for _, j := range jobs {
-		r.mu.Lock()
-		_, mine := r.running[j.JobQRN]
-		r.mu.Unlock()
+		_, mine := r.runningHere(j.JobQRN)
 		if mine || !now.IsZero() && j.LeaseUntil.After(now) {
 			continue
 		}
@@ -90,13 +90,7 @@ func (r *runner) sweeper() {
 }
 
 func (r *runner) renewLeases() {
-	r.mu.Lock()
-	qrns := make([]string, 0, len(r.running))
-	for q := range r.running {
-		qrns = append(qrns, q)
-	}
-	r.mu.Unlock()
-	for _, qrn := range qrns {
+	for _, qrn := range r.runningQRNs() {
 		for _, st := range []JobStatus{StatusRunning, StatusCancelling} {
 			_, err := r.s.store.UpdateJob(context.Background(), qrn, st, func(j *Job) {
 				j.LeaseUntil = r.s.now().UTC().Add(r.s.lease)
@@ -107,6 +101,12 @@ func (r *runner) renewLeases() {
 			}
 		}
 	}
+}
+
+func (r *runner) runningQRNs() []string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return slices.Collect(maps.Keys(r.running))
 }
 
 // failStuck fails jobs that have stayed INITIALIZING or VALIDATING longer

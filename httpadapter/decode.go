@@ -6,9 +6,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"mime"
 	"net/http"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/qjobs/quantum"
 )
@@ -17,11 +19,17 @@ import (
 // An empty body reads as an empty object. Numbers stay json.Number so that
 // 3 and 3.5 can be told apart.
 func (h *handler) readBody(w http.ResponseWriter, r *http.Request) (map[string]json.RawMessage, error) {
-	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, h.maxBody))
+	if err := checkContentType(r); err != nil {
+		return nil, err
+	}
+	body, err := readAll(http.MaxBytesReader(w, r.Body, h.maxBody), r.ContentLength, h.maxBody)
 	if err != nil {
 		var tooLarge *http.MaxBytesError
-		if errors.As(err, &tooLarge) {
+		switch {
+		case errors.As(err, &tooLarge):
 			return nil, &quantum.Error{Code: quantum.EPAYLOADTOOLARGE, Message: fmt.Sprintf("request body exceeds %d bytes", tooLarge.Limit)}
+		case r.Context().Err() != nil:
+			return nil, r.Context().Err() // the client went away
 		}
 		return nil, validation("body", "could not be read")
 	}
@@ -40,6 +48,32 @@ func (h *handler) readBody(w http.ResponseWriter, r *http.Request) (map[string]j
 		return nil, validation("body", "must be a JSON object")
 	}
 	return fields, nil
+}
+
+// readAll reads a body into one buffer sized from its declared length, so
+// that a large body is not copied over and over as the buffer grows.
+func readAll(r io.Reader, declared, limit int64) ([]byte, error) {
+	if declared <= 0 || declared > limit {
+		return io.ReadAll(r)
+	}
+	buf := bytes.NewBuffer(make([]byte, 0, declared+1)) // +1: ReadFrom then finds EOF without growing
+	_, err := buf.ReadFrom(r)
+	return buf.Bytes(), err
+}
+
+// checkContentType accepts a body that says it is JSON (application/json
+// or any application/*+json, with parameters) or says nothing: the public
+// client sends some requests without a Content-Type. Anything else is 415.
+func checkContentType(r *http.Request) error {
+	ct := r.Header.Get("Content-Type")
+	if ct == "" {
+		return nil
+	}
+	mt, _, err := mime.ParseMediaType(ct)
+	if err == nil && (mt == "application/json" || strings.HasPrefix(mt, "application/") && strings.HasSuffix(mt, "+json")) {
+		return nil
+	}
+	return &quantum.Error{Code: quantum.EUNSUPPORTEDMEDIA, Message: "Content-Type must be application/json"}
 }
 
 // present reports whether a field was sent with a value other than null:
@@ -66,10 +100,19 @@ func (fe fieldErrors) err() error {
 	return &quantum.Error{Code: quantum.EVALIDATION, Message: strings.Join(msgs, "; "), Details: fe}
 }
 
+// textRule is the Service's rule for strings, checked here too because a
+// JSON decoder would silently turn invalid UTF-8 into U+FFFD.
+const textRule = "must be valid UTF-8 without NUL characters"
+
 func decodeString(raw json.RawMessage, field string, fe *fieldErrors) string {
 	var s string
 	if err := json.Unmarshal(raw, &s); err != nil {
 		fe.add(field, "must be a string")
+		return ""
+	}
+	if !utf8.Valid(raw) {
+		fe.add(field, textRule)
+		return ""
 	}
 	return s
 }
@@ -112,6 +155,10 @@ func decodeObject(raw json.RawMessage, field string, fe *fieldErrors) map[string
 	var m map[string]any
 	if err := dec.Decode(&m); err != nil || m == nil {
 		fe.add(field, "must be a JSON object")
+		return nil
+	}
+	if !utf8.Valid(raw) {
+		fe.add(field, textRule)
 		return nil
 	}
 	for k, v := range m {

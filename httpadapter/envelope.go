@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"net/http"
+	"strconv"
 	"time"
 
 	"go.uber.org/zap"
@@ -60,12 +61,23 @@ func (h *handler) page(w http.ResponseWriter, data any, p quantum.Pagination) {
 // fail writes err as the error body. A *quantum.Error speaks for itself;
 // anything else is an internal error: logged with the request id, never
 // echoed.
+//
+// A request whose client went away (its context ended) is not a fault of
+// ours: it is logged at Info and answered 499, which nobody reads.
 func (h *handler) fail(w http.ResponseWriter, r *http.Request, err error) {
 	var qe *quantum.Error
-	if !errors.As(err, &qe) || httpStatus(qe.Code) == http.StatusInternalServerError {
+	switch {
+	case quantum.ErrorCode(err) == quantum.ECANCELED || r.Context().Err() != nil:
+		h.log.Info("client went away", zap.String("requestId", requestID(r)), zap.String("path", r.URL.Path))
+		qe = &quantum.Error{Code: quantum.ECANCELED, Message: "the request was cancelled"}
+	case !errors.As(err, &qe) || httpStatus(qe.Code) == http.StatusInternalServerError:
 		id := requestID(r)
 		h.log.Error("request failed", zap.String("requestId", id), zap.String("path", r.URL.Path), zap.Error(err))
 		qe = &quantum.Error{Code: quantum.EINTERNAL, Message: "internal error; request id " + id}
+	}
+	if qe.RetryAfter > 0 {
+		// Whole seconds, rounded up: 0 would invite a retry storm.
+		w.Header().Set("Retry-After", strconv.FormatInt(int64((qe.RetryAfter+time.Second-1)/time.Second), 10))
 	}
 	writeJSON(w, httpStatus(qe.Code), errorBody{
 		Message: qe.Message,

@@ -8,6 +8,7 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/qjobs/quantum"
 	"github.com/qjobs/quantum/httpadapter"
@@ -23,6 +24,17 @@ func FuzzHandler(f *testing.F) {
 	f.Add("GET", "/api/v1/devices", "sortBy=name&retired=true", "")
 	f.Add("POST", "/api/v1/jobs/qbraid:qbraid:sim:qir-sv-abcd-qjob-0123456789abcdef01234567/cancel", "", "")
 	f.Add("PUT", "/api/v1/jobs", "", "{")
+	// Extremes of client numbers and invalid text.
+	f.Add("GET", "/api/v1/jobs", "page=9223372036854775807&limit=100", "")
+	f.Add("GET", "/api/v1/jobs", "page=9223372036854775808", "")
+	f.Add("GET", "/api/v1/devices", "page=9223372036854775807&limit=1", "")
+	f.Add("GET", "/api/v1/devices", "page=-9223372036854775808&limit=-1", "")
+	f.Add("GET", "/api/v1/jobs/cost-estimate", "deviceQrn=qbraid:qbraid:sim:qir-sv&shots=9223372036854775807", "")
+	f.Add("POST", "/api/v1/jobs", "", `{"program":{"format":"qasm3","data":"qubit q;"},"shots":9223372036854775807,"deviceQrn":"qbraid:qbraid:sim:qir-sv"}`)
+	f.Add("POST", "/api/v1/jobs", "", `{"program":{"format":"qasm3","data":"qubit q;"},"shots":-1e308,"deviceQrn":"qbraid:qbraid:sim:qir-sv"}`)
+	f.Add("POST", "/api/v1/jobs", "", "{\"program\":{\"format\":\"qasm3\",\"data\":\"qubit q;\xff\"},\"shots\":1,\"deviceQrn\":\"qbraid:qbraid:sim:qir-sv\",\"name\":\"\\u0000\"}")
+	f.Add("POST", "/api/v1/jobs", "", "{\"program\":{\"format\":\"qasm3\",\"data\":\"qubit q;\"},\"shots\":1,\"deviceQrn\":\"qbraid:qbraid:sim:qir-sv\",\"tags\":{\"\xc3\x28\":\"\\ud800\"}}")
+	f.Add("GET", "/api/v1/jobs", "search=%FF%00&tags=%7B%22%FF%22%3A1%7D", "")
 	svc, err := quantum.New(store.NewMemory(), quantum.WithWorkers(1))
 	if err != nil {
 		f.Fatal(err)
@@ -45,6 +57,9 @@ func FuzzHandler(f *testing.F) {
 			return
 		}
 		req.Header.Set("X-API-KEY", aliceKey)
+		if body != "" {
+			req.Header.Set("Content-Type", "application/json")
+		}
 		rec := httptest.NewRecorder()
 		h.ServeHTTP(rec, req)
 		if rec.Code/100 == 3 && rec.Header().Get("Location") != "" {
@@ -57,8 +72,11 @@ func FuzzHandler(f *testing.F) {
 		if _, ok := env["success"].(bool); !ok {
 			t.Fatalf("%s %s: no success field: %q", method, target, rec.Body.String())
 		}
-		if rec.Code >= 500 {
+		if rec.Code >= 500 && rec.Code != http.StatusServiceUnavailable {
 			t.Fatalf("%s %s: %d %s", method, target, rec.Code, rec.Body.String())
+		}
+		if !utf8.Valid(rec.Body.Bytes()) {
+			t.Fatalf("%s %s: the answer is not valid UTF-8: %q", method, target, rec.Body.String())
 		}
 	})
 }

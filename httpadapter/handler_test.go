@@ -77,6 +77,13 @@ func (e *env) do(method, path, key string, body any) response {
 	if rd != nil {
 		req.Header.Set("Content-Type", "application/json")
 	}
+	return e.send(req)
+}
+
+// send makes the request and reads the answer, which must be a JSON
+// object.
+func (e *env) send(req *http.Request) response {
+	e.t.Helper()
 	res, err := http.DefaultClient.Do(req)
 	if err != nil {
 		e.t.Fatal(err)
@@ -85,7 +92,7 @@ func (e *env) do(method, path, key string, body any) response {
 	raw, _ := io.ReadAll(res.Body)
 	r := response{status: res.StatusCode, header: res.Header, raw: string(raw)}
 	if err := json.Unmarshal(raw, &r.body); err != nil {
-		e.t.Fatalf("%s %s: body is not a JSON object: %q", method, path, raw)
+		e.t.Fatalf("%s %s: body is not a JSON object: %q", req.Method, req.URL.Path, raw)
 	}
 	return r
 }

@@ -3,6 +3,9 @@ package httpadapter
 import (
 	"encoding/json"
 	"net/http"
+	"unicode/utf8"
+
+	"go.uber.org/zap"
 
 	"github.com/qjobs/quantum"
 )
@@ -87,7 +90,9 @@ func (h *handler) listJobs(w http.ResponseWriter, r *http.Request, u quantum.Use
 	}
 	if q.has("tags") {
 		var tags map[string]any
-		if err := json.Unmarshal([]byte(q.str("tags")), &tags); err != nil || tags == nil {
+		if !utf8.ValidString(q.str("tags")) {
+			q.fe.add("tags", textRule)
+		} else if err := json.Unmarshal([]byte(q.str("tags")), &tags); err != nil || tags == nil {
 			q.fe.add("tags", "must be a JSON object of tag keys and values")
 		} else {
 			jq.Tags = decodeObject(json.RawMessage(q.str("tags")), "tags", &q.fe)
@@ -124,7 +129,9 @@ func (h *handler) getJobResult(w http.ResponseWriter, r *http.Request, u quantum
 		h.fail(w, r, err)
 		return
 	}
-	h.ok(w, http.StatusOK, res)
+	if err := writeResult(w, res); err != nil && r.Context().Err() == nil {
+		h.log.Info("result not fully written", zap.String("requestId", requestID(r)), zap.Error(err))
+	}
 }
 
 func (h *handler) getJobProgram(w http.ResponseWriter, r *http.Request, u quantum.User) {
@@ -143,8 +150,13 @@ type cancelAnswer struct {
 }
 
 // cancelJob takes no body and no Content-Type: the public client sends
-// neither.
+// neither. A body is ignored, but one that says it is not JSON is a 415 as
+// on every other route.
 func (h *handler) cancelJob(w http.ResponseWriter, r *http.Request, u quantum.User) {
+	if err := checkContentType(r); err != nil {
+		h.fail(w, r, err)
+		return
+	}
 	job, err := h.svc.CancelJob(r.Context(), u, r.PathValue("job_qrn"))
 	if err != nil {
 		h.fail(w, r, err)

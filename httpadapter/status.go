@@ -19,9 +19,17 @@ var statusOf = map[string]int{
 	quantum.ERESULTNOTREADY:     http.StatusConflict,
 	quantum.EJOBNOTFINAL:        http.StatusConflict,
 	quantum.EPAYLOADTOOLARGE:    http.StatusRequestEntityTooLarge,
+	quantum.EUNSUPPORTEDMEDIA:   http.StatusUnsupportedMediaType,
 	quantum.EVALIDATION:         http.StatusUnprocessableEntity,
+	quantum.ETOOMANYJOBS:        http.StatusTooManyRequests,
+	quantum.EBUSY:               http.StatusServiceUnavailable,
+	quantum.ECANCELED:           statusClientClosed,
 	quantum.EINTERNAL:           http.StatusInternalServerError,
 }
+
+// statusClientClosed is the status logged for a request whose client went
+// away before the answer (nginx's 499): nobody reads it.
+const statusClientClosed = 499
 
 func httpStatus(code string) int {
 	if s, ok := statusOf[code]; ok {

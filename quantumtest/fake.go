@@ -35,6 +35,9 @@ type FakeBackend struct {
 	Block bool
 	// NotCancellable makes cancel answer CANCEL_NOT_SUPPORTED.
 	NotCancellable bool
+	// Memory is what Check reports that every job needs, in bytes: the
+	// Service reserves it from its memory budget while the job runs.
+	Memory int64
 
 	mu      sync.Mutex
 	started chan string
@@ -60,7 +63,9 @@ func (f *FakeBackend) Runs() int {
 	return f.runs
 }
 
-func (f *FakeBackend) Check(ctx context.Context, t quantum.Task) error { return f.CheckError }
+func (f *FakeBackend) Check(ctx context.Context, t quantum.Task) (quantum.Resources, error) {
+	return quantum.Resources{Memory: f.Memory}, f.CheckError
+}
 
 func (f *FakeBackend) Cancellable() bool { return !f.NotCancellable }
 

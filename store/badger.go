@@ -6,6 +6,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -41,10 +43,14 @@ import (
 // (Badger locks its directory, so no other process changes the data.) Filters by provider, search, tags or
 // several statuses scan the owner's index, loading each job.
 type Badger struct {
-	db        *badger.DB
-	countsMu  sync.Mutex
-	counts    map[string]int      // list totals by index prefix
-	queues    map[string][]string // device → queue keys <queued>/<qrn>, sorted
+	db       *badger.DB
+	countsMu sync.Mutex
+	counts   map[string]int             // list totals by index prefix
+	queues   map[string][]string        // device → queue keys <queued>/<qrn>, sorted
+	owned    map[quantum.Queue][]string // owner and device → queue keys, sorted
+	// hook, when set (by tests), is called inside every critical section
+	// with the method's name.
+	hook      func(method string)
 	log       *zap.Logger
 	stopGC    chan struct{}
 	gcDone    chan struct{}
@@ -202,6 +208,7 @@ type record struct {
 	UpdatedAt         time.Time         `json:"updatedAt"`
 	QueuedAt          time.Time         `json:"queuedAt"`
 	LeaseUntil        time.Time         `json:"leaseUntil"`
+	MemoryNeed        int64             `json:"memoryNeed,omitempty"`
 }
 
 func toRecord(j *quantum.Job) *record {
@@ -211,7 +218,7 @@ func toRecord(j *quantum.Job) *record {
 		StatusMsg: j.StatusMsg, ExperimentType: j.ExperimentType, CreatedAt: j.TimeStamps.CreatedAt,
 		EndedAt: j.TimeStamps.EndedAt, ExecutionDuration: j.TimeStamps.ExecutionDuration, Cost: j.Cost,
 		EstimatedCost: j.EstimatedCost, Metadata: j.Metadata, Owner: j.Owner, UpdatedAt: j.UpdatedAt,
-		QueuedAt: j.QueuedAt, LeaseUntil: j.LeaseUntil,
+		QueuedAt: j.QueuedAt, LeaseUntil: j.LeaseUntil, MemoryNeed: j.MemoryNeed,
 	}
 }
 
@@ -222,7 +229,7 @@ func (r *record) job() *quantum.Job {
 		StatusMsg: r.StatusMsg, ExperimentType: r.ExperimentType,
 		TimeStamps: quantum.TimeStamps{CreatedAt: r.CreatedAt, EndedAt: r.EndedAt, ExecutionDuration: r.ExecutionDuration},
 		Cost:       r.Cost, EstimatedCost: r.EstimatedCost, Metadata: orEmpty(r.Metadata), Owner: r.Owner,
-		UpdatedAt: r.UpdatedAt, QueuedAt: r.QueuedAt, LeaseUntil: r.LeaseUntil,
+		UpdatedAt: r.UpdatedAt, QueuedAt: r.QueuedAt, LeaseUntil: r.LeaseUntil, MemoryNeed: r.MemoryNeed,
 	}
 }
 
@@ -278,6 +285,10 @@ func (r *record) indexKeys() [][]byte {
 	return out
 }
 
+func (r *record) queue() quantum.Queue {
+	return quantum.Queue{Device: r.DeviceQRN, Owner: r.Owner}
+}
+
 func (r *record) queueKey() string {
 	at := r.QueuedAt
 	if at.IsZero() {
@@ -304,7 +315,10 @@ type deltas struct {
 	qAdd   []queueEntry
 }
 
-type queueEntry struct{ device, key string }
+type queueEntry struct {
+	q   quantum.Queue
+	key string
+}
 
 func newDeltas() *deltas { return &deltas{counts: map[string]int{}} }
 
@@ -314,7 +328,7 @@ func (d *deltas) move(old, r *record) {
 			d.counts[k]--
 		}
 		if old.Status == quantum.StatusQueued {
-			d.qDel = append(d.qDel, queueEntry{old.DeviceQRN, old.queueKey()})
+			d.qDel = append(d.qDel, queueEntry{old.queue(), old.queueKey()})
 		}
 	}
 	if r != nil {
@@ -322,7 +336,7 @@ func (d *deltas) move(old, r *record) {
 			d.counts[k]++
 		}
 		if r.Status == quantum.StatusQueued {
-			d.qAdd = append(d.qAdd, queueEntry{r.DeviceQRN, r.queueKey()})
+			d.qAdd = append(d.qAdd, queueEntry{r.queue(), r.queueKey()})
 		}
 	}
 }
@@ -334,44 +348,81 @@ func (b *Badger) apply(d *deltas) {
 		b.counts[k] += n
 	}
 	for _, e := range d.qDel {
-		q := b.queues[e.device]
-		if i, ok := slices.BinarySearch(q, e.key); ok {
-			b.queues[e.device] = slices.Delete(q, i, i+1)
-		}
+		removeKey(b.queues, e.q.Device, e.key)
+		removeKey(b.owned, e.q, e.key)
 	}
 	for _, e := range d.qAdd {
-		q := b.queues[e.device]
-		if i, ok := slices.BinarySearch(q, e.key); !ok {
-			b.queues[e.device] = slices.Insert(q, i, e.key)
-		}
+		insertKey(b.queues, e.q.Device, e.key)
+		insertKey(b.owned, e.q, e.key)
 	}
 }
 
-// queue returns a copy of the device's queue keys, oldest first.
-func (b *Badger) queue(device string) []string {
+func removeKey[K comparable](queues map[K][]string, k K, key string) {
+	q := queues[k]
+	if i, ok := slices.BinarySearch(q, key); ok {
+		q = slices.Delete(q, i, i+1)
+	}
+	if len(q) == 0 {
+		delete(queues, k)
+	} else {
+		queues[k] = q
+	}
+}
+
+func insertKey[K comparable](queues map[K][]string, k K, key string) {
+	q := queues[k]
+	if i, ok := slices.BinarySearch(q, key); !ok {
+		queues[k] = slices.Insert(q, i, key)
+	}
+}
+
+// queueKeys returns up to n of the queue's keys from the skip-th on,
+// oldest first.
+func (b *Badger) queueKeys(q quantum.Queue, skip, n int) []string {
 	b.countsMu.Lock()
 	defer b.countsMu.Unlock()
-	return slices.Clone(b.queues[device])
+	b.fault("queueKeys")
+	keys := b.owned[q]
+	skip = min(skip, len(keys))
+	return slices.Clone(keys[skip : skip+min(n, len(keys)-skip)])
 }
 
 func (b *Badger) count(prefix string) int {
 	b.countsMu.Lock()
 	defer b.countsMu.Unlock()
+	b.fault("count")
 	return b.counts[prefix]
+}
+
+// fault calls the test hook, if any, from inside a critical section.
+func (b *Badger) fault(method string) {
+	if b.hook != nil {
+		b.hook(method)
+	}
 }
 
 // loadCounts counts the list index keys and reads the queues.
 func (b *Badger) loadCounts() error {
 	b.counts = map[string]int{}
 	b.queues = map[string][]string{}
+	b.owned = map[quantum.Queue][]string{}
 	return b.db.View(func(txn *badger.Txn) error {
+		var keys []string
 		if err := iterateKeys(txn, "q/", func(k []byte) bool {
-			key := string(k[2:])
-			device := key[:strings.IndexByte(key, '/')]
-			b.queues[device] = append(b.queues[device], key[len(device)+1:]) // keys come sorted
+			keys = append(keys, string(k[2:]))
 			return true
 		}); err != nil {
 			return err
+		}
+		for _, key := range keys { // sorted
+			device := key[:strings.IndexByte(key, '/')]
+			qkey := key[len(device)+1:]
+			r, err := getRecord(txn, lastSegment([]byte(qkey)))
+			if err != nil {
+				return err
+			}
+			b.queues[device] = append(b.queues[device], qkey)
+			b.owned[r.queue()] = append(b.owned[r.queue()], qkey)
 		}
 		for _, p := range []string{"o/", "s/", "w/"} {
 			if err := iterateKeys(txn, p, func(k []byte) bool {
@@ -436,6 +487,7 @@ func (b *Badger) CreateJob(ctx context.Context, job *quantum.Job, program quantu
 	}
 	var d *deltas
 	err := b.update(func(txn *badger.Txn) error {
+		b.fault("CreateJob")
 		d = newDeltas()
 		if _, err := txn.Get([]byte("j/" + job.JobQRN)); err == nil {
 			return quantum.ErrJobExists
@@ -460,6 +512,7 @@ func (b *Badger) CreateJob(ctx context.Context, job *quantum.Job, program quantu
 func (b *Badger) GetJob(ctx context.Context, qrn string) (*quantum.Job, error) {
 	var j *quantum.Job
 	err := b.db.View(func(txn *badger.Txn) error {
+		b.fault("GetJob")
 		r, err := getRecord(txn, qrn)
 		if err == nil {
 			j = r.job()
@@ -471,6 +524,7 @@ func (b *Badger) GetJob(ctx context.Context, qrn string) (*quantum.Job, error) {
 
 func (b *Badger) getJSON(key string, v any) error {
 	return b.db.View(func(txn *badger.Txn) error {
+		b.fault("get")
 		item, err := txn.Get([]byte(key))
 		if errors.Is(err, badger.ErrKeyNotFound) {
 			return quantum.ErrJobNotFound
@@ -505,6 +559,7 @@ func (b *Badger) UpdateJob(ctx context.Context, qrn string, expect quantum.JobSt
 	var out *quantum.Job
 	var d *deltas
 	err := b.update(func(txn *badger.Txn) error {
+		b.fault("UpdateJob")
 		d = newDeltas()
 		old, err := getRecord(txn, qrn)
 		if err != nil {
@@ -544,6 +599,7 @@ func (b *Badger) DeleteJob(ctx context.Context, qrn string, expect quantum.JobSt
 	}
 	var d *deltas
 	err := b.update(func(txn *badger.Txn) error {
+		b.fault("DeleteJob")
 		d = newDeltas()
 		old, err := getRecord(txn, qrn)
 		if err != nil {
@@ -591,14 +647,19 @@ func (b *Badger) ListJobs(ctx context.Context, f quantum.JobFilter) ([]*quantum.
 		opts.PrefetchValues, opts.Reverse, opts.Prefix = false, true, []byte(prefix)
 		it := txn.NewIterator(opts)
 		defer it.Close()
+		// The page is the matches numbered [first, last); computed so
+		// that no Offset or Limit, however large, overflows.
+		first := max(f.Offset, 0)
+		last := first + min(max(f.Limit, 0), math.MaxInt-first)
 		n := 0
 		for it.Seek([]byte(prefix + "\xff")); it.ValidForPrefix([]byte(prefix)); it.Next() {
 			if ctx.Err() != nil {
 				return ctx.Err()
 			}
-			inPage := n >= f.Offset && n < f.Offset+f.Limit
+			b.fault("ListJobs")
+			inPage := n >= first && n < last
 			if !scan && !inPage {
-				if n >= f.Offset+f.Limit {
+				if n >= last {
 					break
 				}
 				n++
@@ -630,7 +691,19 @@ func (b *Badger) ListJobs(ctx context.Context, f quantum.JobFilter) ([]*quantum.
 func (b *Badger) CountQueued(ctx context.Context, deviceQRN string) (int, error) {
 	b.countsMu.Lock()
 	defer b.countsMu.Unlock()
+	b.fault("CountQueued")
 	return len(b.queues[deviceQRN]), nil
+}
+
+func (b *Badger) CountJobs(ctx context.Context, owner string, statuses []quantum.JobStatus) (int, error) {
+	b.countsMu.Lock()
+	defer b.countsMu.Unlock()
+	b.fault("CountJobs")
+	n := 0
+	for _, st := range slices.Compact(slices.Sorted(slices.Values(statuses))) {
+		n += b.counts["s/"+owner+"/"+string(st)+"/"]
+	}
+	return n, nil
 }
 
 // iterateKeys calls fn on each key with prefix, in order, until fn says stop.
@@ -650,6 +723,7 @@ func iterateKeys(txn *badger.Txn, prefix string, fn func(key []byte) bool) error
 func (b *Badger) QueuePosition(ctx context.Context, qrn string) (int, error) {
 	var r *record
 	err := b.db.View(func(txn *badger.Txn) error {
+		b.fault("QueuePosition")
 		var err error
 		r, err = getRecord(txn, qrn)
 		return err
@@ -659,26 +733,27 @@ func (b *Badger) QueuePosition(ctx context.Context, qrn string) (int, error) {
 	}
 	b.countsMu.Lock()
 	defer b.countsMu.Unlock()
+	b.fault("QueuePosition")
 	if i, ok := slices.BinarySearch(b.queues[r.DeviceQRN], r.queueKey()); ok {
 		return i + 1, nil
 	}
 	return 0, nil
 }
 
-func (b *Badger) QueuedDevices(ctx context.Context) ([]string, error) {
+func (b *Badger) Queues(ctx context.Context) ([]quantum.Queue, error) {
 	b.countsMu.Lock()
 	defer b.countsMu.Unlock()
-	var out []string
-	for d, q := range b.queues {
-		if len(q) > 0 {
-			out = append(out, d)
-		}
-	}
-	slices.Sort(out)
+	b.fault("Queues")
+	out := slices.Collect(maps.Keys(b.owned))
+	slices.SortFunc(out, compareQueues)
 	return out, nil
 }
 
-func (b *Badger) ClaimJob(ctx context.Context, deviceQRN string, now, leaseUntil time.Time) (*quantum.Job, error) {
+// claimBatch is how many queue keys ClaimJob looks at per step: the head
+// is almost always live, so one step is almost always enough.
+const claimBatch = 8
+
+func (b *Badger) ClaimJob(ctx context.Context, c quantum.Claim) (*quantum.Job, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -686,28 +761,35 @@ func (b *Badger) ClaimJob(ctx context.Context, deviceQRN string, now, leaseUntil
 	var d *deltas
 	err := b.update(func(txn *badger.Txn) error {
 		d = newDeltas()
+		b.fault("ClaimJob")
 		// The queue in memory names the candidates; the transaction checks
 		// each, since another claim may have taken it and not yet been
 		// applied to memory.
 		var old *record
-		for _, key := range b.queue(deviceQRN) {
-			r, err := getRecord(txn, key[strings.IndexByte(key, '/')+1:])
-			if errors.Is(err, quantum.ErrJobNotFound) {
-				continue
+		for skip := 0; old == nil; skip += claimBatch {
+			keys := b.queueKeys(c.Queue, skip, claimBatch)
+			if len(keys) == 0 {
+				return quantum.ErrNoJob
 			}
-			if err != nil {
-				return err
-			}
-			if r.Status == quantum.StatusQueued && r.DeviceQRN == deviceQRN {
-				old = r
-				break
+			for _, key := range keys {
+				r, err := getRecord(txn, key[strings.IndexByte(key, '/')+1:])
+				if errors.Is(err, quantum.ErrJobNotFound) {
+					continue
+				}
+				if err != nil {
+					return err
+				}
+				if r.Status == quantum.StatusQueued && r.queue() == c.Queue {
+					old = r
+					break
+				}
 			}
 		}
-		if old == nil {
-			return quantum.ErrNoJob
+		if old.MemoryNeed > c.MaxMemory {
+			return quantum.ErrMemoryShort
 		}
 		j := old.job()
-		j.Status, j.UpdatedAt, j.LeaseUntil = quantum.StatusRunning, now, leaseUntil
+		j.Status, j.UpdatedAt, j.LeaseUntil = quantum.StatusRunning, c.Now, c.LeaseUntil
 		if err := put(txn, old, toRecord(j), d); err != nil {
 			return err
 		}
@@ -723,6 +805,7 @@ func (b *Badger) ClaimJob(ctx context.Context, deviceQRN string, now, leaseUntil
 func (b *Badger) Unfinished(ctx context.Context, statuses []quantum.JobStatus, before time.Time, limit int) ([]*quantum.Job, error) {
 	var out []*quantum.Job
 	err := b.db.View(func(txn *badger.Txn) error {
+		b.fault("Unfinished")
 		for _, st := range statuses {
 			prefix := "u/" + string(st) + "/"
 			var qrns []string

@@ -16,27 +16,44 @@ import (
 
 // Memory is a Store that keeps everything in memory, safe for concurrent
 // use. Jobs are lost when the process ends.
+//
+// One mutex guards everything, and every method releases it with defer:
+// a panic inside a critical section (a caller's change function, say)
+// leaves the store usable.
 type Memory struct {
 	mu       sync.Mutex
 	jobs     map[string]*entry
-	byOwner  map[string]map[string]*entry
+	owners   map[string]*owned
 	byStatus map[quantum.JobStatus]map[string]*entry
-	queues   map[string]*queue // device → its QUEUED jobs in order
+	devices  map[string]*queue        // device → its QUEUED jobs in order: positions and depth
+	queues   map[quantum.Queue]*queue // owner and device → their QUEUED jobs in order: claims
 	seq      uint64
+
+	// hook, when set (by tests), is called inside every critical section
+	// with the method's name.
+	hook func(method string)
+}
+
+// owned is one owner's jobs and how many are in each status.
+type owned struct {
+	jobs   map[string]*entry
+	counts map[quantum.JobStatus]int
 }
 
 type entry struct {
 	job     *quantum.Job
 	program quantum.Program
 	result  map[string]int
-	// queueSeq identifies the job's current place in its device's queue;
-	// places left behind by a job that moved on are skipped lazily.
+	// queueSeq identifies the job's current place in its queues; places
+	// left behind by a job that moved on are skipped lazily.
 	queueSeq uint64
 }
 
+// queue is a FIFO of QUEUED jobs with lazy deletion: a job that leaves
+// the queue stays in items until a claim or a compaction passes it.
 type queue struct {
 	items []queued
-	count int // live items: QUEUED jobs of the device
+	count int // live items
 }
 
 type queued struct {
@@ -50,9 +67,24 @@ var _ quantum.Store = (*Memory)(nil)
 func NewMemory() *Memory {
 	return &Memory{
 		jobs:     map[string]*entry{},
-		byOwner:  map[string]map[string]*entry{},
+		owners:   map[string]*owned{},
 		byStatus: map[quantum.JobStatus]map[string]*entry{},
-		queues:   map[string]*queue{},
+		devices:  map[string]*queue{},
+		queues:   map[quantum.Queue]*queue{},
+	}
+}
+
+// lock takes the store's mutex and returns its unlock, for use as
+// defer m.lock()().
+func (m *Memory) lock() func() {
+	m.mu.Lock()
+	return m.mu.Unlock
+}
+
+// fault calls the test hook, if any, from inside a critical section.
+func (m *Memory) fault(method string) {
+	if m.hook != nil {
+		m.hook(method)
 	}
 }
 
@@ -67,49 +99,99 @@ func (m *Memory) CreateJob(ctx context.Context, job *quantum.Job, program quantu
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	m.mu.Lock()
-	defer m.mu.Unlock()
+	defer m.lock()()
+	m.fault("CreateJob")
 	if _, ok := m.jobs[job.JobQRN]; ok {
 		return quantum.ErrJobExists
 	}
 	e := &entry{job: job.Clone(), program: program}
 	m.jobs[job.JobQRN] = e
-	if m.byOwner[job.Owner] == nil {
-		m.byOwner[job.Owner] = map[string]*entry{}
+	o := m.owners[job.Owner]
+	if o == nil {
+		o = &owned{jobs: map[string]*entry{}, counts: map[quantum.JobStatus]int{}}
+		m.owners[job.Owner] = o
 	}
-	m.byOwner[job.Owner][job.JobQRN] = e
+	o.jobs[job.JobQRN] = e
 	m.index(e, "")
 	return nil
 }
 
-// index moves e between the status sets and queues after its status
-// changed from old ("" for a new job).
+// index moves e between the status sets, counts and queues after its
+// status changed from old ("" for a new job; the job's own status when it
+// did not change, which keeps its place in the queues).
 func (m *Memory) index(e *entry, old quantum.JobStatus) {
 	j := e.job
-	if old == j.Status && old != quantum.StatusQueued {
+	if old == j.Status {
 		return
 	}
+	o := m.owners[j.Owner]
 	if old != "" {
-		delete(m.byStatus[old], j.JobQRN)
-		if old == quantum.StatusQueued {
-			m.queues[j.DeviceQRN].count--
-		}
+		m.unindex(e, old)
 	}
+	o.counts[j.Status]++
 	if m.byStatus[j.Status] == nil {
 		m.byStatus[j.Status] = map[string]*entry{}
 	}
 	m.byStatus[j.Status][j.JobQRN] = e
-	if j.Status == quantum.StatusQueued && old != quantum.StatusQueued {
-		q := m.queues[j.DeviceQRN]
-		if q == nil {
-			q = &queue{}
-			m.queues[j.DeviceQRN] = q
-		}
+	if j.Status == quantum.StatusQueued {
 		m.seq++
 		e.queueSeq = m.seq
-		q.items = append(q.items, queued{j.JobQRN, m.seq})
-		q.count++
+		it := queued{j.JobQRN, m.seq}
+		for _, q := range []*queue{m.deviceQueue(j.DeviceQRN), m.ownerQueue(j)} {
+			q.items = append(q.items, it)
+			q.count++
+		}
 	}
+}
+
+// unindex takes e, whose status was old, out of the status sets, counts
+// and queues.
+func (m *Memory) unindex(e *entry, old quantum.JobStatus) {
+	j := e.job
+	o := m.owners[j.Owner]
+	o.counts[old]--
+	if o.counts[old] == 0 {
+		delete(o.counts, old)
+	}
+	delete(m.byStatus[old], j.JobQRN)
+	if old == quantum.StatusQueued {
+		e.queueSeq = 0
+		left(m, m.devices, j.DeviceQRN)
+		left(m, m.queues, quantum.Queue{Device: j.DeviceQRN, Owner: j.Owner})
+	}
+}
+
+// left notes that a job left the queue under key; once most of its items
+// are dead the queue is compacted, so that it never holds more than about
+// twice its live jobs.
+func left[K comparable](m *Memory, queues map[K]*queue, key K) {
+	q := queues[key]
+	q.count--
+	switch {
+	case q.count == 0:
+		delete(queues, key)
+	case len(q.items) > 2*q.count+64:
+		q.items = slices.DeleteFunc(q.items, func(it queued) bool { return !m.live(it) })
+	}
+}
+
+func (m *Memory) deviceQueue(device string) *queue {
+	q := m.devices[device]
+	if q == nil {
+		q = &queue{}
+		m.devices[device] = q
+	}
+	return q
+}
+
+func (m *Memory) ownerQueue(j *quantum.Job) *queue {
+	k := quantum.Queue{Device: j.DeviceQRN, Owner: j.Owner}
+	q := m.queues[k]
+	if q == nil {
+		q = &queue{}
+		m.queues[k] = q
+	}
+	return q
 }
 
 func (m *Memory) live(q queued) bool {
@@ -118,8 +200,8 @@ func (m *Memory) live(q queued) bool {
 }
 
 func (m *Memory) GetJob(ctx context.Context, qrn string) (*quantum.Job, error) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
+	defer m.lock()()
+	m.fault("GetJob")
 	e, ok := m.jobs[qrn]
 	if !ok {
 		return nil, quantum.ErrJobNotFound
@@ -128,8 +210,8 @@ func (m *Memory) GetJob(ctx context.Context, qrn string) (*quantum.Job, error) {
 }
 
 func (m *Memory) GetProgram(ctx context.Context, qrn string) (*quantum.Program, error) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
+	defer m.lock()()
+	m.fault("GetProgram")
 	e, ok := m.jobs[qrn]
 	if !ok {
 		return nil, quantum.ErrJobNotFound
@@ -139,8 +221,8 @@ func (m *Memory) GetProgram(ctx context.Context, qrn string) (*quantum.Program, 
 }
 
 func (m *Memory) GetResult(ctx context.Context, qrn string) (map[string]int, error) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
+	defer m.lock()()
+	m.fault("GetResult")
 	e, ok := m.jobs[qrn]
 	if !ok || e.result == nil {
 		return nil, quantum.ErrJobNotFound
@@ -152,8 +234,8 @@ func (m *Memory) UpdateJob(ctx context.Context, qrn string, expect quantum.JobSt
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	m.mu.Lock()
-	defer m.mu.Unlock()
+	defer m.lock()()
+	m.fault("UpdateJob")
 	e, ok := m.jobs[qrn]
 	if !ok {
 		return nil, quantum.ErrJobNotFound
@@ -162,7 +244,7 @@ func (m *Memory) UpdateJob(ctx context.Context, qrn string, expect quantum.JobSt
 		return nil, quantum.ErrStatusChanged
 	}
 	j := e.job.Clone()
-	change(j)
+	change(j)                                                                   // may panic: nothing has changed yet
 	j.JobQRN, j.Owner, j.DeviceQRN = e.job.JobQRN, e.job.Owner, e.job.DeviceQRN // identity never changes
 	old := e.job.Status
 	e.job = j
@@ -177,8 +259,8 @@ func (m *Memory) DeleteJob(ctx context.Context, qrn string, expect quantum.JobSt
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	m.mu.Lock()
-	defer m.mu.Unlock()
+	defer m.lock()()
+	m.fault("DeleteJob")
 	e, ok := m.jobs[qrn]
 	if !ok {
 		return quantum.ErrJobNotFound
@@ -186,11 +268,12 @@ func (m *Memory) DeleteJob(ctx context.Context, qrn string, expect quantum.JobSt
 	if e.job.Status != expect {
 		return quantum.ErrStatusChanged
 	}
+	m.unindex(e, e.job.Status)
 	delete(m.jobs, qrn)
-	delete(m.byOwner[e.job.Owner], qrn)
-	delete(m.byStatus[e.job.Status], qrn)
-	if e.job.Status == quantum.StatusQueued {
-		m.queues[e.job.DeviceQRN].count--
+	o := m.owners[e.job.Owner]
+	delete(o.jobs, qrn)
+	if len(o.jobs) == 0 {
+		delete(m.owners, e.job.Owner)
 	}
 	return nil
 }
@@ -199,23 +282,23 @@ func (m *Memory) ListJobs(ctx context.Context, f quantum.JobFilter) ([]*quantum.
 	if err := ctx.Err(); err != nil {
 		return nil, 0, err
 	}
-	m.mu.Lock()
+	defer m.lock()()
+	m.fault("ListJobs")
 	var match []*quantum.Job
-	for _, e := range m.byOwner[f.Owner] {
-		if f.Matches(e.job) {
-			match = append(match, e.job)
+	if o := m.owners[f.Owner]; o != nil {
+		for _, e := range o.jobs {
+			if f.Matches(e.job) {
+				match = append(match, e.job)
+			}
 		}
 	}
 	slices.SortFunc(match, newestFirst)
-	total := len(match)
+	start, end := f.PageBounds(len(match))
 	var page []*quantum.Job
-	if f.Offset < total {
-		for _, j := range match[f.Offset:min(total, f.Offset+f.Limit)] {
-			page = append(page, j.Clone())
-		}
+	for _, j := range match[start:end] {
+		page = append(page, j.Clone())
 	}
-	m.mu.Unlock()
-	return page, total, nil
+	return page, len(match), nil
 }
 
 // newestFirst orders jobs by creation time, newest first, then by QRN
@@ -228,17 +311,31 @@ func newestFirst(a, b *quantum.Job) int {
 }
 
 func (m *Memory) CountQueued(ctx context.Context, deviceQRN string) (int, error) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	if q := m.queues[deviceQRN]; q != nil {
+	defer m.lock()()
+	m.fault("CountQueued")
+	if q := m.devices[deviceQRN]; q != nil {
 		return q.count, nil
 	}
 	return 0, nil
 }
 
+func (m *Memory) CountJobs(ctx context.Context, owner string, statuses []quantum.JobStatus) (int, error) {
+	defer m.lock()()
+	m.fault("CountJobs")
+	o := m.owners[owner]
+	if o == nil {
+		return 0, nil
+	}
+	n := 0
+	for _, st := range slices.Compact(slices.Sorted(slices.Values(statuses))) {
+		n += o.counts[st]
+	}
+	return n, nil
+}
+
 func (m *Memory) QueuePosition(ctx context.Context, qrn string) (int, error) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
+	defer m.lock()()
+	m.fault("QueuePosition")
 	e, ok := m.jobs[qrn]
 	if !ok {
 		return 0, quantum.ErrJobNotFound
@@ -247,7 +344,7 @@ func (m *Memory) QueuePosition(ctx context.Context, qrn string) (int, error) {
 		return 0, nil
 	}
 	pos := 0
-	for _, it := range m.queues[e.job.DeviceQRN].items {
+	for _, it := range m.devices[e.job.DeviceQRN].items {
 		if m.live(it) {
 			pos++
 			if it.qrn == qrn {
@@ -258,39 +355,44 @@ func (m *Memory) QueuePosition(ctx context.Context, qrn string) (int, error) {
 	return 0, nil
 }
 
-func (m *Memory) QueuedDevices(ctx context.Context) ([]string, error) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	var out []string
-	for d, q := range m.queues {
-		if q.count > 0 {
-			out = append(out, d)
-		}
-	}
-	slices.Sort(out)
+func (m *Memory) Queues(ctx context.Context) ([]quantum.Queue, error) {
+	defer m.lock()()
+	m.fault("Queues")
+	out := slices.Collect(maps.Keys(m.queues))
+	slices.SortFunc(out, compareQueues)
 	return out, nil
 }
 
-func (m *Memory) ClaimJob(ctx context.Context, deviceQRN string, now, leaseUntil time.Time) (*quantum.Job, error) {
+func compareQueues(a, b quantum.Queue) int {
+	if c := strings.Compare(a.Device, b.Device); c != 0 {
+		return c
+	}
+	return strings.Compare(a.Owner, b.Owner)
+}
+
+func (m *Memory) ClaimJob(ctx context.Context, c quantum.Claim) (*quantum.Job, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	q := m.queues[deviceQRN]
+	defer m.lock()()
+	m.fault("ClaimJob")
+	q := m.queues[c.Queue]
 	if q == nil {
 		return nil, quantum.ErrNoJob
 	}
 	for len(q.items) > 0 {
 		it := q.items[0]
-		q.items[0] = queued{}
-		q.items = q.items[1:]
 		if !m.live(it) {
+			q.items[0] = queued{}
+			q.items = q.items[1:]
 			continue
 		}
 		e := m.jobs[it.qrn]
+		if e.job.MemoryNeed > c.MaxMemory {
+			return nil, quantum.ErrMemoryShort
+		}
 		j := e.job.Clone()
-		j.Status, j.UpdatedAt, j.LeaseUntil = quantum.StatusRunning, now, leaseUntil
+		j.Status, j.UpdatedAt, j.LeaseUntil = quantum.StatusRunning, c.Now, c.LeaseUntil
 		e.job = j
 		m.index(e, quantum.StatusQueued)
 		return j.Clone(), nil
@@ -299,7 +401,8 @@ func (m *Memory) ClaimJob(ctx context.Context, deviceQRN string, now, leaseUntil
 }
 
 func (m *Memory) Unfinished(ctx context.Context, statuses []quantum.JobStatus, before time.Time, limit int) ([]*quantum.Job, error) {
-	m.mu.Lock()
+	defer m.lock()()
+	m.fault("Unfinished")
 	var out []*quantum.Job
 	for _, st := range statuses {
 		for _, e := range m.byStatus[st] {
@@ -309,13 +412,10 @@ func (m *Memory) Unfinished(ctx context.Context, statuses []quantum.JobStatus, b
 		}
 	}
 	sortByUpdate(out)
-	if len(out) > limit {
-		out = out[:limit]
-	}
+	out = out[:min(len(out), max(limit, 0))]
 	for i, j := range out {
 		out[i] = j.Clone()
 	}
-	m.mu.Unlock()
 	return out, nil
 }
 

@@ -11,6 +11,9 @@
 //	-api-key KEY      an API key; repeat for more users (one user per key).
 //	                  Without any, a random demo key is made and printed.
 //	-workers N        simulation workers (default: the number of CPUs)
+//	-memory-budget B  memory the running jobs may hold together, e.g. 8GiB
+//	                  (default: half of the machine's or GOMEMLIMIT's)
+//	-max-active-jobs N  unfinished jobs one user may have (default 1000)
 //	-log-level LEVEL  debug, info (default), warn or error
 package main
 
@@ -22,11 +25,13 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"net"
 	"net/http"
 	"os"
 	"os/signal"
 	"runtime"
+	"strconv"
 	"strings"
 	"syscall"
 	"time"
@@ -54,12 +59,39 @@ func (k *keyList) String() string     { return strings.Join(*k, ",") }
 func (k *keyList) Set(v string) error { *k = append(*k, v); return nil }
 
 type config struct {
-	addr     string
-	store    string
-	data     string
-	keys     keyList
-	workers  int
-	logLevel string
+	addr      string
+	store     string
+	data      string
+	keys      keyList
+	workers   int
+	budget    byteFlag
+	maxActive int
+	logLevel  string
+}
+
+// byteFlag is a size in bytes, written as 4294967296, 4GiB, 512MiB or 64KiB.
+type byteFlag int64
+
+func (b *byteFlag) String() string { return strconv.FormatInt(int64(*b), 10) }
+
+func (b *byteFlag) Set(v string) error {
+	units := []struct {
+		suffix string
+		shift  uint
+	}{{"TiB", 40}, {"GiB", 30}, {"MiB", 20}, {"KiB", 10}, {"B", 0}, {"", 0}}
+	for _, u := range units {
+		num, ok := strings.CutSuffix(v, u.suffix)
+		if !ok {
+			continue
+		}
+		n, err := strconv.ParseInt(strings.TrimSpace(num), 10, 64)
+		if err != nil || n < 1 || n > math.MaxInt64>>u.shift {
+			return fmt.Errorf("%q is not a size such as 8GiB, 512MiB or a number of bytes", v)
+		}
+		*b = byteFlag(n << u.shift)
+		return nil
+	}
+	return fmt.Errorf("%q is not a size", v)
 }
 
 func parseFlags(args []string, out io.Writer) (config, error) {
@@ -71,6 +103,8 @@ func parseFlags(args []string, out io.Writer) (config, error) {
 	fs.StringVar(&c.data, "data", "./data", "directory of the badger store")
 	fs.Var(&c.keys, "api-key", "an API key (repeatable; each key is a different user)")
 	fs.IntVar(&c.workers, "workers", runtime.NumCPU(), "simulation workers")
+	fs.Var(&c.budget, "memory-budget", "memory the running jobs may hold together, e.g. 8GiB (default: half of the machine's)")
+	fs.IntVar(&c.maxActive, "max-active-jobs", quantum.DefaultMaxActiveJobsPerUser, "unfinished jobs one user may have")
 	fs.StringVar(&c.logLevel, "log-level", "info", "log level: debug, info, warn, error")
 	if err := fs.Parse(args); err != nil {
 		return c, err
@@ -80,6 +114,9 @@ func parseFlags(args []string, out io.Writer) (config, error) {
 	}
 	if c.workers < 1 {
 		return c, fmt.Errorf("-workers must be at least 1, got %d", c.workers)
+	}
+	if c.maxActive < 1 {
+		return c, fmt.Errorf("-max-active-jobs must be at least 1, got %d", c.maxActive)
 	}
 	return c, nil
 }
@@ -104,7 +141,11 @@ func run(ctx context.Context, args []string, out io.Writer, ready func(addr stri
 	}
 	defer closeStore()
 
-	svc, err := quantum.New(st, quantum.WithLogger(log), quantum.WithWorkers(cfg.workers))
+	opts := []quantum.Option{quantum.WithLogger(log), quantum.WithWorkers(cfg.workers), quantum.WithMaxActiveJobsPerUser(cfg.maxActive)}
+	if cfg.budget > 0 {
+		opts = append(opts, quantum.WithMemoryBudget(int64(cfg.budget)))
+	}
+	svc, err := quantum.New(st, opts...)
 	if err != nil {
 		return err
 	}
@@ -122,11 +163,17 @@ func run(ctx context.Context, args []string, out io.Writer, ready func(addr stri
 	if err != nil {
 		return err
 	}
+	// Every phase of a connection is bounded, so that slow or stalled
+	// clients cannot pin a goroutine and its buffers: headers within 10 s
+	// and 64 KiB, a whole request (a body of up to 4 MiB) within a minute,
+	// a whole answer (a result of up to tens of MB, streamed) within two.
 	srv := &http.Server{
 		Handler:           httpadapter.New(svc, httpadapter.WithLogger(log)),
 		ReadHeaderTimeout: 10 * time.Second,
 		ReadTimeout:       60 * time.Second,
+		WriteTimeout:      120 * time.Second,
 		IdleTimeout:       120 * time.Second,
+		MaxHeaderBytes:    64 << 10,
 	}
 	addr := ln.Addr().String()
 	fmt.Fprintf(out, "quantum job service on http://%s (store: %s)\n", addr, describeStore(cfg))

@@ -217,10 +217,20 @@ func containsString(list []string, s string) bool {
 }
 
 func TestFlags(t *testing.T) {
-	for _, args := range [][]string{{"-store", "sqlite"}, {"-workers", "0"}, {"extra"}, {"-log-level", "loud"}} {
+	for _, args := range [][]string{{"-store", "sqlite"}, {"-workers", "0"}, {"extra"}, {"-log-level", "loud"},
+		{"-memory-budget", "lots"}, {"-memory-budget", "0"}, {"-memory-budget", "99999999999GiB"}, {"-max-active-jobs", "0"}} {
 		err := run(context.Background(), args, io.Discard, nil)
 		if err == nil || !strings.Contains(err.Error(), strings.TrimPrefix(args[0], "-")) && args[0] != "extra" {
 			t.Errorf("run(%v) = %v", args, err)
+		}
+	}
+}
+
+func TestByteFlag(t *testing.T) {
+	for in, want := range map[string]int64{"4096": 4096, "64KiB": 64 << 10, "512MiB": 512 << 20, "8GiB": 8 << 30, "1TiB": 1 << 40, "100B": 100} {
+		var b byteFlag
+		if err := b.Set(in); err != nil || int64(b) != want {
+			t.Errorf("Set(%q) = %d, %v; want %d", in, b, err, want)
 		}
 	}
 }

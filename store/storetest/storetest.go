@@ -11,6 +11,7 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"math"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -39,6 +40,12 @@ func Run(t *testing.T, newStore func(t *testing.T) quantum.Store) {
 		{"ConcurrentClaims", testConcurrentClaims},
 		{"RacingUpdates", testRacingUpdates},
 		{"Unfinished", testUnfinished},
+		{"QueuesPerOwner", testQueuesPerOwner},
+		{"ClaimWithinMemory", testClaimWithinMemory},
+		{"UpdateKeepsQueuePlace", testUpdateKeepsQueuePlace},
+		{"CountJobs", testCountJobs},
+		{"PagingExtremes", testPagingExtremes},
+		{"PanicInChange", testPanicInChange},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) { tc.fn(t, newStore(t)) })
@@ -81,6 +88,12 @@ func newJob(owner, device string, minute int) *quantum.Job {
 }
 
 var program = quantum.Program{Format: "qasm3", Data: "OPENQASM 3; qubit q; h q;"}
+
+// claimOf is a claim of owner's oldest job on device, with memory to
+// spare, at epoch, leased for an hour.
+func claimOf(device, owner string) quantum.Claim {
+	return quantum.Claim{Queue: quantum.Queue{Device: device, Owner: owner}, MaxMemory: math.MaxInt64, Now: epoch, LeaseUntil: epoch.Add(time.Hour)}
+}
 
 func create(t *testing.T, s quantum.Store, j *quantum.Job) *quantum.Job {
 	t.Helper()
@@ -200,7 +213,7 @@ func testTerminalNeverChanges(t *testing.T, s quantum.Store) {
 func testResultWithCompletion(t *testing.T, s quantum.Store) {
 	j := create(t, s, newJob("alice", deviceA, 0))
 	queue(t, s, j, epoch)
-	if _, err := s.ClaimJob(ctx, deviceA, epoch, epoch.Add(time.Minute)); err != nil {
+	if _, err := s.ClaimJob(ctx, claimOf(deviceA, "alice")); err != nil {
 		t.Fatal(err)
 	}
 	counts := map[string]int{"00": 40, "11": 60}
@@ -361,8 +374,8 @@ func testQueue(t *testing.T, s quantum.Store) {
 	if n, _ := s.CountQueued(ctx, deviceA); n != 4 {
 		t.Fatalf("CountQueued(A) = %d, want 4", n)
 	}
-	if d, _ := s.QueuedDevices(ctx); fmt.Sprint(d) != fmt.Sprint([]string{deviceB, deviceA}) && fmt.Sprint(d) != fmt.Sprint([]string{deviceA, deviceB}) {
-		t.Fatalf("QueuedDevices = %v", d)
+	if q, _ := s.Queues(ctx); !sameQueues(q, []quantum.Queue{{Device: deviceA, Owner: "alice"}, {Device: deviceB, Owner: "bob"}}) {
+		t.Fatalf("Queues = %v", q)
 	}
 	for i, j := range jobs {
 		if pos, _ := s.QueuePosition(ctx, j.JobQRN); pos != i+1 {
@@ -374,7 +387,7 @@ func testQueue(t *testing.T, s quantum.Store) {
 	}
 
 	lease := epoch.Add(time.Hour)
-	got, err := s.ClaimJob(ctx, deviceA, epoch, lease)
+	got, err := s.ClaimJob(ctx, claimOf(deviceA, "alice"))
 	if err != nil || got.JobQRN != jobs[0].JobQRN || got.Status != quantum.StatusRunning || !got.LeaseUntil.Equal(lease) {
 		t.Fatalf("ClaimJob = %+v, %v; want the oldest, RUNNING, leased", got, err)
 	}
@@ -392,7 +405,7 @@ func testQueue(t *testing.T, s quantum.Store) {
 	}
 	var order []string
 	for {
-		j, err := s.ClaimJob(ctx, deviceA, epoch, lease)
+		j, err := s.ClaimJob(ctx, claimOf(deviceA, "alice"))
 		if errors.Is(err, quantum.ErrNoJob) {
 			break
 		}
@@ -407,10 +420,10 @@ func testQueue(t *testing.T, s quantum.Store) {
 	if n, _ := s.CountQueued(ctx, deviceA); n != 0 {
 		t.Fatalf("CountQueued after claiming all = %d", n)
 	}
-	if d, _ := s.QueuedDevices(ctx); fmt.Sprint(d) != fmt.Sprint([]string{deviceB}) {
-		t.Fatalf("QueuedDevices = %v, want only B", d)
+	if q, _ := s.Queues(ctx); !sameQueues(q, []quantum.Queue{{Device: deviceB, Owner: "bob"}}) {
+		t.Fatalf("Queues = %v, want only bob's on B", q)
 	}
-	if _, err := s.ClaimJob(ctx, "ionq:ionq:sim:none", epoch, lease); !errors.Is(err, quantum.ErrNoJob) {
+	if _, err := s.ClaimJob(ctx, claimOf("ionq:ionq:sim:none", "alice")); !errors.Is(err, quantum.ErrNoJob) {
 		t.Fatalf("claim on a device without jobs: %v", err)
 	}
 }
@@ -437,11 +450,11 @@ func testConcurrentClaims(t *testing.T, s quantum.Store) {
 				if w%2 == 0 {
 					device = deviceB
 				}
-				j, err := s.ClaimJob(ctx, device, epoch, epoch.Add(time.Hour))
+				j, err := s.ClaimJob(ctx, claimOf(device, "alice"))
 				if errors.Is(err, quantum.ErrNoJob) {
-					j, err = s.ClaimJob(ctx, deviceA, epoch, epoch.Add(time.Hour))
+					j, err = s.ClaimJob(ctx, claimOf(deviceA, "alice"))
 					if errors.Is(err, quantum.ErrNoJob) {
-						j, err = s.ClaimJob(ctx, deviceB, epoch, epoch.Add(time.Hour))
+						j, err = s.ClaimJob(ctx, claimOf(deviceB, "alice"))
 						if errors.Is(err, quantum.ErrNoJob) {
 							return
 						}
@@ -532,5 +545,198 @@ func testUnfinished(t *testing.T, s quantum.Store) {
 	got, _ = s.Unfinished(ctx, statuses, time.Time{}, 1)
 	if len(got) != 1 || got[0].JobQRN != old.JobQRN {
 		t.Fatalf("Unfinished limit 1 = %v", qrns(got))
+	}
+}
+
+func sameQueues(got, want []quantum.Queue) bool {
+	key := func(q quantum.Queue) string { return q.Device + " " + q.Owner }
+	g, w := make([]string, len(got)), make([]string, len(want))
+	for i, q := range got {
+		g[i] = key(q)
+	}
+	for i, q := range want {
+		w[i] = key(q)
+	}
+	slices.Sort(g)
+	slices.Sort(w)
+	return slices.Equal(g, w)
+}
+
+// Each owner's jobs on a device are a queue of their own for claims; the
+// device's queue (positions, depth) holds every owner's, oldest first.
+func testQueuesPerOwner(t *testing.T, s quantum.Store) {
+	a1 := create(t, s, newJob("alice", deviceA, 0))
+	b1 := create(t, s, newJob("bob", deviceA, 1))
+	a2 := create(t, s, newJob("alice", deviceA, 2))
+	for i, j := range []*quantum.Job{a1, b1, a2} {
+		queue(t, s, j, epoch.Add(time.Duration(i)*time.Second))
+	}
+	if q, _ := s.Queues(ctx); !sameQueues(q, []quantum.Queue{{Device: deviceA, Owner: "alice"}, {Device: deviceA, Owner: "bob"}}) {
+		t.Fatalf("Queues = %v", q)
+	}
+	for i, j := range []*quantum.Job{a1, b1, a2} {
+		if pos, _ := s.QueuePosition(ctx, j.JobQRN); pos != i+1 {
+			t.Fatalf("QueuePosition(%d) = %d, want %d", i, pos, i+1)
+		}
+	}
+	got, err := s.ClaimJob(ctx, claimOf(deviceA, "bob"))
+	if err != nil || got.JobQRN != b1.JobQRN {
+		t.Fatalf("bob's claim = %v, %v; want bob's job", got, err)
+	}
+	if _, err := s.ClaimJob(ctx, claimOf(deviceA, "bob")); !errors.Is(err, quantum.ErrNoJob) {
+		t.Fatalf("bob's second claim: %v, want ErrNoJob", err)
+	}
+	if pos, _ := s.QueuePosition(ctx, a2.JobQRN); pos != 2 {
+		t.Fatalf("alice's second job at %d after bob's claim, want 2", pos)
+	}
+	if n, _ := s.CountQueued(ctx, deviceA); n != 2 {
+		t.Fatalf("CountQueued = %d, want 2", n)
+	}
+	if q, _ := s.Queues(ctx); !sameQueues(q, []quantum.Queue{{Device: deviceA, Owner: "alice"}}) {
+		t.Fatalf("Queues after bob's claim = %v", q)
+	}
+}
+
+// A job that needs more memory than the claim allows stays at the head of
+// its queue: ErrMemoryShort, not the job behind it.
+func testClaimWithinMemory(t *testing.T, s quantum.Store) {
+	big := newJob("alice", deviceA, 0)
+	big.MemoryNeed = 1000
+	small := newJob("alice", deviceA, 1)
+	small.MemoryNeed = 10
+	for i, j := range []*quantum.Job{big, small} {
+		create(t, s, j)
+		queue(t, s, j, epoch.Add(time.Duration(i)*time.Second))
+	}
+	if got, _ := s.GetJob(ctx, big.JobQRN); got.MemoryNeed != 1000 {
+		t.Fatalf("MemoryNeed stored as %d, want 1000", got.MemoryNeed)
+	}
+	c := claimOf(deviceA, "alice")
+	c.MaxMemory = 999
+	if j, err := s.ClaimJob(ctx, c); !errors.Is(err, quantum.ErrMemoryShort) {
+		t.Fatalf("claim with too little memory = %v, %v; want ErrMemoryShort", j, err)
+	}
+	if got, _ := s.GetJob(ctx, big.JobQRN); got.Status != quantum.StatusQueued {
+		t.Fatalf("the job that did not fit is %s", got.Status)
+	}
+	if pos, _ := s.QueuePosition(ctx, big.JobQRN); pos != 1 {
+		t.Fatalf("the job that did not fit is at %d, want 1", pos)
+	}
+	c.MaxMemory = 1000
+	if j, err := s.ClaimJob(ctx, c); err != nil || j.JobQRN != big.JobQRN || j.MemoryNeed != 1000 {
+		t.Fatalf("claim with enough memory = %+v, %v", j, err)
+	}
+}
+
+// An update that leaves a QUEUED job QUEUED keeps its place and count.
+func testUpdateKeepsQueuePlace(t *testing.T, s quantum.Store) {
+	a := create(t, s, newJob("alice", deviceA, 0))
+	b := create(t, s, newJob("alice", deviceA, 1))
+	queue(t, s, a, epoch)
+	queue(t, s, b, epoch.Add(time.Second))
+	if _, err := s.UpdateJob(ctx, a.JobQRN, quantum.StatusQueued, func(j *quantum.Job) { j.Name = "renamed" }, nil); err != nil {
+		t.Fatal(err)
+	}
+	if n, _ := s.CountQueued(ctx, deviceA); n != 2 {
+		t.Fatalf("CountQueued after a QUEUED → QUEUED update = %d, want 2", n)
+	}
+	if pos, _ := s.QueuePosition(ctx, a.JobQRN); pos != 1 {
+		t.Fatalf("updated job at %d, want 1", pos)
+	}
+	if j, err := s.ClaimJob(ctx, claimOf(deviceA, "alice")); err != nil || j.JobQRN != a.JobQRN {
+		t.Fatalf("claim = %v, %v; want the updated job first", j, err)
+	}
+}
+
+func testCountJobs(t *testing.T, s quantum.Store) {
+	a := create(t, s, newJob("alice", deviceA, 0))
+	create(t, s, newJob("alice", deviceB, 1))
+	create(t, s, newJob("bob", deviceA, 2))
+	queue(t, s, a, epoch)
+	tests := []struct {
+		owner    string
+		statuses []quantum.JobStatus
+		want     int
+	}{
+		{"alice", []quantum.JobStatus{quantum.StatusQueued}, 1},
+		{"alice", []quantum.JobStatus{quantum.StatusInitializing, quantum.StatusQueued}, 2},
+		{"alice", []quantum.JobStatus{quantum.StatusQueued, quantum.StatusQueued}, 1}, // each status once
+		{"alice", []quantum.JobStatus{quantum.StatusCompleted}, 0},
+		{"bob", []quantum.JobStatus{quantum.StatusInitializing}, 1},
+		{"carol", []quantum.JobStatus{quantum.StatusInitializing}, 0},
+	}
+	for _, tc := range tests {
+		if n, err := s.CountJobs(ctx, tc.owner, tc.statuses); err != nil || n != tc.want {
+			t.Errorf("CountJobs(%s, %v) = %d, %v; want %d", tc.owner, tc.statuses, n, err, tc.want)
+		}
+	}
+}
+
+// Offsets and limits a client can reach (page × limit near the largest
+// int) give an empty page and the true total: no panic, no overflow.
+func testPagingExtremes(t *testing.T, s quantum.Store) {
+	for i := range 3 {
+		create(t, s, newJob("alice", deviceA, i))
+	}
+	for _, f := range []quantum.JobFilter{
+		{Offset: math.MaxInt, Limit: 100},
+		{Offset: math.MaxInt - 50, Limit: 100},
+		{Offset: 3, Limit: math.MaxInt},
+		{Offset: math.MaxInt, Limit: math.MaxInt, Provider: "qbraid"}, // a filter that scans
+	} {
+		f.Owner = "alice"
+		page, total, err := s.ListJobs(ctx, f)
+		if err != nil || len(page) != 0 || total != 3 {
+			t.Errorf("ListJobs(offset %d, limit %d) = %d jobs of %d, %v; want none of 3", f.Offset, f.Limit, len(page), total, err)
+		}
+	}
+	page, total, err := s.ListJobs(ctx, quantum.JobFilter{Owner: "alice", Offset: 1, Limit: math.MaxInt})
+	if err != nil || len(page) != 2 || total != 3 {
+		t.Errorf("ListJobs(offset 1, limit MaxInt) = %d jobs of %d, %v; want 2 of 3", len(page), total, err)
+	}
+}
+
+// A change function that panics inside UpdateJob's critical section
+// leaves no lock held and the job as it was: the store goes on answering.
+func testPanicInChange(t *testing.T, s quantum.Store) {
+	j := create(t, s, newJob("alice", deviceA, 0))
+	func() {
+		defer func() {
+			if recover() == nil {
+				t.Fatal("the change function's panic did not reach the caller")
+			}
+		}()
+		_, _ = s.UpdateJob(ctx, j.JobQRN, quantum.StatusInitializing, func(j *quantum.Job) {
+			j.Status = quantum.StatusFailed
+			panic("boom")
+		}, nil)
+	}()
+	answers(t, s, func() {
+		got, err := s.GetJob(ctx, j.JobQRN)
+		if err != nil || got.Status != quantum.StatusInitializing {
+			t.Errorf("after the panic: %v, %v; want the job unchanged", got, err)
+		}
+		if _, err := s.UpdateJob(ctx, j.JobQRN, quantum.StatusInitializing, func(j *quantum.Job) { j.Status = quantum.StatusValidating }, nil); err != nil {
+			t.Errorf("update after the panic: %v", err)
+		}
+		if _, total, err := s.ListJobs(ctx, quantum.JobFilter{Owner: "alice", Limit: 10}); err != nil || total != 1 {
+			t.Errorf("list after the panic: %d, %v", total, err)
+		}
+	})
+}
+
+// answers runs fn, failing the test if it does not return within 10
+// seconds (a lock left held would make it hang).
+func answers(t *testing.T, s quantum.Store, fn func()) {
+	t.Helper()
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		fn()
+	}()
+	select {
+	case <-done:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the store stopped answering: a lock outlived a panic")
 	}
 }

@@ -1,0 +1,68 @@
+package httpadapter
+
+import (
+	"bufio"
+	"encoding/json"
+	"maps"
+	"net/http"
+	"slices"
+	"strconv"
+
+	"github.com/qjobs/quantum"
+)
+
+// A result's counts can hold a million outcomes of many bits: tens of MB.
+// writeResult streams them to the connection through a small buffer, key
+// by key, instead of encoding the whole body into a second copy in memory
+// first (which a slow reader would then pin). The bytes are those
+// encoding/json would write for the same envelope (the tests check it):
+// keys sorted, the same escaping.
+
+// resultHead is every field of a quantum.JobResult but the counts, in its
+// JSON order.
+type resultHead struct {
+	Status     quantum.JobStatus  `json:"status"`
+	Cost       float64            `json:"cost"`
+	TimeStamps quantum.TimeStamps `json:"timeStamps"`
+}
+
+func writeResult(w http.ResponseWriter, res *quantum.JobResult) error {
+	head, err := json.Marshal(resultHead{Status: res.Status, Cost: res.Cost, TimeStamps: res.TimeStamps})
+	if err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.WriteHeader(http.StatusOK)
+	bw := bufio.NewWriterSize(w, 32<<10)
+	bw.WriteString(`{"success":true,"data":`)
+	bw.Write(head[:len(head)-1]) // without its closing brace
+	bw.WriteString(`,"resultData":{"measurementCounts":{`)
+	counts := res.ResultData.MeasurementCounts
+	var num []byte
+	for i, k := range slices.Sorted(maps.Keys(counts)) {
+		if i > 0 {
+			bw.WriteByte(',')
+		}
+		writeString(bw, k)
+		bw.WriteByte(':')
+		num = strconv.AppendInt(num[:0], int64(counts[k]), 10)
+		bw.Write(num)
+	}
+	bw.WriteString("}}}}\n")
+	return bw.Flush()
+}
+
+// writeString writes s as a JSON string: directly when it needs no
+// escaping (bit strings never do), else as encoding/json escapes it.
+func writeString(bw *bufio.Writer, s string) {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c >= 0x7f || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
+			b, _ := json.Marshal(s)
+			bw.Write(b)
+			return
+		}
+	}
+	bw.WriteByte('"')
+	bw.WriteString(s)
+	bw.WriteByte('"')
+}
