@@ -225,7 +225,7 @@ func (s *Service) liveDevice(ctx context.Context, d *Device) (*Device, error) {
 	c.NoiseModels = slices.Clone(d.NoiseModels)
 	n, err := s.store.CountQueued(ctx, d.QRN)
 	if err != nil {
-		return nil, s.internal(err, "count queued jobs")
+		return nil, s.internal(ctx, err, "count queued jobs")
 	}
 	c.QueueDepth = n
 	return &c, nil

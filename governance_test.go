@@ -181,7 +181,7 @@ func TestMemoryBudgetIsServiceWide(t *testing.T) {
 	second := create(t, svc, u, request(bigDev, "qasm2", bell2, 1))
 	quantumtest.WaitForStatus(t, svc, u, second.JobQRN, 5*time.Second, quantum.StatusQueued)
 	// A worker finds the second big job does not fit beside the first.
-	if q := <-st.short; q.Device != bigDev {
+	if q := within(t, st.short); q.Device != bigDev {
 		t.Fatalf("memory short on %v", q)
 	}
 	third := create(t, svc, u, request(smallDev, "qasm2", bell2, 1))
@@ -191,7 +191,7 @@ func TestMemoryBudgetIsServiceWide(t *testing.T) {
 	// must not pass.
 	drain(st.short)
 	fakeDevice(t, svc, "wake", &quantumtest.FakeBackend{})
-	if q := <-st.short; q.Device != bigDev {
+	if q := within(t, st.short); q.Device != bigDev {
 		t.Fatalf("memory short on %v", q)
 	}
 	if j, _ := svc.GetJob(ctx, u, third.JobQRN); j.Status != quantum.StatusQueued {
@@ -213,6 +213,19 @@ func TestMemoryBudgetIsServiceWide(t *testing.T) {
 	quantumtest.WaitForJob(t, svc, u, second.JobQRN)
 }
 
+// within receives from c, failing the test after 10 seconds.
+func within[T any](t *testing.T, c chan T) T {
+	t.Helper()
+	select {
+	case v := <-c:
+		return v
+	case <-time.After(10 * time.Second):
+		t.Fatal("nothing arrived within 10 s")
+	}
+	var zero T
+	return zero
+}
+
 func drain[T any](c chan T) {
 	for {
 		select {
@@ -224,39 +237,51 @@ func drain[T any](c chan T) {
 }
 
 // A job stored under a larger budget than the service now has (a restart
-// with a smaller one) fails with a message naming the budget, instead of
-// waiting forever.
+// with a smaller one) fails with a message naming the budget, at once: it
+// neither waits forever nor holds up the jobs behind it while others run.
 func TestJobThatCanNeverFitFails(t *testing.T) {
 	st := store.NewMemory()
+	hold := &quantumtest.FakeBackend{Block: true, Memory: 10}
 	big := &quantumtest.FakeBackend{Memory: 500}
+	small := &quantumtest.FakeBackend{Memory: 1}
 	first, err := quantum.New(st, quantum.WithMemoryBudget(1000), quantum.WithWorkers(1))
 	if err != nil {
 		t.Fatal(err)
 	}
 	u, _ := first.AddAPIKey("k", "k")
-	hold := &quantumtest.FakeBackend{Block: true}
 	started := hold.Started()
-	holdDev := fakeDevice(t, first, "hold", hold)
-	dev := fakeDevice(t, first, "big", big)
-	create(t, first, u, request(holdDev, "qasm2", bell2, 1))
+	holdDev := fakeDevice(t, first, "a-hold", hold)
+	bigDev := fakeDevice(t, first, "big", big)
+	held := create(t, first, u, request(holdDev, "qasm2", bell2, 1))
 	<-started
-	j := create(t, first, u, request(dev, "qasm2", bell2, 1))
+	j := create(t, first, u, request(bigDev, "qasm2", bell2, 1))
 	quantumtest.WaitForStatus(t, first, u, j.JobQRN, 5*time.Second, quantum.StatusQueued)
+	// The held job goes back to the queue; its device sorts first, so the
+	// next service claims it before the big job.
 	if err := first.Close(ctx); err != nil {
 		t.Fatal(err)
 	}
 
-	second, err := quantum.New(st, quantum.WithMemoryBudget(100))
+	second, err := quantum.New(st, quantum.WithMemoryBudget(100), quantum.WithWorkers(2))
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = second.Close(ctx) })
 	u, _ = second.AddAPIKey("k", "k")
-	fakeDevice(t, second, "hold", hold)
+	fakeDevice(t, second, "a-hold", hold)
 	fakeDevice(t, second, "big", big)
+	smallDev := fakeDevice(t, second, "small", small)
+	quantumtest.WaitForStatus(t, second, u, held.JobQRN, 5*time.Second, quantum.StatusRunning)
 	end := quantumtest.WaitForJob(t, second, u, j.JobQRN)
 	if end.Status != quantum.StatusFailed || end.StatusMsg == nil || !strings.Contains(*end.StatusMsg, "budget") {
 		t.Fatalf("job %s (%v), want FAILED naming the budget", end.Status, end.StatusMsg)
+	}
+	// The held job still runs and holds 10 of 100: a small job runs too.
+	if s := quantumtest.WaitForJob(t, second, u, create(t, second, u, request(smallDev, "qasm2", bell2, 1)).JobQRN); s.Status != quantum.StatusCompleted {
+		t.Fatalf("small job %s", s.Status)
+	}
+	if h, _ := second.GetJob(ctx, u, held.JobQRN); h.Status != quantum.StatusRunning {
+		t.Fatalf("held job %s, want still RUNNING", h.Status)
 	}
 }
 

@@ -91,7 +91,7 @@ func (s *Service) CreateJob(ctx context.Context, u User, req JobRequest) (*Job, 
 		return nil, err
 	}
 	if err := s.store.CreateJob(ctx, job, *req.Program); err != nil {
-		return nil, s.internal(err, "store job")
+		return nil, s.internal(ctx, err, "store job")
 	}
 	s.runner.admit(job.JobQRN)
 	return job.Clone(), nil
@@ -118,7 +118,7 @@ var pendingStatuses = StatusGroups()["pending"]
 func (s *Service) checkActive(ctx context.Context, u User) error {
 	n, err := s.store.CountJobs(ctx, u.ID, pendingStatuses)
 	if err != nil {
-		return s.internal(err, "count active jobs")
+		return s.internal(ctx, err, "count active jobs")
 	}
 	if n >= s.maxActive {
 		return &Error{Code: ETOOMANYJOBS, RetryAfter: activeRetry, Message: fmt.Sprintf(
@@ -133,7 +133,7 @@ func (s *Service) checkTask(ctx context.Context, b Backend, t Task) (Resources, 
 	leave, err := s.checks.enter(ctx)
 	if err != nil {
 		if isContextErr(err) {
-			return Resources{}, s.internal(err, "its program was checked")
+			return Resources{}, s.internal(ctx, err, "its program was checked")
 		}
 		return Resources{}, err
 	}
@@ -145,7 +145,7 @@ func (s *Service) checkTask(ctx context.Context, b Backend, t Task) (Resources, 
 		case errors.As(err, &qe):
 			return Resources{}, qe
 		case isContextErr(err) && ctx.Err() != nil:
-			return Resources{}, s.internal(ctx.Err(), "its program was checked")
+			return Resources{}, s.internal(ctx, ctx.Err(), "its program was checked")
 		}
 		return Resources{}, invalid("program.data", "%s", err.Error())
 	}
@@ -284,7 +284,7 @@ func (s *Service) ownJob(ctx context.Context, u User, qrn string) (*Job, error) 
 		return nil, Errorf(ENOTFOUND, "job %s not found", qrn)
 	}
 	if err != nil {
-		return nil, s.internal(err, "get job")
+		return nil, s.internal(ctx, err, "get job")
 	}
 	if j.Owner != u.ID {
 		return nil, Errorf(EFORBIDDEN, "no permission to access job %s", qrn)
@@ -306,7 +306,7 @@ func (s *Service) withQueuePosition(ctx context.Context, j *Job) (*Job, error) {
 	if j.Status == StatusQueued {
 		pos, err := s.store.QueuePosition(ctx, j.JobQRN)
 		if err != nil {
-			return nil, s.internal(err, "queue position")
+			return nil, s.internal(ctx, err, "queue position")
 		}
 		if pos > 0 {
 			j.QueuePosition = &pos
@@ -327,7 +327,7 @@ func (s *Service) GetJobResult(ctx context.Context, u User, qrn string) (*JobRes
 	}
 	counts, err := s.store.GetResult(ctx, qrn)
 	if err != nil {
-		return nil, s.internal(err, "get result")
+		return nil, s.internal(ctx, err, "get result")
 	}
 	return &JobResult{Status: j.Status, Cost: j.Cost, TimeStamps: j.TimeStamps, ResultData: ResultData{MeasurementCounts: counts}}, nil
 }
@@ -339,7 +339,7 @@ func (s *Service) GetJobProgram(ctx context.Context, u User, qrn string) (*Progr
 	}
 	p, err := s.store.GetProgram(ctx, qrn)
 	if err != nil {
-		return nil, s.internal(err, "get program")
+		return nil, s.internal(ctx, err, "get program")
 	}
 	return p, nil
 }
@@ -374,7 +374,7 @@ func (s *Service) CancelJob(ctx context.Context, u User, qrn string) (*Job, erro
 			continue // it moved on meanwhile: look again
 		}
 		if err != nil {
-			return nil, s.internal(err, "cancel job")
+			return nil, s.internal(ctx, err, "cancel job")
 		}
 		s.runner.cancel(from, qrn)
 		return j, nil
@@ -396,7 +396,7 @@ func (s *Service) DeleteJob(ctx context.Context, u User, qrn string) error {
 	case errors.Is(err, ErrJobNotFound):
 		return Errorf(ENOTFOUND, "job %s not found", qrn)
 	case err != nil:
-		return s.internal(err, "delete job")
+		return s.internal(ctx, err, "delete job")
 	}
 	return nil
 }
@@ -473,7 +473,7 @@ func (s *Service) ListJobs(ctx context.Context, u User, q JobQuery) (*JobPage, e
 	}
 	jobs, total, err := s.store.ListJobs(ctx, f)
 	if err != nil {
-		return nil, s.internal(err, "list jobs")
+		return nil, s.internal(ctx, err, "list jobs")
 	}
 	for _, j := range jobs {
 		if _, err := s.withQueuePosition(ctx, j); err != nil {

@@ -228,10 +228,11 @@ func (s *Service) Authenticate(ctx context.Context, apiKey string) (User, error)
 }
 
 // internal logs err and returns an INTERNAL_ERROR that does not echo it.
-// A context's error is the caller giving up, not a fault: it becomes
-// REQUEST_CANCELLED and is not logged as an error.
-func (s *Service) internal(err error, what string) *Error {
-	if isContextErr(err) {
+// An error that comes from the caller's own context ending is the caller
+// giving up, not a fault: it becomes REQUEST_CANCELLED and is not logged
+// as an error. (A store's own timeout is a fault: ctx is still live.)
+func (s *Service) internal(ctx context.Context, err error, what string) *Error {
+	if isContextErr(err) && ctx.Err() != nil {
 		return Errorf(ECANCELED, "the request ended before %s: %v", what, err)
 	}
 	s.log.Error("internal error", zap.String("during", what), zap.Error(err))

@@ -237,22 +237,30 @@ func (r *runner) claim() *Job {
 
 // claimFrom claims the head job of q if it fits the memory that is free,
 // and reserves that memory for it. A job that needs more than the whole
-// budget would wait forever: once nothing else holds memory it is claimed
-// anyway, and execute fails it.
+// budget (stored under a larger one) would wait forever and hold up every
+// other: it is claimed at once, reserving nothing, and execute fails it.
 func (r *runner) claimFrom(q Queue) (*Job, error) {
-	used := r.memoryUsed()
 	now := r.s.now().UTC()
-	c := Claim{Queue: q, MaxMemory: r.s.budget - used, Now: now, LeaseUntil: now.Add(r.s.lease)}
+	c := Claim{Queue: q, MaxMemory: r.s.budget - r.memoryUsed(), Now: now, LeaseUntil: now.Add(r.s.lease)}
 	job, err := r.s.store.ClaimJob(r.ctx, c)
-	if errors.Is(err, ErrMemoryShort) && used == 0 {
+	if errors.Is(err, ErrMemoryShort) && job != nil && job.MemoryNeed > r.s.budget {
 		c.MaxMemory = math.MaxInt64
 		job, err = r.s.store.ClaimJob(r.ctx, c)
 	}
 	if err != nil {
 		return nil, err
 	}
-	r.reserve(job.MemoryNeed)
+	r.reserve(r.reservation(job))
 	return job, nil
+}
+
+// reservation is the memory a claimed job holds of the budget: its need,
+// or nothing for a job too large to ever run.
+func (r *runner) reservation(j *Job) int64 {
+	if j.MemoryNeed > r.s.budget {
+		return 0
+	}
+	return max(j.MemoryNeed, 0)
 }
 
 func (r *runner) memoryUsed() int64 {
@@ -261,12 +269,11 @@ func (r *runner) memoryUsed() int64 {
 	return r.memUsed
 }
 
-// reserve takes n bytes of the budget for a claimed job (at most the whole
-// budget: a job that needs more is failed before it runs).
+// reserve takes n bytes of the budget for a claimed job.
 func (r *runner) reserve(n int64) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	r.memUsed += min(max(n, 0), r.s.budget)
+	r.memUsed += n
 }
 
 // release gives back what reserve took and wakes the workers, one of
@@ -275,7 +282,7 @@ func (r *runner) release(n int64) {
 	func() {
 		r.mu.Lock()
 		defer r.mu.Unlock()
-		r.memUsed -= min(max(n, 0), r.s.budget)
+		r.memUsed -= n
 	}()
 	r.wake()
 }
@@ -283,7 +290,7 @@ func (r *runner) release(n int64) {
 // execute runs a claimed (RUNNING) job to its end.
 func (r *runner) execute(job *Job) {
 	qrn := job.JobQRN
-	defer r.release(job.MemoryNeed)
+	defer r.release(r.reservation(job))
 	if job.MemoryNeed > r.s.budget {
 		r.finish(job, 0, nil, fmt.Errorf("the job needs %s of memory, more than the service's budget of %s", byteSize(job.MemoryNeed), byteSize(r.s.budget)))
 		return

@@ -48,9 +48,10 @@ type Store interface {
 	// ClaimJob moves the oldest QUEUED job of the queue to RUNNING with a
 	// lease that expires at c.LeaseUntil, and returns it; ErrNoJob when
 	// the queue is empty. If that job needs more memory than c.MaxMemory
-	// it stays QUEUED and ClaimJob returns ErrMemoryShort: the job waits
-	// at the head of its queue rather than be overtaken. Concurrent claims
-	// never hand out the same job.
+	// it stays QUEUED and ClaimJob returns ErrMemoryShort with a copy of
+	// the job as it is, so that the caller sees what it needs: the job
+	// waits at the head of its queue rather than be overtaken. Concurrent
+	// claims never hand out the same job.
 	ClaimJob(ctx context.Context, c Claim) (*Job, error)
 	// Unfinished returns the jobs whose status is one of statuses and
 	// whose UpdatedAt is before the given time (zero: any time), oldest

@@ -50,13 +50,13 @@ func (h *handler) readBody(w http.ResponseWriter, r *http.Request) (map[string]j
 	return fields, nil
 }
 
-// readAll reads a body into one buffer sized from its declared length, so
-// that a large body is not copied over and over as the buffer grows.
+// readAll reads a body into a buffer sized from its declared length, up
+// to 64 KiB: a large body is copied fewer times as the buffer grows, and a
+// client that declares megabytes and then stalls holds no more than what
+// it has sent.
 func readAll(r io.Reader, declared, limit int64) ([]byte, error) {
-	if declared <= 0 || declared > limit {
-		return io.ReadAll(r)
-	}
-	buf := bytes.NewBuffer(make([]byte, 0, declared+1)) // +1: ReadFrom then finds EOF without growing
+	size := min(max(declared, 0), limit, 64<<10)
+	buf := bytes.NewBuffer(make([]byte, 0, size+1)) // +1: ReadFrom then finds EOF without growing
 	_, err := buf.ReadFrom(r)
 	return buf.Bytes(), err
 }

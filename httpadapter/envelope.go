@@ -67,7 +67,7 @@ func (h *handler) page(w http.ResponseWriter, data any, p quantum.Pagination) {
 func (h *handler) fail(w http.ResponseWriter, r *http.Request, err error) {
 	var qe *quantum.Error
 	switch {
-	case quantum.ErrorCode(err) == quantum.ECANCELED || r.Context().Err() != nil:
+	case r.Context().Err() != nil:
 		h.log.Info("client went away", zap.String("requestId", requestID(r)), zap.String("path", r.URL.Path))
 		qe = &quantum.Error{Code: quantum.ECANCELED, Message: "the request was cancelled"}
 	case !errors.As(err, &qe) || httpStatus(qe.Code) == http.StatusInternalServerError:

@@ -18,12 +18,18 @@ import (
 // APIKey is the key of the user NewService makes.
 const APIKey = "quantumtest-key"
 
+// MemoryBudget is the memory budget of a Service from NewService unless a
+// test sets another: 4 GiB, one 28-qubit state, on any machine.
+const MemoryBudget int64 = 4 << 30
+
 // NewService returns a Service on a fresh memory store with the built-in
 // devices, and a user (whose key is APIKey). The service is closed when the
-// test ends. opts are passed to quantum.New.
+// test ends. opts are passed to quantum.New, after a memory budget of
+// MemoryBudget: the default budget depends on the machine, and a test
+// should not.
 func NewService(t testing.TB, opts ...quantum.Option) (*quantum.Service, quantum.User) {
 	t.Helper()
-	svc, err := quantum.New(store.NewMemory(), opts...)
+	svc, err := quantum.New(store.NewMemory(), append([]quantum.Option{quantum.WithMemoryBudget(MemoryBudget)}, opts...)...)
 	if err != nil {
 		t.Fatalf("quantumtest: %v", err)
 	}

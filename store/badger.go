@@ -376,15 +376,19 @@ func insertKey[K comparable](queues map[K][]string, k K, key string) {
 	}
 }
 
-// queueKeys returns up to n of the queue's keys from the skip-th on,
-// oldest first.
-func (b *Badger) queueKeys(q quantum.Queue, skip, n int) []string {
+// queueKeys returns up to n of the queue's keys that come after the key
+// after ("" for the first), oldest first. Resuming from a key rather than
+// an index keeps a caller's place when keys before it go meanwhile.
+func (b *Badger) queueKeys(q quantum.Queue, after string, n int) []string {
 	b.countsMu.Lock()
 	defer b.countsMu.Unlock()
 	b.fault("queueKeys")
 	keys := b.owned[q]
-	skip = min(skip, len(keys))
-	return slices.Clone(keys[skip : skip+min(n, len(keys)-skip)])
+	i, found := slices.BinarySearch(keys, after)
+	if found {
+		i++
+	}
+	return slices.Clone(keys[i : i+min(n, len(keys)-i)])
 }
 
 func (b *Badger) count(prefix string) int {
@@ -700,8 +704,10 @@ func (b *Badger) CountJobs(ctx context.Context, owner string, statuses []quantum
 	defer b.countsMu.Unlock()
 	b.fault("CountJobs")
 	n := 0
-	for _, st := range slices.Compact(slices.Sorted(slices.Values(statuses))) {
-		n += b.counts["s/"+owner+"/"+string(st)+"/"]
+	for i, st := range statuses {
+		if !slices.Contains(statuses[:i], st) { // each status once
+			n += b.counts["s/"+owner+"/"+string(st)+"/"]
+		}
 	}
 	return n, nil
 }
@@ -766,11 +772,12 @@ func (b *Badger) ClaimJob(ctx context.Context, c quantum.Claim) (*quantum.Job, e
 		// each, since another claim may have taken it and not yet been
 		// applied to memory.
 		var old *record
-		for skip := 0; old == nil; skip += claimBatch {
-			keys := b.queueKeys(c.Queue, skip, claimBatch)
+		for after := ""; old == nil; {
+			keys := b.queueKeys(c.Queue, after, claimBatch)
 			if len(keys) == 0 {
 				return quantum.ErrNoJob
 			}
+			after = keys[len(keys)-1]
 			for _, key := range keys {
 				r, err := getRecord(txn, key[strings.IndexByte(key, '/')+1:])
 				if errors.Is(err, quantum.ErrJobNotFound) {
@@ -786,6 +793,7 @@ func (b *Badger) ClaimJob(ctx context.Context, c quantum.Claim) (*quantum.Job, e
 			}
 		}
 		if old.MemoryNeed > c.MaxMemory {
+			out = old.job()
 			return quantum.ErrMemoryShort
 		}
 		j := old.job()
@@ -798,6 +806,9 @@ func (b *Badger) ClaimJob(ctx context.Context, c quantum.Claim) (*quantum.Job, e
 	})
 	if err == nil {
 		b.apply(d)
+	}
+	if err != nil && !errors.Is(err, quantum.ErrMemoryShort) {
+		out = nil
 	}
 	return out, err
 }

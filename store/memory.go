@@ -175,6 +175,14 @@ func left[K comparable](m *Memory, queues map[K]*queue, key K) {
 	}
 }
 
+// trim drops the dead items at the head of q.
+func (q *queue) trim(m *Memory) {
+	for len(q.items) > 0 && !m.live(q.items[0]) {
+		q.items[0] = queued{}
+		q.items = q.items[1:]
+	}
+}
+
 func (m *Memory) deviceQueue(device string) *queue {
 	q := m.devices[device]
 	if q == nil {
@@ -327,8 +335,10 @@ func (m *Memory) CountJobs(ctx context.Context, owner string, statuses []quantum
 		return 0, nil
 	}
 	n := 0
-	for _, st := range slices.Compact(slices.Sorted(slices.Values(statuses))) {
-		n += o.counts[st]
+	for i, st := range statuses {
+		if !slices.Contains(statuses[:i], st) { // each status once
+			n += o.counts[st]
+		}
 	}
 	return n, nil
 }
@@ -343,8 +353,10 @@ func (m *Memory) QueuePosition(ctx context.Context, qrn string) (int, error) {
 	if e.job.Status != quantum.StatusQueued {
 		return 0, nil
 	}
+	q := m.devices[e.job.DeviceQRN]
+	q.trim(m)
 	pos := 0
-	for _, it := range m.devices[e.job.DeviceQRN].items {
+	for _, it := range q.items {
 		if m.live(it) {
 			pos++
 			if it.qrn == qrn {
@@ -380,24 +392,21 @@ func (m *Memory) ClaimJob(ctx context.Context, c quantum.Claim) (*quantum.Job, e
 	if q == nil {
 		return nil, quantum.ErrNoJob
 	}
-	for len(q.items) > 0 {
-		it := q.items[0]
-		if !m.live(it) {
-			q.items[0] = queued{}
-			q.items = q.items[1:]
-			continue
-		}
-		e := m.jobs[it.qrn]
-		if e.job.MemoryNeed > c.MaxMemory {
-			return nil, quantum.ErrMemoryShort
-		}
-		j := e.job.Clone()
-		j.Status, j.UpdatedAt, j.LeaseUntil = quantum.StatusRunning, c.Now, c.LeaseUntil
-		e.job = j
-		m.index(e, quantum.StatusQueued)
-		return j.Clone(), nil
+	if q.trim(m); len(q.items) == 0 {
+		return nil, quantum.ErrNoJob
 	}
-	return nil, quantum.ErrNoJob
+	e := m.jobs[q.items[0].qrn]
+	if e.job.MemoryNeed > c.MaxMemory {
+		return e.job.Clone(), quantum.ErrMemoryShort
+	}
+	j := e.job.Clone()
+	j.Status, j.UpdatedAt, j.LeaseUntil = quantum.StatusRunning, c.Now, c.LeaseUntil
+	e.job = j
+	m.index(e, quantum.StatusQueued)
+	if dq := m.devices[j.DeviceQRN]; dq != nil {
+		dq.trim(m) // claims come mostly from the head: keep it live
+	}
+	return j.Clone(), nil
 }
 
 func (m *Memory) Unfinished(ctx context.Context, statuses []quantum.JobStatus, before time.Time, limit int) ([]*quantum.Job, error) {

@@ -613,8 +613,8 @@ func testClaimWithinMemory(t *testing.T, s quantum.Store) {
 	}
 	c := claimOf(deviceA, "alice")
 	c.MaxMemory = 999
-	if j, err := s.ClaimJob(ctx, c); !errors.Is(err, quantum.ErrMemoryShort) {
-		t.Fatalf("claim with too little memory = %v, %v; want ErrMemoryShort", j, err)
+	if j, err := s.ClaimJob(ctx, c); !errors.Is(err, quantum.ErrMemoryShort) || j == nil || j.JobQRN != big.JobQRN || j.MemoryNeed != 1000 || j.Status != quantum.StatusQueued {
+		t.Fatalf("claim with too little memory = %+v, %v; want ErrMemoryShort and the job that did not fit, as it is", j, err)
 	}
 	if got, _ := s.GetJob(ctx, big.JobQRN); got.Status != quantum.StatusQueued {
 		t.Fatalf("the job that did not fit is %s", got.Status)
