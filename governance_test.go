@@ -351,3 +351,14 @@ func TestCreateAfterClose(t *testing.T) {
 		t.Fatalf("%d jobs stored after Close", page.Pagination.Total)
 	}
 }
+
+// A result past the cap on distinct outcomes × key width ends the job
+// FAILED with a message that names the limit, found while counting.
+func TestResultTooLargeFails(t *testing.T) {
+	svc, u := quantumtest.NewService(t)
+	const src = "OPENQASM 3.0;\ninclude \"stdgates.inc\";\nqubit[16] q;\nbit[4096] c;\nh q;\nfor int i in [0:15] { c[i] = measure q[i]; }\n"
+	j := quantumtest.WaitForJob(t, svc, u, create(t, svc, u, request(flagship, "qasm3", src, 200_000)).JobQRN)
+	if j.Status != quantum.StatusFailed || j.StatusMsg == nil || !strings.Contains(*j.StatusMsg, "MaxResultBytes") {
+		t.Fatalf("job %s (%v), want FAILED naming MaxResultBytes", j.Status, j.StatusMsg)
+	}
+}
