@@ -711,7 +711,7 @@ func testPanicInChange(t *testing.T, s quantum.Store) {
 			panic("boom")
 		}, nil)
 	}()
-	answers(t, s, func() {
+	answers(t, func() {
 		got, err := s.GetJob(ctx, j.JobQRN)
 		if err != nil || got.Status != quantum.StatusInitializing {
 			t.Errorf("after the panic: %v, %v; want the job unchanged", got, err)
@@ -727,7 +727,7 @@ func testPanicInChange(t *testing.T, s quantum.Store) {
 
 // answers runs fn, failing the test if it does not return within 10
 // seconds (a lock left held would make it hang).
-func answers(t *testing.T, s quantum.Store, fn func()) {
+func answers(t *testing.T, fn func()) {
 	t.Helper()
 	done := make(chan struct{})
 	go func() {
