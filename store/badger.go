@@ -1,15 +1,13 @@
 package store
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"maps"
-	"math"
+	"regexp"
 	"slices"
-	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -24,30 +22,63 @@ import (
 // database. Every change to a job and its index keys is one transaction;
 // transactions that conflict are retried a bounded number of times.
 //
-// Keys:
+// Keys (schema version 2):
 //
-//	v                                   schema version
-//	j/<qrn>  p/<qrn>  r/<qrn>           job, program, result
-//	o/<owner>/<created>/<qrn>           the owner's jobs by creation time
-//	s/<owner>/<status>/<created>/<qrn>  … by status
-//	w/<owner>/<vendor>/<created>/<qrn>  … by vendor
-//	q/<device>/<queued>/<qrn>           QUEUED jobs of a device, oldest first
-//	u/<status>/<updated>/<qrn>          every job by status and last change
+//	v                                        schema version
+//	j/<qrn>  p/<qrn>  r/<qrn>                job, program, result
+//	c/<kind>/<id>/<n>/<qrn>                  chunks of a large program or result
+//	o/<owner>/<created>/<qrn>                the owner's jobs by creation time
+//	s/<owner>/<status>/<created>/<qrn>       … by status
+//	w/<owner>/<vendor>/<created>/<qrn>       … by vendor
+//	n/<owner>/<provider>/<created>/<qrn>     … by provider (version 2)
+//	t/<owner>/<tag>/<value>/<created>/<qrn>  … by tag (version 2)
+//	q/<device>/<queued>/<qrn>                QUEUED jobs of a device, oldest first
+//	u/<status>/<updated>/<qrn>               every job by status and last change
 //
-// Times are 20-digit nanoseconds since 1970, so keys sort by time. The job
-// list reads one page of keys from the owner's index (or the status or
-// vendor index when it filters by exactly one status or by vendor) and the
-// total from a count kept in memory: no scan. The counts are taken from the
-// index keys when the store opens and follow every commit; they need no
-// keys of their own, which every writer would otherwise contend for.
-// (Badger locks its directory, so no other process changes the data.) Filters by provider, search, tags or
-// several statuses scan the owner's index, loading each job.
+// Times are 20-digit nanoseconds since 1970, so keys sort by time. Owners,
+// statuses, vendors, providers, devices, tags and their values are key
+// segments (see seg): escaped so that none holds a '/', and hashed when
+// long. A tag value is typed: s<string>, i<integer> or b0/b1. The program
+// and result are inline JSON or a manifest of chunks (see stage).
+//
+// In memory the store keeps the list totals (by owner, status, vendor and
+// provider) and the queues, taken from the index keys when it opens;
+// they need no keys of their own, which every writer would otherwise
+// contend for. (Badger locks its directory, so no other process changes
+// the data.) A transaction that commits applies its change to them
+// before its method returns, as deltas that commute: a count moves by
+// +1/-1, and a queue holds a key while the sum of the +1 (the job became
+// QUEUED with that key) and -1 (it left) applied for it is positive.
+// Commits on one job are serialised by badger's conflict detection (each
+// reads j/<qrn>), so in commit order a key's deltas alternate +1, -1, …
+// and their sum is 1 exactly when the last commit left the job QUEUED
+// with that key, whatever order the deltas are applied in. So the
+// in-memory state is exact once the writes in flight have returned, and
+// never keeps a phantom; while they are in flight a reader may see a
+// count or queue that lacks one of them. ClaimJob checks each candidate
+// in its transaction, so it never hands out a job that is not QUEUED.
+//
+// A list reads one page of keys from the most selective index that the
+// filter names: one status (or several, merging one walk per status), a
+// vendor, a provider or one tag; the owner's when it names none. Filters
+// the index does not answer (search, a second tag, …) are tested on each
+// job read while walking it, at most the scan limit of jobs per list
+// (WithScanLimit); a filter that would read more fails with
+// quantum.ErrScanLimit. A list that needs no such test reads only its
+// page: its total is a count in memory, or, for a tag, a count of index
+// keys.
 type Badger struct {
-	db       *badger.DB
-	countsMu sync.Mutex
-	counts   map[string]int             // list totals by index prefix
-	queues   map[string][]string        // device → queue keys <queued>/<qrn>, sorted
-	owned    map[quantum.Queue][]string // owner and device → queue keys, sorted
+	inUse
+	db  *badger.DB
+	cfg badgerConfig
+
+	// mu guards the state in memory that mirrors the data: counts and
+	// queues (see the type's comment), and the hook.
+	mu      sync.Mutex
+	counts  map[string]int                     // list totals by index prefix
+	queued  map[queueMark]int                  // queue key → +1s minus -1s applied
+	devices map[string]*ordered[string]        // device → queue keys <queued>/<qrn> with a positive mark
+	owned   map[quantum.Queue]*ordered[string] // owner and device → the same
 	// hook, when set (by tests), is called inside every critical section
 	// with the method's name.
 	hook      func(method string)
@@ -58,39 +89,134 @@ type Badger struct {
 	closeErr  error
 }
 
-// SchemaVersion is the layout of keys this build writes and reads.
-const SchemaVersion = 1
+type queueMark struct {
+	q   quantum.Queue
+	key string
+}
 
-// BadgerOption configures OpenBadger.
+// SchemaVersion is the layout of keys this build writes and reads. It
+// opens a database of version 1, adding the keys version 2 added, and
+// refuses a newer one.
+const SchemaVersion = 2
+
+// Defaults of the options.
+const (
+	// DefaultScanLimit is how many jobs one list may read to test a
+	// filter that its index does not answer.
+	DefaultScanLimit = 100_000
+	// DefaultMaxValueBytes bounds a program or a result, as stored
+	// (JSON): 256 MiB, above the largest result the simulator gives by
+	// default (sim.DefaultMaxResultBytes of outcome keys, under 100 MiB
+	// as JSON).
+	DefaultMaxValueBytes = 256 << 20
+	// DefaultGCInterval is how often value-log garbage collection runs.
+	DefaultGCInterval = 5 * time.Minute
+)
+
+// Limits that are not options. A job's record (everything but its
+// program and result: name, tags, options, metadata) is one value: on
+// disk at most maxRecordDisk bytes of JSON, in memory at most badger's
+// in-memory value limit, 1 MiB. A QRN is at most maxQRN bytes.
+const (
+	maxRecordDisk   = 16 << 20
+	maxRecordMemory = 1 << 20
+	maxQRN          = 1024
+	// maxValueBound is the largest WithMaxValueBytes: chunk numbers have
+	// six digits.
+	maxValueBound = 64 << 30
+)
+
+// BadgerOption configures OpenBadger. An option given a value it does not
+// accept makes OpenBadger fail, naming it.
 type BadgerOption func(*badgerConfig)
 
 type badgerConfig struct {
-	sync     bool
-	inMemory bool
-	log      *zap.Logger
-	gcEvery  time.Duration
+	sync      bool
+	inMemory  bool
+	log       *zap.Logger
+	gcEvery   time.Duration
+	scanLimit int
+	maxValue  int64
+	errs      []error
+}
+
+func (c *badgerConfig) refuse(format string, a ...any) {
+	c.errs = append(c.errs, fmt.Errorf("store: "+format, a...))
 }
 
 // WithSyncWrites makes every commit wait for the disk (default on): a job
-// that was acknowledged survives a power loss.
+// that was acknowledged survives a power loss. Commits that run at once
+// share one wait.
 func WithSyncWrites(on bool) BadgerOption { return func(c *badgerConfig) { c.sync = on } }
 
 // WithInMemory keeps the database in memory only, for tests; dir is
-// ignored.
+// ignored. A job's record is then at most 1 MiB.
 func WithInMemory() BadgerOption { return func(c *badgerConfig) { c.inMemory = true } }
 
-// WithLogger routes badger's own log lines, and the store's, to l.
-func WithLogger(l *zap.Logger) BadgerOption { return func(c *badgerConfig) { c.log = l } }
+// WithLogger routes badger's own log lines, and the store's, to l
+// (default: none). A nil l makes OpenBadger fail.
+func WithLogger(l *zap.Logger) BadgerOption {
+	return func(c *badgerConfig) {
+		if l == nil {
+			c.refuse("WithLogger(nil): give a logger, or zap.NewNop() for none")
+			return
+		}
+		c.log = l
+	}
+}
 
 // WithGCInterval sets how often value-log garbage collection runs
-// (default 5 minutes); it also runs on Close.
-func WithGCInterval(d time.Duration) BadgerOption { return func(c *badgerConfig) { c.gcEvery = d } }
+// (default DefaultGCInterval); it also runs on Close. An interval that is
+// not positive makes OpenBadger fail.
+func WithGCInterval(d time.Duration) BadgerOption {
+	return func(c *badgerConfig) {
+		if d <= 0 {
+			c.refuse("WithGCInterval(%v): the interval must be positive", d)
+			return
+		}
+		c.gcEvery = d
+	}
+}
+
+// WithScanLimit sets how many jobs one list may read to test filters
+// that its index does not answer (default DefaultScanLimit); a list that
+// would read more fails with quantum.ErrScanLimit. A limit below 1 makes
+// OpenBadger fail.
+func WithScanLimit(n int) BadgerOption {
+	return func(c *badgerConfig) {
+		if n < 1 {
+			c.refuse("WithScanLimit(%d): the limit must be at least 1", n)
+			return
+		}
+		c.scanLimit = n
+	}
+}
+
+// WithMaxValueBytes bounds a program or a result as stored (its JSON;
+// default DefaultMaxValueBytes): a larger one is refused with an error
+// that wraps quantum.ErrTooLarge. A bound below 1 makes OpenBadger fail.
+func WithMaxValueBytes(n int64) BadgerOption {
+	return func(c *badgerConfig) {
+		if n < 1 || n > maxValueBound {
+			c.refuse("WithMaxValueBytes(%d): the bound must be from 1 to %d", n, int64(maxValueBound))
+			return
+		}
+		c.maxValue = n
+	}
+}
 
 // OpenBadger opens (or creates) the store in dir.
 func OpenBadger(dir string, opts ...BadgerOption) (*Badger, error) {
-	cfg := badgerConfig{sync: true, log: zap.NewNop(), gcEvery: 5 * time.Minute}
+	cfg := badgerConfig{sync: true, log: zap.NewNop(), gcEvery: DefaultGCInterval, scanLimit: DefaultScanLimit, maxValue: DefaultMaxValueBytes}
 	for _, o := range opts {
+		if o == nil {
+			cfg.refuse("a nil BadgerOption")
+			continue
+		}
 		o(&cfg)
+	}
+	if err := errors.Join(cfg.errs...); err != nil {
+		return nil, err
 	}
 	bo := badger.DefaultOptions(dir).
 		WithSyncWrites(cfg.sync).
@@ -103,35 +229,25 @@ func OpenBadger(dir string, opts ...BadgerOption) (*Badger, error) {
 	if err != nil {
 		return nil, fmt.Errorf("store: open badger in %q: %w", dir, err)
 	}
-	b := &Badger{db: db, log: cfg.log, stopGC: make(chan struct{}), gcDone: make(chan struct{})}
-	if err := b.checkSchema(); err != nil {
-		_ = db.Close()
-		return nil, err
-	}
-	if err := b.loadCounts(); err != nil {
-		_ = db.Close()
-		return nil, fmt.Errorf("store: count jobs: %w", err)
+	b := &Badger{db: db, cfg: cfg, log: cfg.log, stopGC: make(chan struct{}), gcDone: make(chan struct{})}
+	for _, step := range []struct {
+		what string
+		fn   func() error
+	}{{"schema", b.checkSchema}, {"chunks", b.dropOrphanChunks}, {"counts", b.loadCounts}} {
+		if err := step.fn(); err != nil {
+			_ = db.Close()
+			return nil, fmt.Errorf("store: open badger in %q: %s: %w", dir, step.what, err)
+		}
 	}
 	go b.gcLoop(cfg.gcEvery)
 	return b, nil
 }
 
-func (b *Badger) checkSchema() error {
-	return b.update(func(txn *badger.Txn) error {
-		item, err := txn.Get([]byte("v"))
-		if errors.Is(err, badger.ErrKeyNotFound) {
-			return txn.Set([]byte("v"), []byte(strconv.Itoa(SchemaVersion)))
-		}
-		if err != nil {
-			return err
-		}
-		v, _ := item.ValueCopy(nil)
-		n, err := strconv.Atoi(string(v))
-		if err != nil || n > SchemaVersion {
-			return fmt.Errorf("store: this database was written with schema version %q; this build reads version %d and will not touch it", v, SchemaVersion)
-		}
-		return nil
-	})
+func (b *Badger) maxRecord() int {
+	if b.cfg.inMemory {
+		return maxRecordMemory
+	}
+	return maxRecordDisk
 }
 
 func (b *Badger) gcLoop(every time.Duration) {
@@ -154,10 +270,6 @@ func (b *Badger) gc() {
 	}
 }
 
-// Exclusive reports true: badger locks its directory, so no other process
-// has this store open.
-func (b *Badger) Exclusive() bool { return true }
-
 // Close runs a last garbage collection and closes the database. It is safe
 // to call more than once.
 func (b *Badger) Close() error {
@@ -177,202 +289,115 @@ func (b *Badger) update(fn func(*badger.Txn) error) error {
 	var err error
 	for attempt := range maxRetries {
 		if err = b.db.Update(fn); !errors.Is(err, badger.ErrConflict) {
-			return err
+			return clean(err)
 		}
 		time.Sleep(time.Duration(attempt*attempt) * 10 * time.Microsecond)
 	}
 	return fmt.Errorf("store: %d conflicting attempts: %w", maxRetries, err)
 }
 
-// record is a job as stored: every field, times in full precision.
-type record struct {
-	Name              string            `json:"name"`
-	Shots             int               `json:"shots"`
-	DeviceQRN         string            `json:"deviceQrn"`
-	Tags              map[string]any    `json:"tags"`
-	RuntimeOptions    map[string]any    `json:"runtimeOptions"`
-	JobQRN            string            `json:"jobQrn"`
-	BatchJobQRN       *string           `json:"batchJobQrn"`
-	Vendor            string            `json:"vendor"`
-	Provider          string            `json:"provider"`
-	Status            quantum.JobStatus `json:"status"`
-	StatusMsg         *string           `json:"statusMsg"`
-	ExperimentType    string            `json:"experimentType"`
-	CreatedAt         time.Time         `json:"createdAt"`
-	EndedAt           *time.Time        `json:"endedAt"`
-	ExecutionDuration int64             `json:"executionDuration"`
-	Cost              float64           `json:"cost"`
-	EstimatedCost     float64           `json:"estimatedCost"`
-	Metadata          map[string]any    `json:"metadata"`
-	Owner             string            `json:"owner"`
-	UpdatedAt         time.Time         `json:"updatedAt"`
-	QueuedAt          time.Time         `json:"queuedAt"`
-	LeaseUntil        time.Time         `json:"leaseUntil"`
-	MemoryNeed        int64             `json:"memoryNeed,omitempty"`
+// badgerTooLarge matches the start of badger's error for a key or value
+// over its limit, which goes on with a hex dump of the data.
+var badgerTooLarge = regexp.MustCompile(`(Key|Value) with size (\d+) exceeded (\d+) limit`)
+
+// clean keeps job data out of the errors the store returns: badger's
+// errors for a key or value too large carry a dump of it. (The store
+// checks sizes before it writes, so these are a last resort.)
+func clean(err error) error {
+	if err == nil {
+		return nil
+	}
+	if errors.Is(err, badger.ErrTxnTooBig) {
+		return fmt.Errorf("store: the change is larger than one badger transaction holds: %w", quantum.ErrTooLarge)
+	}
+	msg := err.Error()
+	if m := badgerTooLarge.FindStringSubmatch(msg); m != nil {
+		return fmt.Errorf("store: a %s of %s bytes is larger than badger's limit of %s bytes: %w", strings.ToLower(m[1]), m[2], m[3], quantum.ErrTooLarge)
+	}
+	if strings.Contains(msg, "exceeded") {
+		return fmt.Errorf("store: a key or value is larger than badger holds: %w", quantum.ErrTooLarge)
+	}
+	return err
 }
 
-func toRecord(j *quantum.Job) *record {
-	return &record{
-		Name: j.Name, Shots: j.Shots, DeviceQRN: j.DeviceQRN, Tags: j.Tags, RuntimeOptions: j.RuntimeOptions,
-		JobQRN: j.JobQRN, BatchJobQRN: j.BatchJobQRN, Vendor: j.Vendor, Provider: j.Provider, Status: j.Status,
-		StatusMsg: j.StatusMsg, ExperimentType: j.ExperimentType, CreatedAt: j.TimeStamps.CreatedAt,
-		EndedAt: j.TimeStamps.EndedAt, ExecutionDuration: j.TimeStamps.ExecutionDuration, Cost: j.Cost,
-		EstimatedCost: j.EstimatedCost, Metadata: j.Metadata, Owner: j.Owner, UpdatedAt: j.UpdatedAt,
-		QueuedAt: j.QueuedAt, LeaseUntil: j.LeaseUntil, MemoryNeed: j.MemoryNeed,
-	}
-}
-
-func (r *record) job() *quantum.Job {
-	return &quantum.Job{
-		Name: r.Name, Shots: r.Shots, DeviceQRN: r.DeviceQRN, Tags: orEmpty(r.Tags), RuntimeOptions: orEmpty(r.RuntimeOptions),
-		JobQRN: r.JobQRN, BatchJobQRN: r.BatchJobQRN, Vendor: r.Vendor, Provider: r.Provider, Status: r.Status,
-		StatusMsg: r.StatusMsg, ExperimentType: r.ExperimentType,
-		TimeStamps: quantum.TimeStamps{CreatedAt: r.CreatedAt, EndedAt: r.EndedAt, ExecutionDuration: r.ExecutionDuration},
-		Cost:       r.Cost, EstimatedCost: r.EstimatedCost, Metadata: orEmpty(r.Metadata), Owner: r.Owner,
-		UpdatedAt: r.UpdatedAt, QueuedAt: r.QueuedAt, LeaseUntil: r.LeaseUntil, MemoryNeed: r.MemoryNeed,
-	}
-}
-
-func orEmpty(m map[string]any) map[string]any {
-	if m == nil {
-		return map[string]any{}
-	}
-	return m
-}
-
-// decode reads JSON with integral numbers as int64 and the rest as
-// float64, as they were before encoding.
-func decode(data []byte, v any) error {
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.UseNumber()
-	if err := dec.Decode(v); err != nil {
-		return err
-	}
-	if r, ok := v.(*record); ok {
-		for _, m := range []map[string]any{r.Tags, r.RuntimeOptions, r.Metadata} {
-			for k, x := range m {
-				m[k] = quantum.FromJSONNumbers(x)
-			}
-		}
-	}
-	return nil
-}
-
-func ts(t time.Time) string {
-	n := t.UnixNano()
-	if t.IsZero() || n < 0 {
-		n = 0
-	}
-	return fmt.Sprintf("%020d", n)
-}
-
-// indexKeys are every key that points at the job besides j/<qrn>.
-func (r *record) indexKeys() [][]byte {
-	created := ts(r.CreatedAt) + "/" + r.JobQRN
-	keys := []string{
-		"o/" + r.Owner + "/" + created,
-		"s/" + r.Owner + "/" + string(r.Status) + "/" + created,
-		"w/" + r.Owner + "/" + r.Vendor + "/" + created,
-		"u/" + string(r.Status) + "/" + ts(r.UpdatedAt) + "/" + r.JobQRN,
-	}
-	if r.Status == quantum.StatusQueued {
-		keys = append(keys, "q/"+r.DeviceQRN+"/"+r.queueKey())
-	}
-	out := make([][]byte, len(keys))
-	for i, k := range keys {
-		out[i] = []byte(k)
-	}
-	return out
-}
-
-func (r *record) queue() quantum.Queue {
-	return quantum.Queue{Device: r.DeviceQRN, Owner: r.Owner}
-}
-
-func (r *record) queueKey() string {
-	at := r.QueuedAt
-	if at.IsZero() {
-		at = r.UpdatedAt
-	}
-	return ts(at) + "/" + r.JobQRN
-}
-
-// countKeys are the list totals a job counts in: its owner's, and by its
-// status and vendor. They are the prefixes of its list index keys.
-func countKeys(r *record) []string {
-	return []string{
-		"o/" + r.Owner + "/",
-		"s/" + r.Owner + "/" + string(r.Status) + "/",
-		"w/" + r.Owner + "/" + r.Vendor + "/",
-	}
+func tooLarge(what string, size, limit int64) error {
+	return fmt.Errorf("store: the %s (%d bytes) is larger than the %d bytes the store holds: %w", what, size, limit, quantum.ErrTooLarge)
 }
 
 // deltas are what a transaction changes in the in-memory counts and
 // queues, applied once it commits.
 type deltas struct {
 	counts map[string]int
-	qDel   []queueEntry
-	qAdd   []queueEntry
+	queue  []queueDelta
 }
 
-type queueEntry struct {
-	q   quantum.Queue
-	key string
+type queueDelta struct {
+	mark queueMark
+	n    int
 }
 
 func newDeltas() *deltas { return &deltas{counts: map[string]int{}} }
 
 func (d *deltas) move(old, r *record) {
 	if old != nil {
-		for _, k := range countKeys(old) {
+		for _, k := range old.countPrefixes() {
 			d.counts[k]--
-		}
-		if old.Status == quantum.StatusQueued {
-			d.qDel = append(d.qDel, queueEntry{old.queue(), old.queueKey()})
 		}
 	}
 	if r != nil {
-		for _, k := range countKeys(r) {
+		for _, k := range r.countPrefixes() {
 			d.counts[k]++
 		}
-		if r.Status == quantum.StatusQueued {
-			d.qAdd = append(d.qAdd, queueEntry{r.queue(), r.queueKey()})
+	}
+	wasQueued := old != nil && old.Status == quantum.StatusQueued
+	isQueued := r != nil && r.Status == quantum.StatusQueued
+	if wasQueued && isQueued && old.queue() == r.queue() && old.queueKey() == r.queueKey() {
+		return // the job keeps its place
+	}
+	if wasQueued {
+		d.queue = append(d.queue, queueDelta{queueMark{old.queue(), old.queueKey()}, -1})
+	}
+	if isQueued {
+		d.queue = append(d.queue, queueDelta{queueMark{r.queue(), r.queueKey()}, +1})
+	}
+}
+
+// apply adds a committed transaction's deltas to the state in memory.
+func (b *Badger) apply(d *deltas) {
+	b.fault("apply") // outside the lock: tests widen the gap after the commit here
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	for k, n := range d.counts {
+		if n == 0 {
+			continue
+		}
+		if b.counts[k] += n; b.counts[k] == 0 {
+			delete(b.counts, k)
 		}
 	}
-}
-
-func (b *Badger) apply(d *deltas) {
-	b.countsMu.Lock()
-	defer b.countsMu.Unlock()
-	for k, n := range d.counts {
-		b.counts[k] += n
-	}
-	for _, e := range d.qDel {
-		removeKey(b.queues, e.q.Device, e.key)
-		removeKey(b.owned, e.q, e.key)
-	}
-	for _, e := range d.qAdd {
-		insertKey(b.queues, e.q.Device, e.key)
-		insertKey(b.owned, e.q, e.key)
+	for _, e := range d.queue {
+		b.mark(e.mark, e.n)
 	}
 }
 
-func removeKey[K comparable](queues map[K][]string, k K, key string) {
-	q := queues[k]
-	if i, ok := slices.BinarySearch(q, key); ok {
-		q = slices.Delete(q, i, i+1)
-	}
-	if len(q) == 0 {
-		delete(queues, k)
+// mark adds n to a queue key's mark, putting the key in its queues when
+// the mark becomes positive and taking it out when it stops being so.
+// The caller holds b.mu.
+func (b *Badger) mark(m queueMark, n int) {
+	before := b.queued[m]
+	after := before + n
+	if after == 0 {
+		delete(b.queued, m)
 	} else {
-		queues[k] = q
+		b.queued[m] = after
 	}
-}
-
-func insertKey[K comparable](queues map[K][]string, k K, key string) {
-	q := queues[k]
-	if i, ok := slices.BinarySearch(q, key); !ok {
-		queues[k] = slices.Insert(q, i, key)
+	switch {
+	case before <= 0 && after > 0:
+		insertIn(b.devices, m.q.Device, m.key, strings.Compare)
+		insertIn(b.owned, m.q, m.key, strings.Compare)
+	case before > 0 && after <= 0:
+		deleteIn(b.devices, m.q.Device, m.key)
+		deleteIn(b.owned, m.q, m.key)
 	}
 }
 
@@ -380,22 +405,22 @@ func insertKey[K comparable](queues map[K][]string, k K, key string) {
 // after ("" for the first), oldest first. Resuming from a key rather than
 // an index keeps a caller's place when keys before it go meanwhile.
 func (b *Badger) queueKeys(q quantum.Queue, after string, n int) []string {
-	b.countsMu.Lock()
-	defer b.countsMu.Unlock()
+	b.mu.Lock()
+	defer b.mu.Unlock()
 	b.fault("queueKeys")
-	keys := b.owned[q]
-	i, found := slices.BinarySearch(keys, after)
-	if found {
-		i++
+	set := b.owned[q]
+	if set == nil {
+		return nil
 	}
-	return slices.Clone(keys[i : i+min(n, len(keys)-i)])
-}
-
-func (b *Badger) count(prefix string) int {
-	b.countsMu.Lock()
-	defer b.countsMu.Unlock()
-	b.fault("count")
-	return b.counts[prefix]
+	c := set.Seek(after)
+	if c.Valid() && c.Key() == after {
+		c.Next()
+	}
+	var out []string
+	for ; c.Valid() && len(out) < n; c.Next() {
+		out = append(out, c.Key())
+	}
+	return out
 }
 
 // fault calls the test hook, if any, from inside a critical section.
@@ -408,33 +433,29 @@ func (b *Badger) fault(method string) {
 // loadCounts counts the list index keys and reads the queues.
 func (b *Badger) loadCounts() error {
 	b.counts = map[string]int{}
-	b.queues = map[string][]string{}
-	b.owned = map[quantum.Queue][]string{}
+	b.queued = map[queueMark]int{}
+	b.devices = map[string]*ordered[string]{}
+	b.owned = map[quantum.Queue]*ordered[string]{}
 	return b.db.View(func(txn *badger.Txn) error {
-		var keys []string
+		var qrns []string
 		if err := iterateKeys(txn, "q/", func(k []byte) bool {
-			keys = append(keys, string(k[2:]))
+			key := string(k)
+			dev := strings.IndexByte(key[2:], '/') + 3 // the device is one segment
+			qrns = append(qrns, key[dev+tailLen:])
 			return true
 		}); err != nil {
 			return err
 		}
-		for _, key := range keys { // sorted
-			device := key[:strings.IndexByte(key, '/')]
-			qkey := key[len(device)+1:]
-			r, err := getRecord(txn, lastSegment([]byte(qkey)))
+		for _, qrn := range qrns {
+			r, err := getRecord(txn, qrn)
 			if err != nil {
 				return err
 			}
-			b.queues[device] = append(b.queues[device], qkey)
-			b.owned[r.queue()] = append(b.owned[r.queue()], qkey)
+			b.mark(queueMark{r.queue(), r.queueKey()}, 1)
 		}
-		for _, p := range []string{"o/", "s/", "w/"} {
+		for _, p := range []string{"o/", "s/", "w/", "n/"} {
 			if err := iterateKeys(txn, p, func(k []byte) bool {
-				key := string(k)
-				// the prefix is everything before <created>/<qrn>
-				cut := strings.LastIndexByte(key, '/')
-				cut = strings.LastIndexByte(key[:cut], '/')
-				b.counts[key[:cut+1]]++
+				b.counts[countPrefix(string(k))]++
 				return true
 			}); err != nil {
 				return err
@@ -444,30 +465,53 @@ func (b *Badger) loadCounts() error {
 	})
 }
 
-// put writes r and moves its index keys from old (nil for a new job),
-// noting the count changes in d.
-func put(txn *badger.Txn, old, r *record, d *deltas) error {
+// put writes r (as data) and moves its index keys from old (nil for a new
+// job), noting the changes to the state in memory in d. Keys that both
+// have stay as they are.
+func put(txn *badger.Txn, old, r *record, data []byte, d *deltas) error {
+	keys := r.indexKeys()
+	var had []string
 	if old != nil {
-		for _, k := range old.indexKeys() {
-			if err := txn.Delete(k); err != nil {
-				return err
-			}
+		had = old.indexKeys()
+	}
+	for _, k := range missing(had, keys) {
+		if err := txn.Delete([]byte(k)); err != nil {
+			return err
 		}
 	}
 	d.move(old, r)
-	data, err := json.Marshal(r)
-	if err != nil {
-		return err
-	}
 	if err := txn.Set([]byte("j/"+r.JobQRN), data); err != nil {
 		return err
 	}
-	for _, k := range r.indexKeys() {
-		if err := txn.Set(k, nil); err != nil {
+	for _, k := range missing(keys, had) {
+		if err := txn.Set([]byte(k), nil); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// missing returns the keys of a that b lacks.
+func missing(a, b []string) []string {
+	var out []string
+	if len(a)*len(b) <= 256 {
+		for _, k := range a {
+			if !slices.Contains(b, k) {
+				out = append(out, k)
+			}
+		}
+		return out
+	}
+	in := make(map[string]bool, len(b))
+	for _, k := range b {
+		in[k] = true
+	}
+	for _, k := range a {
+		if !in[k] {
+			out = append(out, k)
+		}
+	}
+	return out
 }
 
 func getRecord(txn *badger.Txn, qrn string) (*record, error) {
@@ -483,14 +527,51 @@ func getRecord(txn *badger.Txn, qrn string) (*record, error) {
 	return &r, err
 }
 
-var _ quantum.Store = (*Badger)(nil)
+var _ quantum.ExclusiveStore = (*Badger)(nil)
 
-func (b *Badger) CreateJob(ctx context.Context, job *quantum.Job, program quantum.Program) error {
+// marshalRecord is j as stored, or an ErrTooLarge error.
+func (b *Badger) marshalRecord(j *quantum.JobRecord) (*record, []byte, error) {
+	if len(j.JobQRN) > maxQRN {
+		return nil, nil, tooLarge("job QRN", int64(len(j.JobQRN)), maxQRN)
+	}
+	r := toRecord(j)
+	data, err := json.Marshal(r)
+	if err != nil {
+		return nil, nil, fmt.Errorf("store: encode the job: %w", err)
+	}
+	if len(data) > b.maxRecord() {
+		return nil, nil, tooLarge("job record (name, tags, options, metadata)", int64(len(data)), int64(b.maxRecord()))
+	}
+	return r, data, nil
+}
+
+func (b *Badger) CreateJob(ctx context.Context, job *quantum.JobRecord, program quantum.Program) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
+	r, data, err := b.marshalRecord(job)
+	if err != nil {
+		return err
+	}
+	p, err := json.Marshal(program)
+	if err != nil {
+		return fmt.Errorf("store: encode the program: %w", err)
+	}
+	if int64(len(p)) > b.cfg.maxValue {
+		return tooLarge("program", int64(len(p)), b.cfg.maxValue)
+	}
+	pv, drop, err := b.stage("p", job.JobQRN, p)
+	if err != nil {
+		return err
+	}
+	committed := false
+	defer func() {
+		if !committed {
+			drop()
+		}
+	}()
 	var d *deltas
-	err := b.update(func(txn *badger.Txn) error {
+	err = b.update(func(txn *badger.Txn) error {
 		b.fault("CreateJob")
 		d = newDeltas()
 		if _, err := txn.Get([]byte("j/" + job.JobQRN)); err == nil {
@@ -498,23 +579,20 @@ func (b *Badger) CreateJob(ctx context.Context, job *quantum.Job, program quantu
 		} else if !errors.Is(err, badger.ErrKeyNotFound) {
 			return err
 		}
-		p, err := json.Marshal(program)
-		if err != nil {
+		if err := setBlob(txn, "p", job.JobQRN, pv); err != nil {
 			return err
 		}
-		if err := txn.Set([]byte("p/"+job.JobQRN), p); err != nil {
-			return err
-		}
-		return put(txn, nil, toRecord(job.Clone()), d)
+		return put(txn, nil, r, data, d)
 	})
 	if err == nil {
+		committed = true
 		b.apply(d)
 	}
 	return err
 }
 
-func (b *Badger) GetJob(ctx context.Context, qrn string) (*quantum.Job, error) {
-	var j *quantum.Job
+func (b *Badger) GetJob(ctx context.Context, qrn string) (*quantum.JobRecord, error) {
+	var j *quantum.JobRecord
 	err := b.db.View(func(txn *badger.Txn) error {
 		b.fault("GetJob")
 		r, err := getRecord(txn, qrn)
@@ -526,23 +604,26 @@ func (b *Badger) GetJob(ctx context.Context, qrn string) (*quantum.Job, error) {
 	return j, err
 }
 
-func (b *Badger) getJSON(key string, v any) error {
-	return b.db.View(func(txn *badger.Txn) error {
+func (b *Badger) getBlobJSON(kind, qrn string, v any) error {
+	var data []byte
+	err := b.db.View(func(txn *badger.Txn) error {
 		b.fault("get")
-		item, err := txn.Get([]byte(key))
-		if errors.Is(err, badger.ErrKeyNotFound) {
-			return quantum.ErrJobNotFound
-		}
-		if err != nil {
-			return err
-		}
-		return item.Value(func(data []byte) error { return json.Unmarshal(data, v) })
+		var err error
+		data, err = getBlob(txn, kind, qrn)
+		return err
 	})
+	if err != nil {
+		return err
+	}
+	if err := json.Unmarshal(data, v); err != nil {
+		return fmt.Errorf("store: decode the %s of job %s: %w", kindName(kind), qrn, err)
+	}
+	return nil
 }
 
 func (b *Badger) GetProgram(ctx context.Context, qrn string) (*quantum.Program, error) {
 	var p quantum.Program
-	if err := b.getJSON("p/"+qrn, &p); err != nil {
+	if err := b.getBlobJSON("p", qrn, &p); err != nil {
 		return nil, err
 	}
 	return &p, nil
@@ -550,17 +631,37 @@ func (b *Badger) GetProgram(ctx context.Context, qrn string) (*quantum.Program, 
 
 func (b *Badger) GetResult(ctx context.Context, qrn string) (map[string]int, error) {
 	var counts map[string]int
-	if err := b.getJSON("r/"+qrn, &counts); err != nil {
+	if err := b.getBlobJSON("r", qrn, &counts); err != nil {
 		return nil, err
 	}
 	return counts, nil
 }
 
-func (b *Badger) UpdateJob(ctx context.Context, qrn string, expect quantum.JobStatus, change func(*quantum.Job), result map[string]int) (*quantum.Job, error) {
+func (b *Badger) UpdateJob(ctx context.Context, qrn string, expect quantum.JobStatus, change func(*quantum.JobRecord), result map[string]int) (*quantum.JobRecord, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	var out *quantum.Job
+	var rv []byte
+	drop := func() {}
+	if result != nil {
+		data, err := json.Marshal(result)
+		if err != nil {
+			return nil, fmt.Errorf("store: encode the result: %w", err)
+		}
+		if int64(len(data)) > b.cfg.maxValue {
+			return nil, tooLarge("result", int64(len(data)), b.cfg.maxValue)
+		}
+		if rv, drop, err = b.stage("r", qrn, data); err != nil {
+			return nil, err
+		}
+	}
+	committed := false
+	defer func() { // also when change panics
+		if !committed {
+			drop()
+		}
+	}()
+	var out *quantum.JobRecord
 	var d *deltas
 	err := b.update(func(txn *badger.Txn) error {
 		b.fault("UpdateJob")
@@ -574,27 +675,29 @@ func (b *Badger) UpdateJob(ctx context.Context, qrn string, expect quantum.JobSt
 		}
 		j := old.job()
 		change(j)
-		j.JobQRN, j.Owner, j.DeviceQRN = old.JobQRN, old.Owner, old.DeviceQRN
-		j.TimeStamps.CreatedAt, j.Vendor = old.CreatedAt, old.Vendor // index keys depend on them
-		if result != nil {
-			data, err := json.Marshal(result)
-			if err != nil {
-				return err
-			}
-			if err := txn.Set([]byte("r/"+qrn), data); err != nil {
+		// Identity never changes.
+		j.JobQRN, j.Owner, j.DeviceQRN, j.TimeStamps.CreatedAt = old.JobQRN, old.Owner, old.DeviceQRN, old.CreatedAt
+		r, data, err := b.marshalRecord(j)
+		if err != nil {
+			return err
+		}
+		if rv != nil {
+			if err := setBlob(txn, "r", qrn, rv); err != nil {
 				return err
 			}
 		}
-		if err := put(txn, old, toRecord(j), d); err != nil {
+		if err := put(txn, old, r, data, d); err != nil {
 			return err
 		}
 		out = j.Clone()
 		return nil
 	})
-	if err == nil {
-		b.apply(d)
+	if err != nil {
+		return nil, err
 	}
-	return out, err
+	committed = true
+	b.apply(d)
+	return out, nil
 }
 
 func (b *Badger) DeleteJob(ctx context.Context, qrn string, expect quantum.JobStatus) error {
@@ -613,8 +716,13 @@ func (b *Badger) DeleteJob(ctx context.Context, qrn string, expect quantum.JobSt
 			return quantum.ErrStatusChanged
 		}
 		d.move(old, nil)
-		for _, k := range append(old.indexKeys(), []byte("j/"+qrn), []byte("p/"+qrn), []byte("r/"+qrn)) {
-			if err := txn.Delete(k); err != nil {
+		for _, k := range append(old.indexKeys(), "j/"+qrn) {
+			if err := txn.Delete([]byte(k)); err != nil {
+				return err
+			}
+		}
+		for _, kind := range []string{"p", "r"} {
+			if err := deleteBlob(txn, kind, qrn, nil); err != nil {
 				return err
 			}
 		}
@@ -626,87 +734,24 @@ func (b *Badger) DeleteJob(ctx context.Context, qrn string, expect quantum.JobSt
 	return err
 }
 
-// lastSegment is the QRN at the end of an index key.
-func lastSegment(key []byte) string {
-	k := string(key)
-	return k[strings.LastIndexByte(k, '/')+1:]
-}
-
-func (b *Badger) ListJobs(ctx context.Context, f quantum.JobFilter) ([]*quantum.Job, int, error) {
-	var page []*quantum.Job
-	total := 0
-	err := b.db.View(func(txn *badger.Txn) error {
-		prefix := "o/" + f.Owner + "/"
-		rest := f // what the index does not answer
-		switch {
-		case len(f.Statuses) == 1:
-			prefix = "s/" + f.Owner + "/" + string(f.Statuses[0]) + "/"
-			rest.Statuses = nil
-		case f.Vendor != "" && len(f.Statuses) == 0:
-			prefix = "w/" + f.Owner + "/" + f.Vendor + "/"
-			rest.Vendor = ""
-		}
-		scan := len(rest.Statuses) > 0 || rest.Vendor != "" || rest.Provider != "" || rest.Search != "" || len(rest.Tags) > 0
-		opts := badger.DefaultIteratorOptions
-		opts.PrefetchValues, opts.Reverse, opts.Prefix = false, true, []byte(prefix)
-		it := txn.NewIterator(opts)
-		defer it.Close()
-		// The page is the matches numbered [first, last); computed so
-		// that no Offset or Limit, however large, overflows.
-		first := max(f.Offset, 0)
-		last := first + min(max(f.Limit, 0), math.MaxInt-first)
-		n := 0
-		for it.Seek([]byte(prefix + "\xff")); it.ValidForPrefix([]byte(prefix)); it.Next() {
-			if ctx.Err() != nil {
-				return ctx.Err()
-			}
-			b.fault("ListJobs")
-			inPage := n >= first && n < last
-			if !scan && !inPage {
-				if n >= last {
-					break
-				}
-				n++
-				continue
-			}
-			r, err := getRecord(txn, lastSegment(it.Item().Key()))
-			if err != nil {
-				return err
-			}
-			j := r.job()
-			if scan && !rest.Matches(j) {
-				continue
-			}
-			if inPage {
-				page = append(page, j)
-			}
-			n++
-		}
-		if scan {
-			total = n
-		} else {
-			total = b.count(prefix)
-		}
-		return nil
-	})
-	return page, total, err
-}
-
 func (b *Badger) CountQueued(ctx context.Context, deviceQRN string) (int, error) {
-	b.countsMu.Lock()
-	defer b.countsMu.Unlock()
+	b.mu.Lock()
+	defer b.mu.Unlock()
 	b.fault("CountQueued")
-	return len(b.queues[deviceQRN]), nil
+	if q := b.devices[deviceQRN]; q != nil {
+		return q.Len(), nil
+	}
+	return 0, nil
 }
 
 func (b *Badger) CountJobs(ctx context.Context, owner string, statuses []quantum.JobStatus) (int, error) {
-	b.countsMu.Lock()
-	defer b.countsMu.Unlock()
+	b.mu.Lock()
+	defer b.mu.Unlock()
 	b.fault("CountJobs")
 	n := 0
 	for i, st := range statuses {
 		if !slices.Contains(statuses[:i], st) { // each status once
-			n += b.counts["s/"+owner+"/"+string(st)+"/"]
+			n += b.counts[statusPrefix(owner, st)]
 		}
 	}
 	return n, nil
@@ -719,7 +764,7 @@ func iterateKeys(txn *badger.Txn, prefix string, fn func(key []byte) bool) error
 	it := txn.NewIterator(opts)
 	defer it.Close()
 	for it.Seek([]byte(prefix)); it.ValidForPrefix([]byte(prefix)); it.Next() {
-		if !fn(it.Item().KeyCopy(nil)) {
+		if !fn(it.Item().Key()) {
 			break
 		}
 	}
@@ -737,18 +782,20 @@ func (b *Badger) QueuePosition(ctx context.Context, qrn string) (int, error) {
 	if err != nil || r.Status != quantum.StatusQueued {
 		return 0, err
 	}
-	b.countsMu.Lock()
-	defer b.countsMu.Unlock()
+	b.mu.Lock()
+	defer b.mu.Unlock()
 	b.fault("QueuePosition")
-	if i, ok := slices.BinarySearch(b.queues[r.DeviceQRN], r.queueKey()); ok {
-		return i + 1, nil
+	if q := b.devices[r.DeviceQRN]; q != nil {
+		if i, ok := q.Rank(r.queueKey()); ok {
+			return i + 1, nil
+		}
 	}
 	return 0, nil
 }
 
 func (b *Badger) Queues(ctx context.Context) ([]quantum.Queue, error) {
-	b.countsMu.Lock()
-	defer b.countsMu.Unlock()
+	b.mu.Lock()
+	defer b.mu.Unlock()
 	b.fault("Queues")
 	out := slices.Collect(maps.Keys(b.owned))
 	slices.SortFunc(out, compareQueues)
@@ -759,17 +806,17 @@ func (b *Badger) Queues(ctx context.Context) ([]quantum.Queue, error) {
 // is almost always live, so one step is almost always enough.
 const claimBatch = 8
 
-func (b *Badger) ClaimJob(ctx context.Context, c quantum.Claim) (*quantum.Job, error) {
+func (b *Badger) ClaimJob(ctx context.Context, c quantum.Claim) (*quantum.JobRecord, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	var out *quantum.Job
+	var out *quantum.JobRecord
 	var d *deltas
 	err := b.update(func(txn *badger.Txn) error {
 		d = newDeltas()
 		b.fault("ClaimJob")
 		// The queue in memory names the candidates; the transaction checks
-		// each, since another claim may have taken it and not yet been
+		// each, since another change may have taken it and not yet been
 		// applied to memory.
 		var old *record
 		for after := ""; old == nil; {
@@ -779,14 +826,14 @@ func (b *Badger) ClaimJob(ctx context.Context, c quantum.Claim) (*quantum.Job, e
 			}
 			after = keys[len(keys)-1]
 			for _, key := range keys {
-				r, err := getRecord(txn, key[strings.IndexByte(key, '/')+1:])
+				r, err := getRecord(txn, key[tailLen:])
 				if errors.Is(err, quantum.ErrJobNotFound) {
 					continue
 				}
 				if err != nil {
 					return err
 				}
-				if r.Status == quantum.StatusQueued && r.queue() == c.Queue {
+				if r.Status == quantum.StatusQueued && r.queue() == c.Queue && r.queueKey() == key {
 					old = r
 					break
 				}
@@ -798,7 +845,12 @@ func (b *Badger) ClaimJob(ctx context.Context, c quantum.Claim) (*quantum.Job, e
 		}
 		j := old.job()
 		j.Status, j.UpdatedAt, j.LeaseUntil = quantum.StatusRunning, c.Now, c.LeaseUntil
-		if err := put(txn, old, toRecord(j), d); err != nil {
+		j.Attempts++
+		r, data, err := b.marshalRecord(j)
+		if err != nil {
+			return err
+		}
+		if err := put(txn, old, r, data, d); err != nil {
 			return err
 		}
 		out = j
@@ -813,19 +865,25 @@ func (b *Badger) ClaimJob(ctx context.Context, c quantum.Claim) (*quantum.Job, e
 	return out, err
 }
 
-func (b *Badger) Unfinished(ctx context.Context, statuses []quantum.JobStatus, before time.Time, limit int) ([]*quantum.Job, error) {
-	var out []*quantum.Job
+func (b *Badger) Unfinished(ctx context.Context, statuses []quantum.JobStatus, before time.Time, limit int) ([]*quantum.JobRecord, error) {
+	var out []*quantum.JobRecord
+	if limit <= 0 {
+		return nil, nil
+	}
 	err := b.db.View(func(txn *badger.Txn) error {
 		b.fault("Unfinished")
-		for _, st := range statuses {
-			prefix := "u/" + string(st) + "/"
+		for i, st := range statuses {
+			if slices.Contains(statuses[:i], st) {
+				continue
+			}
+			prefix := changedPrefix(st)
 			var qrns []string
 			bound := prefix + ts(before)
 			if err := iterateKeys(txn, prefix, func(k []byte) bool {
 				if !before.IsZero() && string(k) >= bound {
 					return false
 				}
-				qrns = append(qrns, lastSegment(k))
+				qrns = append(qrns, string(k[len(prefix)+tailLen:]))
 				return len(qrns) < limit
 			}); err != nil {
 				return err
@@ -863,3 +921,7 @@ func (l zapBadgerLogger) Infof(f string, a ...any) { l.s.Infof("badger: "+string
 func (l zapBadgerLogger) Debugf(f string, a ...any) {
 	l.s.Debugf("badger: "+strings.TrimSpace(f), a...)
 }
+
+// MaxResultBytes is the bound on a result (and a program) as stored: its
+// JSON. It makes Badger a storetest.ResultLimiter.
+func (b *Badger) MaxResultBytes() int64 { return b.cfg.maxValue }

@@ -2,8 +2,8 @@ package store_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
-	"runtime"
 	"sync"
 	"testing"
 	"time"
@@ -67,9 +67,12 @@ func BenchmarkBadgerJobThroughput(b *testing.B) {
 	}
 }
 
-// BenchmarkBadgerList1M reads the first page of one user's jobs from a
-// store that holds 1,000,000 of them: unfiltered, by status, by vendor,
-// and by a tag (which scans). Filling the store takes a minute or two.
+// BenchmarkBadgerList1M reads the first page (50) of one user's jobs from
+// a store on disk that holds 1,000,000 of them, with each kind of filter.
+// Filling the store takes a few minutes. The jobs: every 10th FAILED,
+// every 10th (+1) RUNNING, every 10th (+2) CANCELLED, the rest COMPLETED;
+// every 4th on aws (vendor and provider), the rest on qbraid; tags i (the
+// job's number) and mod (i mod 3).
 func BenchmarkBadgerList1M(b *testing.B) {
 	const n = 1_000_000
 	st, err := store.OpenBadger(b.TempDir(), store.WithSyncWrites(false))
@@ -80,22 +83,41 @@ func BenchmarkBadgerList1M(b *testing.B) {
 	start := time.Now()
 	fill(b, st, n)
 	b.Logf("filled %d jobs in %v", n, time.Since(start))
+	groups := quantum.StatusGroups()
 	for _, tc := range []struct {
-		name string
-		f    quantum.JobFilter
+		name  string
+		f     quantum.JobFilter
+		total int // -1: ErrScanLimit
 	}{
-		{"unfiltered", quantum.JobFilter{}},
-		{"status=FAILED", quantum.JobFilter{Statuses: []quantum.JobStatus{quantum.StatusFailed}}},
-		{"vendor=aws", quantum.JobFilter{Vendor: "aws"}},
-		{"page100", quantum.JobFilter{Offset: 99 * 50}},
+		{"unfiltered", quantum.JobFilter{}, n},
+		{"page100", quantum.JobFilter{Offset: 99 * 50}, n},
+		{"status=FAILED", quantum.JobFilter{Statuses: []quantum.JobStatus{quantum.StatusFailed}}, n / 10},
+		{"group=pending", quantum.JobFilter{Statuses: groups["pending"]}, n / 10},
+		{"group=returned", quantum.JobFilter{Statuses: groups["returned"]}, n - n/10},
+		{"group=returned,page100", quantum.JobFilter{Statuses: groups["returned"], Offset: 99 * 50}, n - n/10},
+		{"vendor=aws", quantum.JobFilter{Vendor: "aws"}, n / 4},
+		{"provider=aws", quantum.JobFilter{Provider: "aws"}, n / 4},
+		{"tag=i:123456", quantum.JobFilter{Tags: map[string]any{"i": int64(123456)}}, 1},
+		{"tag=mod:1", quantum.JobFilter{Tags: map[string]any{"mod": int64(1)}}, n / 3},
+		{"tags=mod:1,i:123457", quantum.JobFilter{Tags: map[string]any{"mod": int64(1), "i": int64(123457)}}, 1},
+		{"status=FAILED,vendor=aws", quantum.JobFilter{Statuses: []quantum.JobStatus{quantum.StatusFailed}, Vendor: "aws"}, n / 20},
+		{"status=FAILED,search", quantum.JobFilter{Statuses: []quantum.JobStatus{quantum.StatusFailed}, Search: "sim:sv1"}, n / 20},
+		{"search (scan limit)", quantum.JobFilter{Search: "sim:sv1"}, -1},
+		{"vendor=aws,search (scan limit)", quantum.JobFilter{Vendor: "aws", Search: "x"}, -1},
 	} {
 		b.Run(tc.name, func(b *testing.B) {
 			f := tc.f
 			f.Owner, f.Limit = "owner", 50
 			for b.Loop() {
 				page, total, err := st.ListJobs(ctx, f)
-				if err != nil || len(page) != 50 || total == 0 {
-					b.Fatalf("%d jobs of %d, %v", len(page), total, err)
+				if tc.total < 0 {
+					if !errors.Is(err, quantum.ErrScanLimit) {
+						b.Fatalf("%v, want ErrScanLimit", err)
+					}
+					continue
+				}
+				if err != nil || len(page) != min(50, tc.total) || total != tc.total {
+					b.Fatalf("%d jobs of %d, %v; want a page of %d", len(page), total, err, tc.total)
 				}
 			}
 		})
@@ -103,31 +125,19 @@ func BenchmarkBadgerList1M(b *testing.B) {
 }
 
 func fill(b *testing.B, st quantum.Store, n int) {
-	epoch := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
-	workers := runtime.GOMAXPROCS(0) * 4
-	var wg sync.WaitGroup
-	for w := range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := w; i < n; i += workers {
-				status, vendor, device := quantum.StatusCompleted, "qbraid", "qbraid:qbraid:sim:qir-sv"
-				if i%10 == 0 {
-					status = quantum.StatusFailed
-				}
-				if i%4 == 0 {
-					vendor, device = "aws", "aws:aws:sim:sv1"
-				}
-				at := epoch.Add(time.Duration(i) * time.Millisecond)
-				j := &quantum.Job{JobQRN: fmt.Sprintf("%s-abcd-qjob-%024x", device, i), DeviceQRN: device, Owner: "owner",
-					Status: status, Vendor: vendor, Provider: vendor, Shots: 100, TimeStamps: quantum.TimeStamps{CreatedAt: at}, UpdatedAt: at,
-					Tags: map[string]any{"i": int64(i)}}
-				if err := st.CreateJob(ctx, j, quantum.Program{Format: "qasm2", Data: benchBell}); err != nil {
-					b.Error(err)
-					return
-				}
-			}
-		}()
-	}
-	wg.Wait()
+	parallelFill(b, st, n, func(i int) *quantum.JobRecord {
+		status, vendor, device := quantum.StatusCompleted, "qbraid", "qbraid:qbraid:sim:qir-sv"
+		switch i % 10 {
+		case 0:
+			status = quantum.StatusFailed
+		case 1:
+			status = quantum.StatusRunning
+		case 2:
+			status = quantum.StatusCancelled
+		}
+		if i%4 == 0 {
+			vendor, device = "aws", "aws:aws:sim:sv1"
+		}
+		return benchJob("owner", device, vendor, status, i, map[string]any{"i": int64(i), "mod": int64(i % 3)})
+	})
 }

@@ -3,7 +3,9 @@ package store_test
 import (
 	"context"
 	"strings"
+	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/qjobs/quantum"
 	"github.com/qjobs/quantum/store"
@@ -23,11 +25,15 @@ func openBadger(t *testing.T, opts ...store.BadgerOption) *store.Badger {
 }
 
 func TestBadgerOnDisk(t *testing.T) {
-	storetest.Run(t, func(t *testing.T) quantum.Store { return openBadger(t, store.WithSyncWrites(false)) })
+	storetest.Run(t, func(t *testing.T) quantum.Store {
+		return openBadger(t, store.WithSyncWrites(false), store.WithMaxValueBytes(4<<20))
+	})
 }
 
 func TestBadgerInMemory(t *testing.T) {
-	storetest.Run(t, func(t *testing.T) quantum.Store { return openBadger(t, store.WithInMemory()) })
+	storetest.Run(t, func(t *testing.T) quantum.Store {
+		return openBadger(t, store.WithInMemory(), store.WithMaxValueBytes(4<<20))
+	})
 }
 
 func TestBadgerKeepsJobsAcrossReopen(t *testing.T) {
@@ -36,8 +42,8 @@ func TestBadgerKeepsJobsAcrossReopen(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	job := &quantum.Job{JobQRN: "qbraid:qbraid:sim:qir-sv-abcd-qjob-000000000000000000000001", DeviceQRN: "qbraid:qbraid:sim:qir-sv",
-		Owner: "alice", Status: quantum.StatusQueued, Tags: map[string]any{"n": int64(3)}, Vendor: "qbraid"}
+	job := &quantum.JobRecord{Job: quantum.Job{JobQRN: "qbraid:qbraid:sim:qir-sv-abcd-qjob-000000000000000000000001", DeviceQRN: "qbraid:qbraid:sim:qir-sv",
+		Status: quantum.StatusQueued, Tags: map[string]any{"n": int64(3)}, Vendor: "qbraid"}, Owner: "alice"}
 	if err := b.CreateJob(ctx, job, quantum.Program{Format: "qasm2", Data: "x"}); err != nil {
 		t.Fatal(err)
 	}
@@ -81,4 +87,20 @@ func TestBadgerRefusesNewerSchema(t *testing.T) {
 	if _, err := store.OpenBadger(dir); err == nil || !strings.Contains(err.Error(), "schema version") {
 		t.Fatalf("open of a newer schema: %v", err)
 	}
+}
+
+// TestBadgerSlowApply runs the conformance suite with a pause between
+// each commit and the change it makes to the state in memory, so that
+// other changes commit in between: the state must still end exact.
+func TestBadgerSlowApply(t *testing.T) {
+	storetest.Run(t, func(t *testing.T) quantum.Store {
+		b := openBadger(t, store.WithInMemory(), store.WithMaxValueBytes(4<<20))
+		var n atomic.Uint64
+		b.SetFaultHookForTest(func(method string) {
+			if method == "apply" {
+				time.Sleep(time.Duration(n.Add(7919)%200) * time.Microsecond)
+			}
+		})
+		return b
+	})
 }

@@ -21,14 +21,14 @@ type faultable interface {
 func every(s quantum.Store, qrn string) map[string]func() {
 	epoch := time.Date(2026, 11, 21, 10, 0, 0, 0, time.UTC)
 	claim := quantum.Claim{Queue: quantum.Queue{Device: "qbraid:qbraid:sim:qir-sv", Owner: "alice"}, MaxMemory: 0, Now: epoch, LeaseUntil: epoch}
-	other := &quantum.Job{JobQRN: "qbraid:qbraid:sim:qir-sv-abcd-qjob-0000000000000000000000ff", DeviceQRN: "qbraid:qbraid:sim:qir-sv",
-		Owner: "alice", Status: quantum.StatusCompleted, Vendor: "qbraid", Tags: map[string]any{}, RuntimeOptions: map[string]any{}, Metadata: map[string]any{}}
+	other := &quantum.JobRecord{Job: quantum.Job{JobQRN: "qbraid:qbraid:sim:qir-sv-abcd-qjob-0000000000000000000000ff", DeviceQRN: "qbraid:qbraid:sim:qir-sv",
+		Status: quantum.StatusCompleted, Vendor: "qbraid", Tags: map[string]any{}, RuntimeOptions: map[string]any{}, Metadata: map[string]any{}}, Owner: "alice"}
 	return map[string]func(){
 		"CreateJob":     func() { _ = s.CreateJob(ctx, other, quantum.Program{Format: "qasm3", Data: "x"}) },
 		"GetJob":        func() { _, _ = s.GetJob(ctx, qrn) },
 		"GetProgram":    func() { _, _ = s.GetProgram(ctx, qrn) },
 		"GetResult":     func() { _, _ = s.GetResult(ctx, qrn) },
-		"UpdateJob":     func() { _, _ = s.UpdateJob(ctx, qrn, quantum.StatusQueued, func(*quantum.Job) {}, nil) },
+		"UpdateJob":     func() { _, _ = s.UpdateJob(ctx, qrn, quantum.StatusQueued, func(*quantum.JobRecord) {}, nil) },
 		"DeleteJob":     func() { _ = s.DeleteJob(ctx, other.JobQRN, quantum.StatusCompleted) },
 		"ListJobs":      func() { _, _, _ = s.ListJobs(ctx, quantum.JobFilter{Owner: "alice", Limit: 10}) },
 		"CountQueued":   func() { _, _ = s.CountQueued(ctx, claim.Device) },
@@ -54,8 +54,8 @@ func TestPanicInEveryCriticalSection(t *testing.T) {
 				t.Run(method, func(t *testing.T) {
 					s := open(t)
 					qrn := "qbraid:qbraid:sim:qir-sv-abcd-qjob-000000000000000000000001"
-					j := &quantum.Job{JobQRN: qrn, DeviceQRN: "qbraid:qbraid:sim:qir-sv", Owner: "alice", Status: quantum.StatusQueued,
-						Vendor: "qbraid", MemoryNeed: 1, Tags: map[string]any{}, RuntimeOptions: map[string]any{}, Metadata: map[string]any{}}
+					j := &quantum.JobRecord{Job: quantum.Job{JobQRN: qrn, DeviceQRN: "qbraid:qbraid:sim:qir-sv", Status: quantum.StatusQueued,
+						Vendor: "qbraid", Tags: map[string]any{}, RuntimeOptions: map[string]any{}, Metadata: map[string]any{}}, Owner: "alice", MemoryNeed: 1}
 					if err := s.CreateJob(ctx, j, quantum.Program{Format: "qasm3", Data: "x"}); err != nil {
 						t.Fatal(err)
 					}

@@ -1,6 +1,6 @@
 // Package store holds the Stores the Service runs on: NewMemory keeps jobs
-// for the life of the process. Package storetest is the conformance suite
-// every Store passes.
+// for the life of the process, OpenBadger keeps them on disk. Package
+// storetest is the conformance suite every Store passes.
 package store
 
 import (
@@ -17,60 +17,116 @@ import (
 // Memory is a Store that keeps everything in memory, safe for concurrent
 // use. Jobs are lost when the process ends.
 //
-// One mutex guards everything, and every method releases it with defer:
-// a panic inside a critical section (a caller's change function, say)
-// leaves the store usable.
+// One mutex guards the jobs and every index of them (the owners' lists,
+// the counts, the queues, the jobs by status): each index changes in the
+// same critical section as the job it mirrors. Every method releases the
+// mutex with defer, so a panic inside a critical section (a caller's
+// change function, say) leaves the store usable.
+//
+// Costs, with n jobs: claims, queue positions and depths, creates,
+// updates and deletes take O(log n); an unfiltered list takes O(log n)
+// plus its page. A filtered list reads every job of the owner, testing
+// each against the filter in memory (no decoding), a chunk of listChunk
+// jobs per hold of the mutex, so that a list of a million jobs never
+// holds the store for more than a few tens of microseconds at a time.
+// Unfinished takes O(log n) plus what it returns per status.
 type Memory struct {
-	mu       sync.Mutex
-	jobs     map[string]*entry
-	owners   map[string]*owned
-	byStatus map[quantum.JobStatus]map[string]*entry
-	devices  map[string]*queue        // device → its QUEUED jobs in order: positions and depth
-	queues   map[quantum.Queue]*queue // owner and device → their QUEUED jobs in order: claims
-	seq      uint64
+	inUse
+	mu      sync.Mutex
+	jobs    map[string]*entry
+	owners  map[string]*owned
+	changed map[quantum.JobStatus]*ordered[changeKey] // each status's jobs, oldest change first
+	devices map[string]*ordered[queueKey]             // device → its QUEUED jobs, oldest first: positions and depth
+	queues  map[quantum.Queue]*ordered[queueKey]      // owner and device → their QUEUED jobs: claims
+	seq     uint64                                    // how many times a job became QUEUED
 
 	// hook, when set (by tests), is called inside every critical section
 	// with the method's name.
 	hook func(method string)
 }
 
-// owned is one owner's jobs and how many are in each status.
+// owned is one owner's jobs, newest first, and how many are in each status.
 type owned struct {
-	jobs   map[string]*entry
+	jobs   *ordered[listKey]
 	counts map[quantum.JobStatus]int
 }
 
 type entry struct {
-	job     *quantum.Job
+	job     *quantum.JobRecord
 	program quantum.Program
 	result  map[string]int
-	// queueSeq identifies the job's current place in its queues; places
-	// left behind by a job that moved on are skipped lazily.
-	queueSeq uint64
+	queued  queueKey // the job's place in its queues while QUEUED
 }
 
-// queue is a FIFO of QUEUED jobs with lazy deletion: a job that leaves
-// the queue stays in items until a claim or a compaction passes it.
-type queue struct {
-	items []queued
-	count int // live items
+// listKey orders an owner's jobs newest first: CreatedAt descending, then
+// QRN descending.
+type listKey struct {
+	created time.Time
+	qrn     string
 }
 
-type queued struct {
-	qrn string
+func compareList(a, b listKey) int {
+	if c := b.created.Compare(a.created); c != 0 {
+		return c
+	}
+	return strings.Compare(b.qrn, a.qrn)
+}
+
+// queueKey orders a queue: by the time the job became QUEUED (QueuedAt,
+// or UpdatedAt when that is zero), then by arrival in the queue.
+type queueKey struct {
+	at  time.Time
 	seq uint64
+	qrn string
 }
 
-var _ quantum.Store = (*Memory)(nil)
+func compareQueue(a, b queueKey) int {
+	if c := a.at.Compare(b.at); c != 0 {
+		return c
+	}
+	return cmpUint(a.seq, b.seq)
+}
+
+func cmpUint(a, b uint64) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
+
+// changeKey orders jobs by their last change, oldest first, then QRN.
+type changeKey struct {
+	at  time.Time
+	qrn string
+}
+
+func compareChange(a, b changeKey) int {
+	if c := a.at.Compare(b.at); c != 0 {
+		return c
+	}
+	return strings.Compare(a.qrn, b.qrn)
+}
+
+func queuedAt(j *quantum.JobRecord) time.Time {
+	if j.QueuedAt.IsZero() {
+		return j.UpdatedAt
+	}
+	return j.QueuedAt
+}
+
+var _ quantum.ExclusiveStore = (*Memory)(nil)
 
 // NewMemory returns an empty memory Store.
 func NewMemory() *Memory {
 	return &Memory{
-		jobs:     map[string]*entry{},
-		owners:   map[string]*owned{},
-		byStatus: map[quantum.JobStatus]map[string]*entry{},
-		devices:  map[string]*queue{},
-		queues:   map[quantum.Queue]*queue{},
+		jobs:    map[string]*entry{},
+		owners:  map[string]*owned{},
+		changed: map[quantum.JobStatus]*ordered[changeKey]{},
+		devices: map[string]*ordered[queueKey]{},
+		queues:  map[quantum.Queue]*ordered[queueKey]{},
 	}
 }
 
@@ -88,126 +144,92 @@ func (m *Memory) fault(method string) {
 	}
 }
 
-// Exclusive reports true: a memory Store belongs to one process.
-func (m *Memory) Exclusive() bool { return true }
-
 // Close does nothing: a memory Store has nothing to release. It is here so
 // that callers can close any Store alike.
 func (m *Memory) Close() error { return nil }
 
-func (m *Memory) CreateJob(ctx context.Context, job *quantum.Job, program quantum.Program) error {
+func (m *Memory) CreateJob(ctx context.Context, job *quantum.JobRecord, program quantum.Program) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
+	j := job.Clone() // outside the lock: it may be large
 	defer m.lock()()
 	m.fault("CreateJob")
-	if _, ok := m.jobs[job.JobQRN]; ok {
+	if _, ok := m.jobs[j.JobQRN]; ok {
 		return quantum.ErrJobExists
 	}
-	e := &entry{job: job.Clone(), program: program}
-	m.jobs[job.JobQRN] = e
-	o := m.owners[job.Owner]
+	e := &entry{job: j, program: program}
+	m.jobs[j.JobQRN] = e
+	o := m.owners[j.Owner]
 	if o == nil {
-		o = &owned{jobs: map[string]*entry{}, counts: map[quantum.JobStatus]int{}}
-		m.owners[job.Owner] = o
+		o = &owned{jobs: newOrdered(compareList), counts: map[quantum.JobStatus]int{}}
+		m.owners[j.Owner] = o
 	}
-	o.jobs[job.JobQRN] = e
-	m.index(e, "")
+	o.jobs.Insert(listKey{j.TimeStamps.CreatedAt, j.JobQRN})
+	m.index(e, nil)
 	return nil
 }
 
-// index moves e between the status sets, counts and queues after its
-// status changed from old ("" for a new job; the job's own status when it
-// did not change, which keeps its place in the queues).
-func (m *Memory) index(e *entry, old quantum.JobStatus) {
+// index moves e, whose job was old (nil for a new job), between the
+// counts, the status sets and the queues, to where its job is now.
+func (m *Memory) index(e *entry, old *quantum.JobRecord) {
 	j := e.job
-	if old == j.Status {
-		return
-	}
 	o := m.owners[j.Owner]
-	if old != "" {
-		m.unindex(e, old)
+	if old != nil {
+		m.unindexStatus(old)
 	}
 	o.counts[j.Status]++
-	if m.byStatus[j.Status] == nil {
-		m.byStatus[j.Status] = map[string]*entry{}
+	insertIn(m.changed, j.Status, changeKey{j.UpdatedAt, j.JobQRN}, compareChange)
+	wasQueued := old != nil && old.Status == quantum.StatusQueued
+	isQueued := j.Status == quantum.StatusQueued
+	if wasQueued && isQueued && queuedAt(j).Equal(e.queued.at) {
+		return // an update that keeps the job QUEUED in its place
 	}
-	m.byStatus[j.Status][j.JobQRN] = e
-	if j.Status == quantum.StatusQueued {
+	if wasQueued {
+		m.unqueue(e, old)
+	}
+	if isQueued {
 		m.seq++
-		e.queueSeq = m.seq
-		it := queued{j.JobQRN, m.seq}
-		for _, q := range []*queue{m.deviceQueue(j.DeviceQRN), m.ownerQueue(j)} {
-			q.items = append(q.items, it)
-			q.count++
+		e.queued = queueKey{queuedAt(j), m.seq, j.JobQRN}
+		insertIn(m.devices, j.DeviceQRN, e.queued, compareQueue)
+		insertIn(m.queues, quantum.Queue{Device: j.DeviceQRN, Owner: j.Owner}, e.queued, compareQueue)
+	}
+}
+
+// unindexStatus takes a job that was old out of its status's count and set.
+func (m *Memory) unindexStatus(old *quantum.JobRecord) {
+	o := m.owners[old.Owner]
+	if o.counts[old.Status]--; o.counts[old.Status] == 0 {
+		delete(o.counts, old.Status)
+	}
+	deleteIn(m.changed, old.Status, changeKey{old.UpdatedAt, old.JobQRN})
+}
+
+// unqueue takes e, whose job was old and QUEUED, out of its queues.
+func (m *Memory) unqueue(e *entry, old *quantum.JobRecord) {
+	deleteIn(m.devices, old.DeviceQRN, e.queued)
+	deleteIn(m.queues, quantum.Queue{Device: old.DeviceQRN, Owner: old.Owner}, e.queued)
+	e.queued = queueKey{}
+}
+
+func insertIn[M ~map[I]*ordered[K], I comparable, K any](sets M, at I, k K, cmp func(a, b K) int) {
+	s := sets[at]
+	if s == nil {
+		s = newOrdered(cmp)
+		sets[at] = s
+	}
+	s.Insert(k)
+}
+
+func deleteIn[M ~map[I]*ordered[K], I comparable, K any](sets M, at I, k K) {
+	if s := sets[at]; s != nil {
+		if s.Delete(k); s.Len() == 0 {
+			delete(sets, at)
 		}
 	}
 }
 
-// unindex takes e, whose status was old, out of the status sets, counts
-// and queues.
-func (m *Memory) unindex(e *entry, old quantum.JobStatus) {
-	j := e.job
-	o := m.owners[j.Owner]
-	o.counts[old]--
-	if o.counts[old] == 0 {
-		delete(o.counts, old)
-	}
-	delete(m.byStatus[old], j.JobQRN)
-	if old == quantum.StatusQueued {
-		e.queueSeq = 0
-		left(m, m.devices, j.DeviceQRN)
-		left(m, m.queues, quantum.Queue{Device: j.DeviceQRN, Owner: j.Owner})
-	}
-}
-
-// left notes that a job left the queue under key; once most of its items
-// are dead the queue is compacted, so that it never holds more than about
-// twice its live jobs.
-func left[K comparable](m *Memory, queues map[K]*queue, key K) {
-	q := queues[key]
-	q.count--
-	switch {
-	case q.count == 0:
-		delete(queues, key)
-	case len(q.items) > 2*q.count+64:
-		q.items = slices.DeleteFunc(q.items, func(it queued) bool { return !m.live(it) })
-	}
-}
-
-// trim drops the dead items at the head of q.
-func (q *queue) trim(m *Memory) {
-	for len(q.items) > 0 && !m.live(q.items[0]) {
-		q.items[0] = queued{}
-		q.items = q.items[1:]
-	}
-}
-
-func (m *Memory) deviceQueue(device string) *queue {
-	q := m.devices[device]
-	if q == nil {
-		q = &queue{}
-		m.devices[device] = q
-	}
-	return q
-}
-
-func (m *Memory) ownerQueue(j *quantum.Job) *queue {
-	k := quantum.Queue{Device: j.DeviceQRN, Owner: j.Owner}
-	q := m.queues[k]
-	if q == nil {
-		q = &queue{}
-		m.queues[k] = q
-	}
-	return q
-}
-
-func (m *Memory) live(q queued) bool {
-	e, ok := m.jobs[q.qrn]
-	return ok && e.job.Status == quantum.StatusQueued && e.queueSeq == q.seq
-}
-
-func (m *Memory) GetJob(ctx context.Context, qrn string) (*quantum.Job, error) {
+func (m *Memory) GetJob(ctx context.Context, qrn string) (*quantum.JobRecord, error) {
 	defer m.lock()()
 	m.fault("GetJob")
 	e, ok := m.jobs[qrn]
@@ -229,18 +251,26 @@ func (m *Memory) GetProgram(ctx context.Context, qrn string) (*quantum.Program, 
 }
 
 func (m *Memory) GetResult(ctx context.Context, qrn string) (map[string]int, error) {
-	defer m.lock()()
-	m.fault("GetResult")
-	e, ok := m.jobs[qrn]
-	if !ok || e.result == nil {
-		return nil, quantum.ErrJobNotFound
-	}
-	return maps.Clone(e.result), nil
+	r, err := func() (map[string]int, error) {
+		defer m.lock()()
+		m.fault("GetResult")
+		e, ok := m.jobs[qrn]
+		if !ok || e.result == nil {
+			return nil, quantum.ErrJobNotFound
+		}
+		return e.result, nil
+	}()
+	// A stored result is never changed, only replaced: copy it outside
+	// the lock, however large it is.
+	return maps.Clone(r), err
 }
 
-func (m *Memory) UpdateJob(ctx context.Context, qrn string, expect quantum.JobStatus, change func(*quantum.Job), result map[string]int) (*quantum.Job, error) {
+func (m *Memory) UpdateJob(ctx context.Context, qrn string, expect quantum.JobStatus, change func(*quantum.JobRecord), result map[string]int) (*quantum.JobRecord, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
+	}
+	if result != nil {
+		result = maps.Clone(result) // outside the lock: it may be large
 	}
 	defer m.lock()()
 	m.fault("UpdateJob")
@@ -251,13 +281,16 @@ func (m *Memory) UpdateJob(ctx context.Context, qrn string, expect quantum.JobSt
 	if e.job.Status != expect || expect.IsTerminal() {
 		return nil, quantum.ErrStatusChanged
 	}
-	j := e.job.Clone()
-	change(j)                                                                   // may panic: nothing has changed yet
-	j.JobQRN, j.Owner, j.DeviceQRN = e.job.JobQRN, e.job.Owner, e.job.DeviceQRN // identity never changes
-	old := e.job.Status
+	old := e.job
+	j := old.Clone()
+	change(j) // may panic: nothing has changed yet
+	// Identity never changes; and the change may have put the caller's
+	// own maps in j, which the store must not share.
+	j.JobQRN, j.Owner, j.DeviceQRN, j.TimeStamps.CreatedAt = old.JobQRN, old.Owner, old.DeviceQRN, old.TimeStamps.CreatedAt
+	j = j.Clone()
 	e.job = j
 	if result != nil {
-		e.result = maps.Clone(result)
+		e.result = result
 	}
 	m.index(e, old)
 	return j.Clone(), nil
@@ -273,56 +306,95 @@ func (m *Memory) DeleteJob(ctx context.Context, qrn string, expect quantum.JobSt
 	if !ok {
 		return quantum.ErrJobNotFound
 	}
-	if e.job.Status != expect {
+	j := e.job
+	if j.Status != expect {
 		return quantum.ErrStatusChanged
 	}
-	m.unindex(e, e.job.Status)
+	m.unindexStatus(j)
+	if j.Status == quantum.StatusQueued {
+		m.unqueue(e, j)
+	}
 	delete(m.jobs, qrn)
-	o := m.owners[e.job.Owner]
-	delete(o.jobs, qrn)
-	if len(o.jobs) == 0 {
-		delete(m.owners, e.job.Owner)
+	o := m.owners[j.Owner]
+	if o.jobs.Delete(listKey{j.TimeStamps.CreatedAt, qrn}); o.jobs.Len() == 0 {
+		delete(m.owners, j.Owner)
 	}
 	return nil
 }
 
-func (m *Memory) ListJobs(ctx context.Context, f quantum.JobFilter) ([]*quantum.Job, int, error) {
+// listChunk is how many jobs a filtered list tests per hold of the mutex.
+const listChunk = 1024
+
+func (m *Memory) ListJobs(ctx context.Context, f quantum.JobFilter) ([]*quantum.JobRecord, int, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, 0, err
 	}
-	defer m.lock()()
-	m.fault("ListJobs")
-	var match []*quantum.Job
-	if o := m.owners[f.Owner]; o != nil {
-		for _, e := range o.jobs {
-			if f.Matches(e.job) {
-				match = append(match, e.job)
-			}
+	unfiltered := len(f.Statuses) == 0 && f.Vendor == "" && f.Provider == "" && f.Search == "" && len(f.Tags) == 0
+	if unfiltered {
+		defer m.lock()()
+		m.fault("ListJobs")
+		o := m.owners[f.Owner]
+		if o == nil {
+			return nil, 0, nil
 		}
+		total := o.jobs.Len()
+		start, end := f.PageBounds(total)
+		var page []*quantum.JobRecord
+		for c := o.jobs.At(start); c.Valid() && len(page) < end-start; c.Next() {
+			page = append(page, m.jobs[c.Key().qrn].job.Clone())
+		}
+		return page, total, nil
 	}
-	slices.SortFunc(match, newestFirst)
-	start, end := f.PageBounds(len(match))
-	var page []*quantum.Job
-	for _, j := range match[start:end] {
-		page = append(page, j.Clone())
+	// Walk the owner's jobs newest first, a chunk at a time, resuming
+	// after the last key seen: each job is tested once, as it is when
+	// its chunk is read. A job's key (its creation time and QRN) never
+	// changes, so none is seen twice.
+	var page []*quantum.JobRecord
+	total := 0
+	first, last := f.PageBounds(int(^uint(0) >> 1))
+	var after *listKey
+	for done := false; !done; {
+		if err := ctx.Err(); err != nil {
+			return nil, 0, err
+		}
+		func() {
+			defer m.lock()()
+			m.fault("ListJobs")
+			o := m.owners[f.Owner]
+			if o == nil {
+				done = true
+				return
+			}
+			c := o.jobs.First()
+			if after != nil {
+				if c = o.jobs.Seek(*after); c.Valid() && compareList(c.Key(), *after) == 0 {
+					c.Next()
+				}
+			}
+			for n := 0; n < listChunk && c.Valid(); c.Next() {
+				k := c.Key()
+				after = &k
+				n++
+				j := m.jobs[k.qrn].job
+				if !f.Matches(j) {
+					continue
+				}
+				if total >= first && total < last {
+					page = append(page, j.Clone())
+				}
+				total++
+			}
+			done = !c.Valid()
+		}()
 	}
-	return page, len(match), nil
-}
-
-// newestFirst orders jobs by creation time, newest first, then by QRN
-// descending: a total order, so pages are stable.
-func newestFirst(a, b *quantum.Job) int {
-	if c := b.TimeStamps.CreatedAt.Compare(a.TimeStamps.CreatedAt); c != 0 {
-		return c
-	}
-	return strings.Compare(b.JobQRN, a.JobQRN)
+	return page, total, nil
 }
 
 func (m *Memory) CountQueued(ctx context.Context, deviceQRN string) (int, error) {
 	defer m.lock()()
 	m.fault("CountQueued")
 	if q := m.devices[deviceQRN]; q != nil {
-		return q.count, nil
+		return q.Len(), nil
 	}
 	return 0, nil
 }
@@ -353,15 +425,9 @@ func (m *Memory) QueuePosition(ctx context.Context, qrn string) (int, error) {
 	if e.job.Status != quantum.StatusQueued {
 		return 0, nil
 	}
-	q := m.devices[e.job.DeviceQRN]
-	q.trim(m)
-	pos := 0
-	for _, it := range q.items {
-		if m.live(it) {
-			pos++
-			if it.qrn == qrn {
-				return pos, nil
-			}
+	if q := m.devices[e.job.DeviceQRN]; q != nil {
+		if r, found := q.Rank(e.queued); found {
+			return r + 1, nil
 		}
 	}
 	return 0, nil
@@ -382,7 +448,7 @@ func compareQueues(a, b quantum.Queue) int {
 	return strings.Compare(a.Owner, b.Owner)
 }
 
-func (m *Memory) ClaimJob(ctx context.Context, c quantum.Claim) (*quantum.Job, error) {
+func (m *Memory) ClaimJob(ctx context.Context, c quantum.Claim) (*quantum.JobRecord, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -392,32 +458,37 @@ func (m *Memory) ClaimJob(ctx context.Context, c quantum.Claim) (*quantum.Job, e
 	if q == nil {
 		return nil, quantum.ErrNoJob
 	}
-	if q.trim(m); len(q.items) == 0 {
-		return nil, quantum.ErrNoJob
-	}
-	e := m.jobs[q.items[0].qrn]
+	head := q.First()
+	e := m.jobs[head.Key().qrn]
 	if e.job.MemoryNeed > c.MaxMemory {
 		return e.job.Clone(), quantum.ErrMemoryShort
 	}
-	j := e.job.Clone()
+	old := e.job
+	j := old.Clone()
 	j.Status, j.UpdatedAt, j.LeaseUntil = quantum.StatusRunning, c.Now, c.LeaseUntil
+	j.Attempts++
 	e.job = j
-	m.index(e, quantum.StatusQueued)
-	if dq := m.devices[j.DeviceQRN]; dq != nil {
-		dq.trim(m) // claims come mostly from the head: keep it live
-	}
+	m.index(e, old)
 	return j.Clone(), nil
 }
 
-func (m *Memory) Unfinished(ctx context.Context, statuses []quantum.JobStatus, before time.Time, limit int) ([]*quantum.Job, error) {
+func (m *Memory) Unfinished(ctx context.Context, statuses []quantum.JobStatus, before time.Time, limit int) ([]*quantum.JobRecord, error) {
 	defer m.lock()()
 	m.fault("Unfinished")
-	var out []*quantum.Job
-	for _, st := range statuses {
-		for _, e := range m.byStatus[st] {
-			if before.IsZero() || e.job.UpdatedAt.Before(before) {
-				out = append(out, e.job)
+	var out []*quantum.JobRecord
+	for i, st := range statuses {
+		set := m.changed[st]
+		if set == nil || slices.Contains(statuses[:i], st) {
+			continue
+		}
+		n := 0
+		for c := set.First(); c.Valid() && n < limit; c.Next() {
+			k := c.Key()
+			if !before.IsZero() && !k.at.Before(before) {
+				break
 			}
+			out = append(out, m.jobs[k.qrn].job)
+			n++
 		}
 	}
 	sortByUpdate(out)
@@ -429,11 +500,8 @@ func (m *Memory) Unfinished(ctx context.Context, statuses []quantum.JobStatus, b
 }
 
 // sortByUpdate orders jobs by their last change, oldest first, then QRN.
-func sortByUpdate(jobs []*quantum.Job) {
-	slices.SortFunc(jobs, func(a, b *quantum.Job) int {
-		if c := a.UpdatedAt.Compare(b.UpdatedAt); c != 0 {
-			return c
-		}
-		return strings.Compare(a.JobQRN, b.JobQRN)
+func sortByUpdate(jobs []*quantum.JobRecord) {
+	slices.SortFunc(jobs, func(a, b *quantum.JobRecord) int {
+		return compareChange(changeKey{a.UpdatedAt, a.JobQRN}, changeKey{b.UpdatedAt, b.JobQRN})
 	})
 }

@@ -46,6 +46,15 @@ func Run(t *testing.T, newStore func(t *testing.T) quantum.Store) {
 		{"CountJobs", testCountJobs},
 		{"PagingExtremes", testPagingExtremes},
 		{"PanicInChange", testPanicInChange},
+		{"QueuedUpdatesKeepPlace", testQueuedUpdatesKeepPlace},
+		{"CancelRacesClaim", testCancelRacesClaim},
+		{"DeleteRacesClaim", testDeleteRacesClaim},
+		{"Attempts", testAttempts},
+		{"IdentityIsFixed", testIdentityIsFixed},
+		{"DeepCopies", testDeepCopies},
+		{"ResultTooLarge", testResultTooLarge},
+		{"ListFilterPages", testListFilterPages},
+		{"Exclusive", testExclusive},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) { tc.fn(t, newStore(t)) })
@@ -62,14 +71,14 @@ const deviceA, deviceB = "qbraid:qbraid:sim:qir-sv", "aws:aws:sim:sv1"
 
 // newJob returns an INITIALIZING job of owner on device, created at
 // epoch + minute minutes, with a fresh QRN.
-func newJob(owner, device string, minute int) *quantum.Job {
+func newJob(owner, device string, minute int) *quantum.JobRecord {
 	n := seq.Add(1)
 	created := epoch.Add(time.Duration(minute) * time.Minute)
 	vendor := "qbraid"
 	if device == deviceB {
 		vendor = "aws"
 	}
-	return &quantum.Job{
+	return &quantum.JobRecord{Job: quantum.Job{
 		Name:           fmt.Sprintf("job %d", n),
 		Shots:          100,
 		DeviceQRN:      device,
@@ -82,9 +91,7 @@ func newJob(owner, device string, minute int) *quantum.Job {
 		ExperimentType: "gate_model",
 		TimeStamps:     quantum.TimeStamps{CreatedAt: created},
 		Metadata:       map[string]any{},
-		Owner:          owner,
-		UpdatedAt:      created,
-	}
+	}, Owner: owner, UpdatedAt: created}
 }
 
 var program = quantum.Program{Format: "qasm3", Data: "OPENQASM 3; qubit q; h q;"}
@@ -95,7 +102,7 @@ func claimOf(device, owner string) quantum.Claim {
 	return quantum.Claim{Queue: quantum.Queue{Device: device, Owner: owner}, MaxMemory: math.MaxInt64, Now: epoch, LeaseUntil: epoch.Add(time.Hour)}
 }
 
-func create(t *testing.T, s quantum.Store, j *quantum.Job) *quantum.Job {
+func create(t *testing.T, s quantum.Store, j *quantum.JobRecord) *quantum.JobRecord {
 	t.Helper()
 	if err := s.CreateJob(ctx, j, program); err != nil {
 		t.Fatalf("CreateJob(%s): %v", j.JobQRN, err)
@@ -104,9 +111,9 @@ func create(t *testing.T, s quantum.Store, j *quantum.Job) *quantum.Job {
 }
 
 // move changes a job's status with a compare-and-set that must succeed.
-func move(t *testing.T, s quantum.Store, qrn string, from, to quantum.JobStatus, at time.Time) *quantum.Job {
+func move(t *testing.T, s quantum.Store, qrn string, from, to quantum.JobStatus, at time.Time) *quantum.JobRecord {
 	t.Helper()
-	j, err := s.UpdateJob(ctx, qrn, from, func(j *quantum.Job) {
+	j, err := s.UpdateJob(ctx, qrn, from, func(j *quantum.JobRecord) {
 		j.Status, j.UpdatedAt = to, at
 		if to == quantum.StatusQueued {
 			j.QueuedAt = at
@@ -118,7 +125,7 @@ func move(t *testing.T, s quantum.Store, qrn string, from, to quantum.JobStatus,
 	return j
 }
 
-func queue(t *testing.T, s quantum.Store, j *quantum.Job, at time.Time) {
+func queue(t *testing.T, s quantum.Store, j *quantum.JobRecord, at time.Time) {
 	t.Helper()
 	move(t, s, j.JobQRN, quantum.StatusInitializing, quantum.StatusValidating, at)
 	move(t, s, j.JobQRN, quantum.StatusValidating, quantum.StatusQueued, at)
@@ -172,7 +179,7 @@ func testCopiesAreIsolated(t *testing.T, s quantum.Store) {
 
 func testUpdateIsCompareAndSet(t *testing.T, s quantum.Store) {
 	j := create(t, s, newJob("alice", deviceA, 0))
-	_, err := s.UpdateJob(ctx, j.JobQRN, quantum.StatusQueued, func(j *quantum.Job) { j.Status = quantum.StatusRunning }, nil)
+	_, err := s.UpdateJob(ctx, j.JobQRN, quantum.StatusQueued, func(j *quantum.JobRecord) { j.Status = quantum.StatusRunning }, nil)
 	if !errors.Is(err, quantum.ErrStatusChanged) {
 		t.Fatalf("update from the wrong status: %v, want ErrStatusChanged", err)
 	}
@@ -180,7 +187,7 @@ func testUpdateIsCompareAndSet(t *testing.T, s quantum.Store) {
 		t.Fatalf("a refused update changed the job: %s", got.Status)
 	}
 	msg := "note"
-	got, err := s.UpdateJob(ctx, j.JobQRN, quantum.StatusInitializing, func(j *quantum.Job) {
+	got, err := s.UpdateJob(ctx, j.JobQRN, quantum.StatusInitializing, func(j *quantum.JobRecord) {
 		j.Status, j.StatusMsg = quantum.StatusValidating, &msg
 		j.JobQRN, j.Owner = "something else", "mallory" // identity is not the change's to make
 	}, nil)
@@ -191,7 +198,7 @@ func testUpdateIsCompareAndSet(t *testing.T, s quantum.Store) {
 	if stored.Status != quantum.StatusValidating || stored.Owner != "alice" || stored.JobQRN != j.JobQRN {
 		t.Fatalf("stored after update: %+v", stored)
 	}
-	if _, err := s.UpdateJob(ctx, "qbraid:qbraid:sim:qir-sv-abcd-qjob-ffffffffffffffffffffffff", quantum.StatusQueued, func(*quantum.Job) {}, nil); !errors.Is(err, quantum.ErrJobNotFound) {
+	if _, err := s.UpdateJob(ctx, "qbraid:qbraid:sim:qir-sv-abcd-qjob-ffffffffffffffffffffffff", quantum.StatusQueued, func(*quantum.JobRecord) {}, nil); !errors.Is(err, quantum.ErrJobNotFound) {
 		t.Fatalf("update of an unknown job: %v", err)
 	}
 }
@@ -200,7 +207,7 @@ func testTerminalNeverChanges(t *testing.T, s quantum.Store) {
 	for _, end := range []quantum.JobStatus{quantum.StatusCompleted, quantum.StatusFailed, quantum.StatusCancelled} {
 		j := create(t, s, newJob("alice", deviceA, 0))
 		move(t, s, j.JobQRN, quantum.StatusInitializing, end, epoch)
-		_, err := s.UpdateJob(ctx, j.JobQRN, end, func(j *quantum.Job) { j.Status = quantum.StatusQueued }, nil)
+		_, err := s.UpdateJob(ctx, j.JobQRN, end, func(j *quantum.JobRecord) { j.Status = quantum.StatusQueued }, nil)
 		if !errors.Is(err, quantum.ErrStatusChanged) {
 			t.Fatalf("%s job changed: %v", end, err)
 		}
@@ -217,7 +224,7 @@ func testResultWithCompletion(t *testing.T, s quantum.Store) {
 		t.Fatal(err)
 	}
 	counts := map[string]int{"00": 40, "11": 60}
-	_, err := s.UpdateJob(ctx, j.JobQRN, quantum.StatusRunning, func(j *quantum.Job) { j.Status = quantum.StatusCompleted }, counts)
+	_, err := s.UpdateJob(ctx, j.JobQRN, quantum.StatusRunning, func(j *quantum.JobRecord) { j.Status = quantum.StatusCompleted }, counts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -228,7 +235,7 @@ func testResultWithCompletion(t *testing.T, s quantum.Store) {
 	}
 	// A refused update stores no result.
 	k := create(t, s, newJob("alice", deviceA, 1))
-	if _, err := s.UpdateJob(ctx, k.JobQRN, quantum.StatusRunning, func(j *quantum.Job) { j.Status = quantum.StatusCompleted }, counts); !errors.Is(err, quantum.ErrStatusChanged) {
+	if _, err := s.UpdateJob(ctx, k.JobQRN, quantum.StatusRunning, func(j *quantum.JobRecord) { j.Status = quantum.StatusCompleted }, counts); !errors.Is(err, quantum.ErrStatusChanged) {
 		t.Fatalf("update from the wrong status: %v", err)
 	}
 	if _, err := s.GetResult(ctx, k.JobQRN); !errors.Is(err, quantum.ErrJobNotFound) {
@@ -242,7 +249,7 @@ func testDelete(t *testing.T, s quantum.Store) {
 		t.Fatalf("delete from the wrong status: %v", err)
 	}
 	move(t, s, j.JobQRN, quantum.StatusInitializing, quantum.StatusRunning, epoch)
-	if _, err := s.UpdateJob(ctx, j.JobQRN, quantum.StatusRunning, func(j *quantum.Job) { j.Status = quantum.StatusCompleted }, map[string]int{"0": 100}); err != nil {
+	if _, err := s.UpdateJob(ctx, j.JobQRN, quantum.StatusRunning, func(j *quantum.JobRecord) { j.Status = quantum.StatusCompleted }, map[string]int{"0": 100}); err != nil {
 		t.Fatal(err)
 	}
 	if err := s.DeleteJob(ctx, j.JobQRN, quantum.StatusCompleted); err != nil {
@@ -265,7 +272,7 @@ func testDelete(t *testing.T, s quantum.Store) {
 	}
 }
 
-func qrns(jobs []*quantum.Job) []string {
+func qrns(jobs []*quantum.JobRecord) []string {
 	out := make([]string, len(jobs))
 	for i, j := range jobs {
 		out[i] = j.JobQRN
@@ -318,29 +325,29 @@ func testListFilters(t *testing.T, s quantum.Store) {
 	b.Name, b.Tags = "ghz", map[string]any{"team": "blue", "n": int64(2), "ok": true}
 	c := newJob("alice", deviceA, 2)
 	c.Name = "other"
-	for _, j := range []*quantum.Job{a, b, c} {
+	for _, j := range []*quantum.JobRecord{a, b, c} {
 		create(t, s, j)
 	}
 	move(t, s, b.JobQRN, quantum.StatusInitializing, quantum.StatusFailed, epoch)
 	tests := []struct {
 		name string
 		f    quantum.JobFilter
-		want []*quantum.Job
+		want []*quantum.JobRecord
 	}{
-		{"all", quantum.JobFilter{}, []*quantum.Job{c, b, a}},
-		{"status", quantum.JobFilter{Statuses: []quantum.JobStatus{quantum.StatusFailed}}, []*quantum.Job{b}},
-		{"statuses", quantum.JobFilter{Statuses: []quantum.JobStatus{quantum.StatusInitializing, quantum.StatusQueued}}, []*quantum.Job{c, a}},
-		{"vendor", quantum.JobFilter{Vendor: "aws"}, []*quantum.Job{b}},
-		{"provider", quantum.JobFilter{Provider: "qbraid"}, []*quantum.Job{c, a}},
-		{"search name", quantum.JobFilter{Search: "BELL"}, []*quantum.Job{a}},
-		{"search device", quantum.JobFilter{Search: "sim:sv1"}, []*quantum.Job{b}},
-		{"search qrn", quantum.JobFilter{Search: c.JobQRN[len(c.JobQRN)-10:]}, []*quantum.Job{c}},
-		{"tag", quantum.JobFilter{Tags: map[string]any{"team": "blue"}}, []*quantum.Job{b}},
+		{"all", quantum.JobFilter{}, []*quantum.JobRecord{c, b, a}},
+		{"status", quantum.JobFilter{Statuses: []quantum.JobStatus{quantum.StatusFailed}}, []*quantum.JobRecord{b}},
+		{"statuses", quantum.JobFilter{Statuses: []quantum.JobStatus{quantum.StatusInitializing, quantum.StatusQueued}}, []*quantum.JobRecord{c, a}},
+		{"vendor", quantum.JobFilter{Vendor: "aws"}, []*quantum.JobRecord{b}},
+		{"provider", quantum.JobFilter{Provider: "qbraid"}, []*quantum.JobRecord{c, a}},
+		{"search name", quantum.JobFilter{Search: "BELL"}, []*quantum.JobRecord{a}},
+		{"search device", quantum.JobFilter{Search: "sim:sv1"}, []*quantum.JobRecord{b}},
+		{"search qrn", quantum.JobFilter{Search: c.JobQRN[len(c.JobQRN)-10:]}, []*quantum.JobRecord{c}},
+		{"tag", quantum.JobFilter{Tags: map[string]any{"team": "blue"}}, []*quantum.JobRecord{b}},
 		{"tags all must match", quantum.JobFilter{Tags: map[string]any{"team": "blue", "n": int64(1)}}, nil},
-		{"tag integer", quantum.JobFilter{Tags: map[string]any{"n": int64(1)}}, []*quantum.Job{a}},
-		{"tag bool", quantum.JobFilter{Tags: map[string]any{"ok": true}}, []*quantum.Job{b}},
+		{"tag integer", quantum.JobFilter{Tags: map[string]any{"n": int64(1)}}, []*quantum.JobRecord{a}},
+		{"tag bool", quantum.JobFilter{Tags: map[string]any{"ok": true}}, []*quantum.JobRecord{b}},
 		{"tag missing", quantum.JobFilter{Tags: map[string]any{"nope": "x"}}, nil},
-		{"combined", quantum.JobFilter{Vendor: "qbraid", Search: "other"}, []*quantum.Job{c}},
+		{"combined", quantum.JobFilter{Vendor: "qbraid", Search: "other"}, []*quantum.JobRecord{c}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -361,7 +368,7 @@ func testListFilters(t *testing.T, s quantum.Store) {
 }
 
 func testQueue(t *testing.T, s quantum.Store) {
-	var jobs []*quantum.Job
+	var jobs []*quantum.JobRecord
 	for i := range 4 {
 		j := create(t, s, newJob("alice", deviceA, i))
 		queue(t, s, j, epoch.Add(time.Duration(i)*time.Second))
@@ -497,7 +504,7 @@ func testRacingUpdates(t *testing.T, s quantum.Store) {
 				if to == quantum.StatusCompleted {
 					result = map[string]int{"1": 100}
 				}
-				_, err := s.UpdateJob(ctx, j.JobQRN, quantum.StatusRunning, func(j *quantum.Job) { j.Status = to }, result)
+				_, err := s.UpdateJob(ctx, j.JobQRN, quantum.StatusRunning, func(j *quantum.JobRecord) { j.Status = to }, result)
 				switch {
 				case err == nil:
 					wins.Add(1)
@@ -568,13 +575,13 @@ func testQueuesPerOwner(t *testing.T, s quantum.Store) {
 	a1 := create(t, s, newJob("alice", deviceA, 0))
 	b1 := create(t, s, newJob("bob", deviceA, 1))
 	a2 := create(t, s, newJob("alice", deviceA, 2))
-	for i, j := range []*quantum.Job{a1, b1, a2} {
+	for i, j := range []*quantum.JobRecord{a1, b1, a2} {
 		queue(t, s, j, epoch.Add(time.Duration(i)*time.Second))
 	}
 	if q, _ := s.Queues(ctx); !sameQueues(q, []quantum.Queue{{Device: deviceA, Owner: "alice"}, {Device: deviceA, Owner: "bob"}}) {
 		t.Fatalf("Queues = %v", q)
 	}
-	for i, j := range []*quantum.Job{a1, b1, a2} {
+	for i, j := range []*quantum.JobRecord{a1, b1, a2} {
 		if pos, _ := s.QueuePosition(ctx, j.JobQRN); pos != i+1 {
 			t.Fatalf("QueuePosition(%d) = %d, want %d", i, pos, i+1)
 		}
@@ -604,7 +611,7 @@ func testClaimWithinMemory(t *testing.T, s quantum.Store) {
 	big.MemoryNeed = 1000
 	small := newJob("alice", deviceA, 1)
 	small.MemoryNeed = 10
-	for i, j := range []*quantum.Job{big, small} {
+	for i, j := range []*quantum.JobRecord{big, small} {
 		create(t, s, j)
 		queue(t, s, j, epoch.Add(time.Duration(i)*time.Second))
 	}
@@ -634,7 +641,7 @@ func testUpdateKeepsQueuePlace(t *testing.T, s quantum.Store) {
 	b := create(t, s, newJob("alice", deviceA, 1))
 	queue(t, s, a, epoch)
 	queue(t, s, b, epoch.Add(time.Second))
-	if _, err := s.UpdateJob(ctx, a.JobQRN, quantum.StatusQueued, func(j *quantum.Job) { j.Name = "renamed" }, nil); err != nil {
+	if _, err := s.UpdateJob(ctx, a.JobQRN, quantum.StatusQueued, func(j *quantum.JobRecord) { j.Name = "renamed" }, nil); err != nil {
 		t.Fatal(err)
 	}
 	if n, _ := s.CountQueued(ctx, deviceA); n != 2 {
@@ -706,7 +713,7 @@ func testPanicInChange(t *testing.T, s quantum.Store) {
 				t.Fatal("the change function's panic did not reach the caller")
 			}
 		}()
-		_, _ = s.UpdateJob(ctx, j.JobQRN, quantum.StatusInitializing, func(j *quantum.Job) {
+		_, _ = s.UpdateJob(ctx, j.JobQRN, quantum.StatusInitializing, func(j *quantum.JobRecord) {
 			j.Status = quantum.StatusFailed
 			panic("boom")
 		}, nil)
@@ -716,7 +723,7 @@ func testPanicInChange(t *testing.T, s quantum.Store) {
 		if err != nil || got.Status != quantum.StatusInitializing {
 			t.Errorf("after the panic: %v, %v; want the job unchanged", got, err)
 		}
-		if _, err := s.UpdateJob(ctx, j.JobQRN, quantum.StatusInitializing, func(j *quantum.Job) { j.Status = quantum.StatusValidating }, nil); err != nil {
+		if _, err := s.UpdateJob(ctx, j.JobQRN, quantum.StatusInitializing, func(j *quantum.JobRecord) { j.Status = quantum.StatusValidating }, nil); err != nil {
 			t.Errorf("update after the panic: %v", err)
 		}
 		if _, total, err := s.ListJobs(ctx, quantum.JobFilter{Owner: "alice", Limit: 10}); err != nil || total != 1 {
