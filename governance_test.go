@@ -22,7 +22,8 @@ import (
 // operator's error log holds faults only.
 func TestNormalPathsLogNoErrors(t *testing.T) {
 	core, logs := observer.New(zapcore.DebugLevel)
-	svc, u := quantumtest.NewService(t, quantum.WithWorkers(1), quantum.WithLogger(zap.New(core)), quantum.WithLease(30*time.Millisecond))
+	st := store.NewMemory()
+	svc, u := quantumtest.NewServiceOn(t, st, quantum.WithWorkers(1), quantum.WithLogger(zap.New(core)), quantum.WithLease(30*time.Millisecond))
 	block := &quantumtest.FakeBackend{Block: true}
 	started := block.Started()
 	blockDev := fakeDevice(t, svc, "block", block)
@@ -43,10 +44,10 @@ func TestNormalPathsLogNoErrors(t *testing.T) {
 	// The sweeper renews the running job's lease several times meanwhile.
 	deadline := time.Now().Add(5 * time.Second)
 	for renewed := 0; renewed < 3 && time.Now().Before(deadline); {
-		j, _ := svc.GetJob(ctx, u, running.JobQRN)
+		j, _ := st.GetJob(ctx, running.JobQRN)
 		if lease := j.LeaseUntil; !lease.IsZero() {
 			time.Sleep(10 * time.Millisecond)
-			if k, _ := svc.GetJob(ctx, u, running.JobQRN); k.LeaseUntil.After(lease) {
+			if k, _ := st.GetJob(ctx, running.JobQRN); k.LeaseUntil.After(lease) {
 				renewed++
 			}
 		}
@@ -140,7 +141,7 @@ type shortWatch struct {
 	short chan quantum.Queue
 }
 
-func (s shortWatch) ClaimJob(ctx context.Context, c quantum.Claim) (*quantum.Job, error) {
+func (s shortWatch) ClaimJob(ctx context.Context, c quantum.Claim) (*quantum.JobRecord, error) {
 	j, err := s.Memory.ClaimJob(ctx, c)
 	if errors.Is(err, quantum.ErrMemoryShort) {
 		select {

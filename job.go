@@ -1,9 +1,11 @@
 package quantum
 
 import (
+	"bytes"
 	"encoding/json"
 	"maps"
 	"math"
+	"slices"
 	"strings"
 	"time"
 )
@@ -91,19 +93,6 @@ type Job struct {
 	Cost           float64        `json:"cost"`
 	EstimatedCost  float64        `json:"estimatedCost"`
 	Metadata       map[string]any `json:"metadata"`
-
-	// Owner is the ID of the user the job belongs to.
-	Owner string `json:"-"`
-	// UpdatedAt is when the job last changed; QueuedAt when it last
-	// became QUEUED (its place in the device's queue); LeaseUntil, while
-	// RUNNING, when a worker's claim on it expires.
-	UpdatedAt  time.Time `json:"-"`
-	QueuedAt   time.Time `json:"-"`
-	LeaseUntil time.Time `json:"-"`
-	// MemoryNeed is the memory, in bytes, that running the job holds, as
-	// its backend estimated at create: a worker claims the job only once
-	// that much of the service's memory budget is free.
-	MemoryNeed int64 `json:"-"`
 }
 
 // TimeStamps are a job's times. JSON gives UTC RFC 3339 with milliseconds.
@@ -146,36 +135,89 @@ func (t *TimeStamps) UnmarshalJSON(b []byte) error {
 }
 
 // Clone returns a deep copy of the job, so a store's copy and a caller's
-// never share maps or pointers.
+// never share maps, slices or pointers, however deeply nested.
 func (j *Job) Clone() *Job {
+	c := j.deepCopy()
+	return &c
+}
+
+func (j *Job) deepCopy() Job {
 	c := *j
 	c.Tags = cloneMap(j.Tags)
 	c.RuntimeOptions = cloneMap(j.RuntimeOptions)
 	c.Metadata = cloneMap(j.Metadata)
-	if j.BatchJobQRN != nil {
-		s := *j.BatchJobQRN
-		c.BatchJobQRN = &s
-	}
-	if j.StatusMsg != nil {
-		s := *j.StatusMsg
-		c.StatusMsg = &s
-	}
-	if j.QueuePosition != nil {
-		n := *j.QueuePosition
-		c.QueuePosition = &n
-	}
-	if j.TimeStamps.EndedAt != nil {
-		e := *j.TimeStamps.EndedAt
-		c.TimeStamps.EndedAt = &e
-	}
-	return &c
+	c.BatchJobQRN = clonePtr(j.BatchJobQRN)
+	c.StatusMsg = clonePtr(j.StatusMsg)
+	c.QueuePosition = clonePtr(j.QueuePosition)
+	c.TimeStamps.EndedAt = clonePtr(j.TimeStamps.EndedAt)
+	return c
 }
 
+func clonePtr[T any](p *T) *T {
+	if p == nil {
+		return nil
+	}
+	v := *p
+	return &v
+}
+
+// cloneMap returns a deep copy of m: the maps and slices that JSON decodes
+// to (map[string]any and []any) are copied at every depth, walked with a
+// stack of our own rather than by recursion. A nil map gives an empty one.
 func cloneMap(m map[string]any) map[string]any {
-	if m == nil {
+	out := maps.Clone(m)
+	if out == nil {
 		return map[string]any{}
 	}
-	return maps.Clone(m)
+	nested := false
+	for _, v := range out {
+		switch v.(type) {
+		case map[string]any, []any:
+			nested = true
+		}
+	}
+	if !nested {
+		return out // the common case: nothing below the top level
+	}
+	stack := []any{out}
+	for len(stack) > 0 {
+		c := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		switch x := c.(type) {
+		case map[string]any:
+			for k, v := range x {
+				if cp, ok := shallowCopy(v); ok {
+					x[k] = cp
+					stack = append(stack, cp)
+				}
+			}
+		case []any:
+			for i, v := range x {
+				if cp, ok := shallowCopy(v); ok {
+					x[i] = cp
+					stack = append(stack, cp)
+				}
+			}
+		}
+	}
+	return out
+}
+
+// shallowCopy copies one level of a JSON map or slice.
+func shallowCopy(v any) (any, bool) {
+	switch x := v.(type) {
+	case map[string]any:
+		if x == nil {
+			return x, false
+		}
+		return maps.Clone(x), true
+	case []any:
+		if x == nil {
+			return x, false
+		}
+		return slices.Clone(x), true
+	}
+	return v, false
 }
 
 // JobResult is what GetJobResult returns.
@@ -266,9 +308,13 @@ func matchesSearch(search string, fields ...string) bool {
 	return false
 }
 
-// tagValue normalises a tag value: strings, booleans and integers are
-// allowed (integers of any Go type, or integral float64 as JSON decodes
-// them). ok is false for anything else.
+// TagValue normalises a tag value as jobs store and filters compare them:
+// strings, booleans and integers are allowed (integers of any Go type, or
+// integral floats as JSON decodes them, become int64). ok is false for
+// anything else. Stores that index tags use it, so that they match
+// exactly what JobFilter.Matches matches.
+func TagValue(v any) (any, bool) { return tagValue(v) }
+
 func tagValue(v any) (any, bool) {
 	switch x := v.(type) {
 	case string, bool:
@@ -329,21 +375,57 @@ func roundCost(c float64) float64 { return math.Round(c*1e6) / 1e6 }
 // tags and options use it so that 3 and 3.5 arrive as the Go types the
 // Service checks.
 func FromJSONNumbers(v any) any {
-	switch x := v.(type) {
-	case json.Number:
-		if i, err := x.Int64(); err == nil {
-			return i
-		}
-		f, _ := x.Float64()
-		return f
-	case map[string]any:
-		for k, e := range x {
-			x[k] = FromJSONNumbers(e)
-		}
-	case []any:
-		for i, e := range x {
-			x[i] = FromJSONNumbers(e)
+	v = fromJSONNumber(v)
+	stack := []any{v} // nested maps and slices, walked without recursion
+	for len(stack) > 0 {
+		c := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		switch x := c.(type) {
+		case map[string]any:
+			for k, e := range x {
+				x[k] = fromJSONNumber(e)
+				stack = append(stack, x[k])
+			}
+		case []any:
+			for i, e := range x {
+				x[i] = fromJSONNumber(e)
+				stack = append(stack, x[i])
+			}
 		}
 	}
 	return v
+}
+
+func fromJSONNumber(v any) any {
+	n, ok := v.(json.Number)
+	if !ok {
+		return v
+	}
+	if i, err := n.Int64(); err == nil {
+		return i
+	}
+	f, _ := n.Float64()
+	return f
+}
+
+// jsonValues returns a copy of m made of what JSON decodes to (maps,
+// slices, strings, booleans, nil, int64 for integral numbers and float64
+// for the rest), as if m had come over HTTP: values an in-process caller
+// passes (a []int, a struct) are stored alike and never shared with it.
+func jsonValues(m map[string]any) (map[string]any, error) {
+	if len(m) == 0 {
+		return map[string]any{}, nil
+	}
+	data, err := json.Marshal(m)
+	if err != nil {
+		return nil, err
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	var out map[string]any
+	if err := dec.Decode(&out); err != nil {
+		return nil, err
+	}
+	FromJSONNumbers(out)
+	return out, nil
 }

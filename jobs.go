@@ -47,7 +47,7 @@ const maxNameLen = 255
 // the Service is closing; both carry a RetryAfter and store nothing.
 func (s *Service) CreateJob(ctx context.Context, u User, req JobRequest) (*Job, error) {
 	if s.runner.isClosed() {
-		return nil, &Error{Code: EBUSY, Message: "the service is shutting down", RetryAfter: busyRetry}
+		return nil, errClosing()
 	}
 	d, b, task, err := s.checkRequest(ctx, u, req)
 	if err != nil {
@@ -67,12 +67,12 @@ func (s *Service) CreateJob(ctx context.Context, u User, req JobRequest) (*Job, 
 	for k, v := range req.Tags {
 		tags[k], _ = tagValue(v)
 	}
-	job := &Job{
+	job := &JobRecord{Job: Job{
 		Name:           req.Name,
 		Shots:          req.Shots,
 		DeviceQRN:      d.QRN,
 		Tags:           tags,
-		RuntimeOptions: cloneMap(req.RuntimeOptions),
+		RuntimeOptions: task.RuntimeOptions,
 		JobQRN:         newJobQRN(d.QRN, u),
 		Vendor:         d.Vendor,
 		Provider:       d.Provider,
@@ -81,20 +81,33 @@ func (s *Service) CreateJob(ctx context.Context, u User, req JobRequest) (*Job, 
 		TimeStamps:     TimeStamps{CreatedAt: now},
 		EstimatedCost:  d.EstimatedCost(req.Shots),
 		Metadata:       map[string]any{},
-		Owner:          u.ID,
-		UpdatedAt:      now,
-		MemoryNeed:     res.Memory,
-	}
+	}, Owner: u.ID, UpdatedAt: now, MemoryNeed: res.Memory}
 	unlock := s.lockUser(u)
 	defer unlock()
+	if s.runner.isClosed() {
+		return nil, errClosing()
+	}
 	if err := s.checkActive(ctx, u); err != nil {
 		return nil, err
 	}
 	if err := s.store.CreateJob(ctx, job, *req.Program); err != nil {
+		if errors.Is(err, ErrTooLarge) {
+			return nil, invalid("program.data", "is too large to store: %s", storeDetail(err))
+		}
 		return nil, s.internal(ctx, err, "store job")
 	}
 	s.runner.admit(job.JobQRN)
-	return job.Clone(), nil
+	return job.Job.Clone(), nil
+}
+
+// storeDetail is the text of a store's error for a client: without the
+// "store: " prefix that tells operators where it came from.
+func storeDetail(err error) string {
+	return strings.TrimPrefix(err.Error(), "store: ")
+}
+
+func errClosing() *Error {
+	return &Error{Code: EBUSY, Message: "the service is shutting down", RetryAfter: busyRetry}
 }
 
 // lockUser serialises one user's creates between counting their
@@ -236,14 +249,18 @@ func (s *Service) checkRequest(ctx context.Context, u User, req JobRequest) (*De
 		}
 	}
 	checkTextIn(&v, "runtimeOptions", req.RuntimeOptions)
-	seed, seedErr := seedOption(req.RuntimeOptions)
+	opts, err := jsonValues(req.RuntimeOptions)
+	if err != nil {
+		v.add("runtimeOptions", "must hold only JSON values (objects, arrays, strings, numbers, booleans, null)")
+	}
+	seed, seedErr := seedOption(opts)
 	if seedErr != "" {
 		v.add("runtimeOptions.seed", "%s", seedErr)
 	}
 	if err := v.err(); err != nil {
 		return nil, nil, Task{}, err
 	}
-	return d, b, Task{Device: d, Program: *req.Program, Shots: req.Shots, RuntimeOptions: req.RuntimeOptions, Seed: seed}, nil
+	return d, b, Task{Device: d, Program: *req.Program, Shots: req.Shots, RuntimeOptions: opts, Seed: seed}, nil
 }
 
 // seedOption reads runtimeOptions.seed: absent or null means none.
@@ -275,7 +292,7 @@ func sortedKeys(m map[string]any) []string {
 
 // ownJob loads a job the user may touch: VALIDATION_ERROR for a malformed
 // QRN, NOT_FOUND for no such job, FORBIDDEN for another user's.
-func (s *Service) ownJob(ctx context.Context, u User, qrn string) (*Job, error) {
+func (s *Service) ownJob(ctx context.Context, u User, qrn string) (*JobRecord, error) {
 	if !ValidJobQRN(qrn) {
 		return nil, invalid("job_qrn", "must be a job QRN <deviceQrn>-<4 hex>-qjob-<24 hex>")
 	}
@@ -298,7 +315,7 @@ func (s *Service) GetJob(ctx context.Context, u User, qrn string) (*Job, error) 
 	if err != nil {
 		return nil, err
 	}
-	return s.withQueuePosition(ctx, j)
+	return s.withQueuePosition(ctx, &j.Job)
 }
 
 func (s *Service) withQueuePosition(ctx context.Context, j *Job) (*Job, error) {
@@ -359,14 +376,14 @@ func (s *Service) CancelJob(ctx context.Context, u User, qrn string) (*Job, erro
 		case j.Status.IsTerminal():
 			return nil, Errorf(EINVALIDJOBSTATE, "job %s is %s and cannot be cancelled", qrn, j.Status)
 		case j.Status == StatusCancelling:
-			return j, nil
+			return &j.Job, nil
 		}
 		if b, ok := s.devices.backendOf(j.DeviceQRN); ok && !b.Cancellable() {
 			return nil, Errorf(ECANCELNOTSUPPORTED, "device %s does not support cancelling jobs", j.DeviceQRN)
 		}
 		now := s.now().UTC()
 		from := j.Status
-		j, err = s.store.UpdateJob(ctx, qrn, from, func(j *Job) {
+		j, err = s.store.UpdateJob(ctx, qrn, from, func(j *JobRecord) {
 			j.Status = StatusCancelling
 			j.UpdatedAt = now
 		}, nil)
@@ -377,7 +394,7 @@ func (s *Service) CancelJob(ctx context.Context, u User, qrn string) (*Job, erro
 			return nil, s.internal(ctx, err, "cancel job")
 		}
 		s.runner.cancel(from, qrn)
-		return j, nil
+		return &j.Job, nil
 	}
 }
 
@@ -471,17 +488,22 @@ func (s *Service) ListJobs(ctx context.Context, u User, q JobQuery) (*JobPage, e
 	if err := v.err(); err != nil {
 		return nil, err
 	}
-	jobs, total, err := s.store.ListJobs(ctx, f)
+	recs, total, err := s.store.ListJobs(ctx, f)
+	if errors.Is(err, ErrScanLimit) {
+		field := "status"
+		if q.Search != "" {
+			field = "search"
+		}
+		return nil, invalid(field, "%s", storeDetail(err))
+	}
 	if err != nil {
 		return nil, s.internal(ctx, err, "list jobs")
 	}
-	for _, j := range jobs {
-		if _, err := s.withQueuePosition(ctx, j); err != nil {
+	jobs := make([]*Job, len(recs))
+	for i, r := range recs {
+		if jobs[i], err = s.withQueuePosition(ctx, &r.Job); err != nil {
 			return nil, err
 		}
-	}
-	if jobs == nil {
-		jobs = []*Job{}
 	}
 	return &JobPage{Jobs: jobs, Pagination: newPagination(page, limit, total)}, nil
 }

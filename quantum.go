@@ -28,15 +28,17 @@ import (
 // Service is the job service. Create one with New; it is safe for
 // concurrent use.
 type Service struct {
-	store      Store
-	log        *zap.Logger
-	workers    int
-	budget     int64
-	jobTimeout time.Duration
-	lease      time.Duration
-	builtin    bool
-	now        func() time.Time
-	maxActive  int
+	store       Store
+	log         *zap.Logger
+	workers     int
+	budget      int64
+	jobTimeout  time.Duration
+	lease       time.Duration
+	builtin     bool
+	now         func() time.Time
+	maxActive   int
+	maxAttempts int
+	retryBase   time.Duration // the first wait before a failed store call is retried
 
 	mu   sync.RWMutex
 	keys map[[32]byte]keyEntry
@@ -47,15 +49,26 @@ type Service struct {
 	devices *catalogue
 	runner  *runner
 
+	// release gives back an ExclusiveStore; exclusive says whether the
+	// store is one (no other Service can hold a lease in it).
+	release   func()
+	exclusive bool
 	closeOnce sync.Once
 }
 
 // Option configures a Service.
 type Option func(*Service)
 
-// WithLogger logs internal errors and job failures. The default logs
-// nothing. API keys are never logged.
-func WithLogger(l *zap.Logger) Option { return func(s *Service) { s.log = l } }
+// WithLogger logs internal errors and job failures. The default, and a
+// nil l, log nothing. API keys are never logged.
+func WithLogger(l *zap.Logger) Option {
+	return func(s *Service) {
+		if l == nil {
+			l = zap.NewNop()
+		}
+		s.log = l
+	}
+}
 
 // WithWorkers sets how many jobs run at once (default: the number of CPUs).
 func WithWorkers(n int) Option { return func(s *Service) { s.workers = n } }
@@ -86,8 +99,8 @@ func WithConcurrentChecks(n int, wait time.Duration) Option {
 	return func(s *Service) { s.checks = newGate(n, wait) }
 }
 
-// WithJobTimeout fails a job that stays INITIALIZING, VALIDATING or RUNNING
-// longer than d (default 10 minutes), with a statusMsg that says so.
+// WithJobTimeout fails a job that runs longer than d (default 10
+// minutes), with a statusMsg that says so. New refuses d <= 0.
 func WithJobTimeout(d time.Duration) Option { return func(s *Service) { s.jobTimeout = d } }
 
 // WithBuiltinDevices includes (default) or leaves out the built-in devices.
@@ -95,11 +108,34 @@ func WithBuiltinDevices(on bool) Option { return func(s *Service) { s.builtin = 
 
 // WithLease sets how long a worker's claim on a running job lasts before
 // another may take the job over (default 30 seconds); a running job's lease
-// is renewed while it runs.
+// is renewed while it runs. New refuses d <= 0.
 func WithLease(d time.Duration) Option { return func(s *Service) { s.lease = d } }
 
-// WithClock sets the source of time, for tests.
-func WithClock(now func() time.Time) Option { return func(s *Service) { s.now = now } }
+// WithClock sets the source of time, for tests. A nil now means
+// time.Now, the default.
+func WithClock(now func() time.Time) Option {
+	return func(s *Service) {
+		if now == nil {
+			now = time.Now
+		}
+		s.now = now
+	}
+}
+
+// WithMaxAttempts bounds how many times one job is run (default
+// DefaultMaxAttempts). A run counts when it is cut short without its end
+// being recorded: the process crashed, or the job's lease expired. A run
+// that Close interrupts does not count. A job whose runs reach the bound
+// ends FAILED "gave up after n attempts". New refuses n < 1.
+func WithMaxAttempts(n int) Option { return func(s *Service) { s.maxAttempts = n } }
+
+// withRetryBase sets the first wait before a failed store call is
+// retried, for tests that inject faults.
+func withRetryBase(d time.Duration) Option { return func(s *Service) { s.retryBase = d } }
+
+// DefaultMaxAttempts is how many times a job is run at most unless
+// WithMaxAttempts says otherwise.
+const DefaultMaxAttempts = 3
 
 // DefaultMaxActiveJobsPerUser is how many unfinished jobs a user may have
 // unless WithMaxActiveJobsPerUser says otherwise.
@@ -114,18 +150,19 @@ func New(store Store, opts ...Option) (*Service, error) {
 		return nil, errors.New("quantum: New needs a Store")
 	}
 	s := &Service{
-		store:      store,
-		log:        zap.NewNop(),
-		workers:    runtime.NumCPU(),
-		budget:     DefaultMemoryBudget(),
-		maxActive:  DefaultMaxActiveJobsPerUser,
-		checks:     newGate(runtime.NumCPU(), time.Second),
-		jobTimeout: 10 * time.Minute,
-		lease:      30 * time.Second,
-		builtin:    true,
-		now:        time.Now,
-		keys:       map[[32]byte]keyEntry{},
-		devices:    newCatalogue(),
+		store:       store,
+		log:         zap.NewNop(),
+		workers:     runtime.NumCPU(),
+		budget:      DefaultMemoryBudget(),
+		maxActive:   DefaultMaxActiveJobsPerUser,
+		maxAttempts: DefaultMaxAttempts,
+		checks:      newGate(runtime.NumCPU(), time.Second),
+		jobTimeout:  10 * time.Minute,
+		lease:       30 * time.Second,
+		builtin:     true,
+		now:         time.Now,
+		keys:        map[[32]byte]keyEntry{},
+		devices:     newCatalogue(),
 	}
 	for _, o := range opts {
 		o(s)
@@ -135,10 +172,14 @@ func New(store Store, opts ...Option) (*Service, error) {
 		return nil, fmt.Errorf("quantum: WithWorkers(%d): need at least 1", s.workers)
 	case s.budget < 16:
 		return nil, fmt.Errorf("quantum: WithMemoryBudget(%d): too small", s.budget)
-	case s.jobTimeout <= 0 || s.lease <= 0:
-		return nil, errors.New("quantum: job timeout and lease must be positive")
+	case s.jobTimeout <= 0:
+		return nil, fmt.Errorf("quantum: WithJobTimeout(%v): must be positive", s.jobTimeout)
+	case s.lease <= 0:
+		return nil, fmt.Errorf("quantum: WithLease(%v): must be positive", s.lease)
 	case s.maxActive < 1:
 		return nil, fmt.Errorf("quantum: WithMaxActiveJobsPerUser(%d): need at least 1", s.maxActive)
+	case s.maxAttempts < 1:
+		return nil, fmt.Errorf("quantum: WithMaxAttempts(%d): need at least 1", s.maxAttempts)
 	case s.checks.slots() < 1 || s.checks.wait < 0:
 		return nil, fmt.Errorf("quantum: WithConcurrentChecks(%d, %v): need at least 1 slot and a wait of 0 or more", s.checks.slots(), s.checks.wait)
 	}
@@ -150,8 +191,16 @@ func New(store Store, opts ...Option) (*Service, error) {
 			}
 		}
 	}
+	if ex, ok := store.(ExclusiveStore); ok {
+		release, err := ex.Acquire()
+		if err != nil {
+			return nil, fmt.Errorf("quantum: New: %w (close the other Service first, or open a store of its own)", err)
+		}
+		s.release, s.exclusive = release, true
+	}
 	s.runner = newRunner(s)
 	if err := s.runner.recover(context.Background()); err != nil {
+		s.releaseStore()
 		return nil, fmt.Errorf("quantum: recovering unfinished jobs: %w", err)
 	}
 	s.runner.start()
@@ -160,11 +209,25 @@ func New(store Store, opts ...Option) (*Service, error) {
 
 // Close stops the workers. Running jobs are interrupted and returned to
 // the queue, to run again when a Service next opens the store; Close waits
-// for that until ctx ends. It is safe to call more than once.
+// for that until ctx ends. Creates are refused from the moment Close
+// begins. It is safe to call more than once: a call after one whose ctx
+// ended waits again. The store is released (for another Service) only
+// once every worker has stopped.
 func (s *Service) Close(ctx context.Context) error {
-	var err error
-	s.closeOnce.Do(func() { err = s.runner.stopWorkers(ctx) })
-	return err
+	s.closeOnce.Do(s.runner.beginClose)
+	if err := s.runner.waitStopped(ctx); err != nil {
+		return err
+	}
+	s.releaseStore()
+	return nil
+}
+
+// releaseStore lets another Service use an ExclusiveStore. It is not
+// released while workers of this one may still be running.
+func (s *Service) releaseStore() {
+	if s.release != nil {
+		s.release() // safe to call again
+	}
 }
 
 // User is who a method acts for.
@@ -203,6 +266,13 @@ func (s *Service) AddAPIKey(key, userName string) (User, error) {
 	return u, nil
 }
 
+func (s *Service) keyOf(h [32]byte) (keyEntry, bool) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	e, ok := s.keys[h]
+	return e, ok
+}
+
 type keyEntry struct {
 	hash [32]byte
 	user User
@@ -218,9 +288,7 @@ func (s *Service) Authenticate(ctx context.Context, apiKey string) (User, error)
 	// real key they guessed; the stored hash is then compared in constant
 	// time.
 	h := sha256.Sum256([]byte("quantum api key\x00" + apiKey))
-	s.mu.RLock()
-	e, ok := s.keys[h]
-	s.mu.RUnlock()
+	e, ok := s.keyOf(h)
 	if !ok || subtle.ConstantTimeCompare(e.hash[:], h[:]) != 1 {
 		return User{}, Errorf(EINVALIDAPIKEY, "the API key is not valid")
 	}

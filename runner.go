@@ -7,6 +7,7 @@ import (
 	"math"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"go.uber.org/zap"
@@ -23,10 +24,12 @@ type runner struct {
 	stop context.CancelFunc
 	wg   sync.WaitGroup
 
+	admitCh chan string   // new jobs for the intake
+	kick    chan struct{} // tells the intake to look at backlog
+	backlog atomic.Bool   // jobs may wait in the store that admitCh did not take
+
 	mu      sync.Mutex
 	notify  chan struct{}                      // closed and replaced to wake idle workers
-	pending []string                           // jobs to admit, in order
-	admitCh chan struct{}                      // signals the intake
 	running map[string]context.CancelCauseFunc // jobs this process runs
 	closed  bool                               // Close has begun
 	memUsed int64                              // memory reserved by the jobs this process runs
@@ -47,23 +50,26 @@ func newRunner(s *Service) *runner {
 	return &runner{
 		s: s, ctx: ctx, stop: stop,
 		notify:  make(chan struct{}),
-		admitCh: make(chan struct{}, 1),
+		admitCh: make(chan string, intakeBuffer),
+		kick:    make(chan struct{}, 1),
 		running: map[string]context.CancelCauseFunc{},
 	}
 }
 
 func (r *runner) start() {
-	r.wg.Add(2 + r.s.workers)
-	go r.intake()
+	r.wg.Add(intakeWorkers + 1 + r.s.workers)
+	for range intakeWorkers {
+		go r.intake()
+	}
 	go r.sweeper()
 	for range r.s.workers {
 		go r.worker()
 	}
 }
 
-// stopWorkers interrupts running jobs (they return to the queue) and waits
-// for every goroutine until ctx ends.
-func (r *runner) stopWorkers(ctx context.Context) error {
+// beginClose refuses new creates, interrupts running jobs (they return to
+// the queue) and tells every goroutine to stop.
+func (r *runner) beginClose() {
 	func() {
 		r.mu.Lock()
 		defer r.mu.Unlock()
@@ -73,6 +79,10 @@ func (r *runner) stopWorkers(ctx context.Context) error {
 		}
 	}()
 	r.stop()
+}
+
+// waitStopped waits for every goroutine until ctx ends.
+func (r *runner) waitStopped(ctx context.Context) error {
 	done := make(chan struct{})
 	go func() { r.wg.Wait(); close(done) }()
 	select {
@@ -103,95 +113,57 @@ func (r *runner) woken() <-chan struct{} {
 	return r.notify
 }
 
-// admit hands a new job to the intake. It never blocks.
-func (r *runner) admit(qrn string) {
-	func() {
-		r.mu.Lock()
-		defer r.mu.Unlock()
-		r.pending = append(r.pending, qrn)
-	}()
-	select {
-	case r.admitCh <- struct{}{}:
-	default:
-	}
-}
-
-// intake moves created jobs to QUEUED. Their requests were checked in full
-// at create, so validation here is the status change alone.
-func (r *runner) intake() {
-	defer r.wg.Done()
-	for {
-		select {
-		case <-r.ctx.Done():
-			return // jobs still INITIALIZING are recovered by the next New
-		case <-r.admitCh:
-		}
-		for _, qrn := range r.takePending() {
-			if r.queue(qrn, StatusInitializing) {
-				r.wake()
-			}
-		}
-	}
-}
-
-func (r *runner) takePending() []string {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	batch := r.pending
-	r.pending = nil
-	return batch
-}
-
-// queue moves a job from status from through VALIDATING to QUEUED.
-func (r *runner) queue(qrn string, from JobStatus) bool {
-	ctx := context.Background()
-	if from == StatusInitializing {
-		_, err := r.s.store.UpdateJob(ctx, qrn, StatusInitializing, func(j *Job) {
-			j.Status, j.UpdatedAt = StatusValidating, r.s.now().UTC()
-		}, nil)
-		if err != nil {
-			r.logUnexpected(err, qrn, "validate")
-			return false
-		}
-		from = StatusValidating
-	}
-	_, err := r.s.store.UpdateJob(ctx, qrn, from, func(j *Job) {
-		now := r.s.now().UTC()
-		j.Status, j.UpdatedAt, j.QueuedAt, j.LeaseUntil = StatusQueued, now, now, time.Time{}
-	}, nil)
-	if err != nil {
-		r.logUnexpected(err, qrn, "queue")
-		return false
-	}
-	return true
-}
-
-// logUnexpected logs a store error other than a lost race: a job that
-// was cancelled or deleted meanwhile is not news.
-func (r *runner) logUnexpected(err error, qrn, what string) {
-	if err != nil && !errors.Is(err, ErrStatusChanged) && !errors.Is(err, ErrJobNotFound) {
+// logUnexpected logs a store error other than a lost race (a job that
+// was cancelled or deleted meanwhile is not news) or the end of ctx.
+func (r *runner) logUnexpected(ctx context.Context, err error, qrn, what string) {
+	if err != nil && !errors.Is(err, ErrStatusChanged) && !errors.Is(err, ErrJobNotFound) && ctx.Err() == nil {
 		r.s.log.Error("job transition failed", zap.String("job", qrn), zap.String("step", what), zap.Error(err))
 	}
 }
 
+// idlePoll is how often an idle worker looks for work on its own, so
+// that no job waits on a wake-up that was lost.
+const idlePoll = 2 * time.Second
+
 func (r *runner) worker() {
 	defer r.wg.Done()
+	retry := backoff{base: r.s.retryBase}
 	for {
 		woken := r.woken() // before claiming, so no wake-up is missed
 		if r.ctx.Err() != nil {
 			return
 		}
-		job := r.claim()
-		if job == nil {
-			select {
-			case <-woken:
-			case <-r.ctx.Done():
-				return
-			}
+		job, err := r.claim()
+		if err == nil && job != nil {
+			retry.reset()
+			r.execute(job)
 			continue
 		}
-		r.execute(job)
+		wait := idlePoll
+		if err != nil {
+			woken = nil // a failing store is not asked again at once
+			wait = retry.next()
+			r.s.log.Warn("claiming a job failed; retrying", zap.Duration("in", wait), zap.Error(err))
+		} else {
+			retry.reset()
+		}
+		if !r.sleep(wait, woken) {
+			return
+		}
 	}
+}
+
+// sleep waits for d, or for woken to close; false if the Service closes.
+func (r *runner) sleep(d time.Duration, woken <-chan struct{}) bool {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+	case <-woken:
+	case <-r.ctx.Done():
+		return false
+	}
+	return true
 }
 
 // claim takes the next job that fits the free memory: users take turns,
@@ -200,15 +172,12 @@ func (r *runner) worker() {
 // the head of its queue and nothing overtakes it (it would starve if small
 // jobs kept passing it); the workers then wait until running jobs release
 // memory.
-func (r *runner) claim() *Job {
+func (r *runner) claim() (*JobRecord, error) {
 	r.claimMu.Lock()
 	defer r.claimMu.Unlock()
 	queues, err := r.s.store.Queues(r.ctx)
 	if err != nil {
-		if r.ctx.Err() == nil {
-			r.s.log.Error("list queues", zap.Error(err))
-		}
-		return nil
+		return nil, fmt.Errorf("list queues: %w", err)
 	}
 	queues = slices.DeleteFunc(queues, func(q Queue) bool {
 		_, ok := r.s.devices.backendOf(q.Device)
@@ -219,27 +188,26 @@ func (r *runner) claim() *Job {
 		switch {
 		case err == nil:
 			r.turn.served(q)
-			return job
+			return job, nil
 		case errors.Is(err, ErrNoJob):
 			r.turn.unblock(q)
 		case errors.Is(err, ErrMemoryShort):
 			r.turn.block(q)
-			return nil
+			return nil, nil
+		case r.ctx.Err() != nil:
+			return nil, nil
 		default:
-			if r.ctx.Err() == nil {
-				r.s.log.Error("claim job", zap.String("device", q.Device), zap.Error(err))
-			}
-			return nil
+			return nil, fmt.Errorf("claim a job of device %s: %w", q.Device, err)
 		}
 	}
-	return nil
+	return nil, nil
 }
 
 // claimFrom claims the head job of q if it fits the memory that is free,
 // and reserves that memory for it. A job that needs more than the whole
 // budget (stored under a larger one) would wait forever and hold up every
 // other: it is claimed at once, reserving nothing, and execute fails it.
-func (r *runner) claimFrom(q Queue) (*Job, error) {
+func (r *runner) claimFrom(q Queue) (*JobRecord, error) {
 	now := r.s.now().UTC()
 	c := Claim{Queue: q, MaxMemory: r.s.budget - r.memoryUsed(), Now: now, LeaseUntil: now.Add(r.s.lease)}
 	job, err := r.s.store.ClaimJob(r.ctx, c)
@@ -256,7 +224,7 @@ func (r *runner) claimFrom(q Queue) (*Job, error) {
 
 // reservation is the memory a claimed job holds of the budget: its need,
 // or nothing for a job too large to ever run.
-func (r *runner) reservation(j *Job) int64 {
+func (r *runner) reservation(j *JobRecord) int64 {
 	if j.MemoryNeed > r.s.budget {
 		return 0
 	}
@@ -285,172 +253,6 @@ func (r *runner) release(n int64) {
 		r.memUsed -= n
 	}()
 	r.wake()
-}
-
-// execute runs a claimed (RUNNING) job to its end.
-func (r *runner) execute(job *Job) {
-	qrn := job.JobQRN
-	defer r.release(r.reservation(job))
-	if job.MemoryNeed > r.s.budget {
-		r.finish(job, 0, nil, fmt.Errorf("the job needs %s of memory, more than the service's budget of %s", byteSize(job.MemoryNeed), byteSize(r.s.budget)))
-		return
-	}
-	d, _ := r.s.devices.get(job.DeviceQRN)
-	b, _ := r.s.devices.backendOf(job.DeviceQRN)
-	prog, err := r.s.store.GetProgram(r.ctx, qrn)
-	if err != nil {
-		r.finish(job, 0, nil, fmt.Errorf("the job's program could not be read: %w", err))
-		return
-	}
-	seed, _ := seedOption(job.RuntimeOptions)
-
-	ctx, cancel := context.WithCancelCause(r.ctx)
-	ctx, cancelTimeout := context.WithTimeoutCause(ctx, r.s.jobTimeout, context.DeadlineExceeded)
-	defer cancelTimeout()
-	r.track(qrn, cancel)
-	defer func() {
-		r.untrack(qrn)
-		cancel(nil)
-	}()
-	// A cancel that came between the claim and the line above found no
-	// running job to stop: look once more.
-	if j, err := r.s.store.GetJob(ctx, qrn); err == nil && j.Status == StatusCancelling {
-		cancel(errCancelled)
-	}
-
-	start := time.Now()
-	res, err := runBackend(ctx, b, Task{JobQRN: qrn, Device: d, Program: *prog, Shots: job.Shots, RuntimeOptions: job.RuntimeOptions, Seed: seed})
-	elapsed := time.Since(start)
-	if err == nil {
-		err = checkCounts(res, job.Shots)
-	}
-	if err != nil {
-		switch cause := context.Cause(ctx); {
-		case errors.Is(cause, errShutdown) || r.ctx.Err() != nil:
-			r.requeue(qrn)
-			return
-		case errors.Is(cause, errCancelled):
-			r.finishCancel(qrn, elapsed)
-			return
-		case errors.Is(cause, context.DeadlineExceeded) && ctx.Err() != nil:
-			err = fmt.Errorf("execution exceeded the time limit of %v", r.s.jobTimeout)
-		}
-	}
-	r.finish(job, elapsed, res, err)
-}
-
-// track notes a job this process runs, with the way to interrupt it.
-func (r *runner) track(qrn string, cancel context.CancelCauseFunc) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	r.running[qrn] = cancel
-}
-
-func (r *runner) untrack(qrn string) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	delete(r.running, qrn)
-}
-
-// runningHere returns the interrupt of a job this process runs.
-func (r *runner) runningHere(qrn string) (context.CancelCauseFunc, bool) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	stop, ok := r.running[qrn]
-	return stop, ok
-}
-
-// runBackend calls the backend, turning a panic in it into an error: a
-// user's backend must not take the service down.
-func runBackend(ctx context.Context, b Backend, t Task) (res *RunResult, err error) {
-	defer func() {
-		if p := recover(); p != nil {
-			res, err = nil, fmt.Errorf("the backend panicked: %v", p)
-		}
-	}()
-	return b.Run(ctx, t)
-}
-
-func checkCounts(res *RunResult, shots int) error {
-	if res == nil || res.Counts == nil {
-		return errors.New("the backend returned no counts")
-	}
-	total := 0
-	for _, n := range res.Counts {
-		if n < 0 {
-			return errors.New("the backend returned a negative count")
-		}
-		total += n
-	}
-	if total != shots {
-		return fmt.Errorf("the backend returned counts for %d shots, not %d", total, shots)
-	}
-	return nil
-}
-
-// finish records the end of a job that ran: COMPLETED with its result
-// (stored in the same step), or FAILED with why. If the job was cancelled
-// meanwhile, it ends CANCELLED instead.
-func (r *runner) finish(job *Job, elapsed time.Duration, res *RunResult, runErr error) {
-	qrn := job.JobQRN
-	d, _ := r.s.devices.get(job.DeviceQRN)
-	now := r.s.now().UTC()
-	ms := elapsed.Milliseconds()
-	var err error
-	if runErr == nil {
-		_, err = r.s.store.UpdateJob(context.Background(), qrn, StatusRunning, func(j *Job) {
-			j.Status, j.UpdatedAt, j.LeaseUntil = StatusCompleted, now, time.Time{}
-			j.TimeStamps.EndedAt = &now
-			j.TimeStamps.ExecutionDuration = ms
-			if d != nil {
-				j.Cost = d.cost(j.Shots, elapsed)
-			}
-			for k, v := range res.Metadata {
-				j.Metadata[k] = v
-			}
-		}, res.Counts)
-	} else {
-		msg := failMessage(runErr)
-		logJobFailure(r.s.log, qrn, runErr)
-		_, err = r.s.store.UpdateJob(context.Background(), qrn, StatusRunning, func(j *Job) {
-			j.Status, j.UpdatedAt, j.LeaseUntil = StatusFailed, now, time.Time{}
-			j.StatusMsg = &msg
-			j.TimeStamps.EndedAt = &now
-			j.TimeStamps.ExecutionDuration = ms
-			j.Cost = 0
-		}, nil)
-	}
-	if errors.Is(err, ErrStatusChanged) {
-		r.finishCancel(qrn, elapsed) // a cancel won the race
-		return
-	}
-	r.logUnexpected(err, qrn, "finish")
-}
-
-// finishCancel ends a CANCELLING job CANCELLED.
-func (r *runner) finishCancel(qrn string, elapsed time.Duration) {
-	now := r.s.now().UTC()
-	_, err := r.s.store.UpdateJob(context.Background(), qrn, StatusCancelling, func(j *Job) {
-		j.Status, j.UpdatedAt, j.LeaseUntil = StatusCancelled, now, time.Time{}
-		j.TimeStamps.EndedAt = &now
-		j.TimeStamps.ExecutionDuration = elapsed.Milliseconds()
-		j.Cost = 0
-	}, nil)
-	r.logUnexpected(err, qrn, "cancel")
-}
-
-// requeue returns an interrupted RUNNING (or CANCELLING) job: to the queue,
-// or to CANCELLED if a cancel was asked for.
-func (r *runner) requeue(qrn string) {
-	_, err := r.s.store.UpdateJob(context.Background(), qrn, StatusRunning, func(j *Job) {
-		now := r.s.now().UTC()
-		j.Status, j.UpdatedAt, j.QueuedAt, j.LeaseUntil = StatusQueued, now, now, time.Time{}
-	}, nil)
-	if errors.Is(err, ErrStatusChanged) {
-		r.finishCancel(qrn, 0)
-		return
-	}
-	r.logUnexpected(err, qrn, "requeue")
 }
 
 // cancel follows up a move to CANCELLING from status from: a job that was

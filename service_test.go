@@ -632,8 +632,9 @@ func TestRecoveryFromACrash(t *testing.T) {
 	old := time.Now().Add(-time.Hour)
 	mk := func(i int, status quantum.JobStatus) string {
 		qrn := fmt.Sprintf("%s-0000-qjob-%024d", flagship, i)
-		j := &quantum.Job{JobQRN: qrn, DeviceQRN: flagship, Shots: 5, Status: status, Owner: "x", Vendor: "qbraid", Provider: "qbraid",
-			TimeStamps: quantum.TimeStamps{CreatedAt: old}, UpdatedAt: old, LeaseUntil: old, Tags: map[string]any{}, RuntimeOptions: map[string]any{}, Metadata: map[string]any{}}
+		j := &quantum.JobRecord{Job: quantum.Job{JobQRN: qrn, DeviceQRN: flagship, Shots: 5, Status: status, Vendor: "qbraid", Provider: "qbraid",
+			TimeStamps: quantum.TimeStamps{CreatedAt: old}, Tags: map[string]any{}, RuntimeOptions: map[string]any{}, Metadata: map[string]any{}},
+			Owner: "x", UpdatedAt: old, LeaseUntil: old}
 		if err := st.CreateJob(ctx, j, quantum.Program{Format: "qasm2", Data: bell2}); err != nil {
 			t.Fatal(err)
 		}
@@ -679,7 +680,7 @@ func TestStatuses(t *testing.T) {
 // failingStore fails every read of jobs, as a broken disk would.
 type failingStore struct{ quantum.Store }
 
-func (failingStore) GetJob(context.Context, string) (*quantum.Job, error) {
+func (failingStore) GetJob(context.Context, string) (*quantum.JobRecord, error) {
 	return nil, errors.New("disk on fire at /var/lib/secret")
 }
 
@@ -764,8 +765,8 @@ func TestExclusiveStoreTakesOverLiveLeases(t *testing.T) {
 	st := store.NewMemory()
 	now := time.Now()
 	qrn := flagship + "-0000-qjob-000000000000000000000077"
-	j := &quantum.Job{JobQRN: qrn, DeviceQRN: flagship, Shots: 5, Status: quantum.StatusRunning, Owner: "x", Vendor: "qbraid",
-		TimeStamps: quantum.TimeStamps{CreatedAt: now}, UpdatedAt: now, LeaseUntil: now.Add(time.Hour)}
+	j := &quantum.JobRecord{Job: quantum.Job{JobQRN: qrn, DeviceQRN: flagship, Shots: 5, Status: quantum.StatusRunning, Vendor: "qbraid",
+		TimeStamps: quantum.TimeStamps{CreatedAt: now}}, Owner: "x", UpdatedAt: now, LeaseUntil: now.Add(time.Hour)}
 	if err := st.CreateJob(ctx, j, quantum.Program{Format: "qasm2", Data: bell2}); err != nil {
 		t.Fatal(err)
 	}

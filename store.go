@@ -11,11 +11,18 @@ import (
 // on one job (a worker finishing it, a user cancelling it) can never both
 // win, and a terminal status never changes. store/storetest is the
 // conformance suite every implementation passes.
+//
+// The Service retries a call that fails with any other error than the
+// ones below (or the end of its context), so a Store may return errors
+// that pass, such as a timeout. Its errors are logged: they must not
+// carry job data (programs, results, tags, names).
 type Store interface {
-	// CreateJob stores a new job and its program. The job's QRN must be new.
-	CreateJob(ctx context.Context, job *Job, program Program) error
+	// CreateJob stores a new job and its program. The job's QRN must be
+	// new. A job or program larger than the store holds gives an error
+	// wrapping ErrTooLarge.
+	CreateJob(ctx context.Context, job *JobRecord, program Program) error
 	// GetJob returns a copy of the job, or ErrJobNotFound.
-	GetJob(ctx context.Context, qrn string) (*Job, error)
+	GetJob(ctx context.Context, qrn string) (*JobRecord, error)
 	// GetProgram returns the job's program, or ErrJobNotFound.
 	GetProgram(ctx context.Context, qrn string) (*Program, error)
 	// GetResult returns the job's measurement counts, or ErrJobNotFound
@@ -26,46 +33,91 @@ type Store interface {
 	// gives ErrStatusChanged and is left as it was. When result is not nil
 	// it is stored in the same atomic step (before or with a move to
 	// COMPLETED, so a client that sees COMPLETED can read the result).
-	UpdateJob(ctx context.Context, qrn string, expect JobStatus, change func(*Job), result map[string]int) (*Job, error)
+	// The job's JobQRN, Owner, DeviceQRN and TimeStamps.CreatedAt never
+	// change, whatever change does. A result or job larger than the store
+	// holds gives an error wrapping ErrTooLarge and changes nothing.
+	UpdateJob(ctx context.Context, qrn string, expect JobStatus, change func(*JobRecord), result map[string]int) (*JobRecord, error)
 	// DeleteJob removes the job, its program and its result if its status
 	// is expect; otherwise ErrStatusChanged (or ErrJobNotFound).
 	DeleteJob(ctx context.Context, qrn string, expect JobStatus) error
 	// ListJobs returns one page of the owner's jobs matching f, newest
 	// first (CreatedAt descending, then QRN descending), and how many match
-	// in all.
-	ListJobs(ctx context.Context, f JobFilter) ([]*Job, int, error)
+	// in all. A filter that no index answers and that would read more
+	// jobs than the store scans for one list gives an error wrapping
+	// ErrScanLimit, whose text says how to narrow it.
+	ListJobs(ctx context.Context, f JobFilter) ([]*JobRecord, int, error)
 	// CountQueued returns how many jobs on the device are QUEUED.
 	CountQueued(ctx context.Context, deviceQRN string) (int, error)
 	// CountJobs returns how many of the owner's jobs have one of statuses.
 	CountJobs(ctx context.Context, owner string, statuses []JobStatus) (int, error)
 	// QueuePosition returns the 1-based place of a QUEUED job in its
-	// device's queue (oldest first), or 0 if it is not queued.
+	// device's queue, or 0 if it is not queued. A queue is ordered by
+	// QueuedAt (UpdatedAt when that is zero), oldest first; jobs queued at
+	// the same instant are in an order the store chooses, the same for
+	// QueuePosition and ClaimJob.
 	QueuePosition(ctx context.Context, qrn string) (int, error)
 	// Queues lists the queues that hold QUEUED jobs: one queue per owner
 	// and device, so that workers can take turns between users as well as
 	// between devices.
 	Queues(ctx context.Context) ([]Queue, error)
 	// ClaimJob moves the oldest QUEUED job of the queue to RUNNING with a
-	// lease that expires at c.LeaseUntil, and returns it; ErrNoJob when
+	// lease that expires at c.LeaseUntil, adds one to its Attempts, and
+	// returns it; ErrNoJob when
 	// the queue is empty. If that job needs more memory than c.MaxMemory
 	// it stays QUEUED and ClaimJob returns ErrMemoryShort with a copy of
 	// the job as it is, so that the caller sees what it needs: the job
 	// waits at the head of its queue rather than be overtaken. Concurrent
 	// claims never hand out the same job.
-	ClaimJob(ctx context.Context, c Claim) (*Job, error)
+	ClaimJob(ctx context.Context, c Claim) (*JobRecord, error)
 	// Unfinished returns the jobs whose status is one of statuses and
 	// whose UpdatedAt is before the given time (zero: any time), oldest
 	// first, at most limit of them.
-	Unfinished(ctx context.Context, statuses []JobStatus, before time.Time, limit int) ([]*Job, error)
+	Unfinished(ctx context.Context, statuses []JobStatus, before time.Time, limit int) ([]*JobRecord, error)
 }
 
-// ExclusiveStore is implemented by a Store that only one process can have
-// open at a time (badger locks its directory; a memory store lives in one
-// process). A job RUNNING in such a store when a Service starts has no live
-// worker anywhere, so the Service takes it over at once instead of waiting
-// for its lease to expire.
+// JobRecord is a job as a Store keeps it: the Job that users see, and
+// the bookkeeping the service keeps about it, which they never see.
+type JobRecord struct {
+	Job
+	// Owner is the ID of the user the job belongs to.
+	Owner string
+	// UpdatedAt is when the job last changed; QueuedAt when it last
+	// became QUEUED (its place in the device's queue); LeaseUntil, while
+	// RUNNING, when a worker's claim on it expires.
+	UpdatedAt  time.Time
+	QueuedAt   time.Time
+	LeaseUntil time.Time
+	// MemoryNeed is the memory, in bytes, that running the job holds, as
+	// its backend estimated at create: a worker claims the job only once
+	// that much of the service's memory budget is free.
+	MemoryNeed int64
+	// Attempts is how many times the job has been claimed to run. A
+	// Store's ClaimJob adds one; the service gives up on a job whose
+	// runs keep being cut short (by a crash, say) after a bounded number.
+	Attempts int
+}
+
+// Clone returns a deep copy of the record.
+func (r *JobRecord) Clone() *JobRecord {
+	c := *r
+	c.Job = r.Job.deepCopy()
+	return &c
+}
+
+// ExclusiveStore is implemented by a Store that only one Service may use
+// at a time (badger locks its directory; a memory store lives in one
+// process and has no leases another Service could see). New acquires it
+// and Close releases it: a second Service on a store in use fails New
+// with ErrStoreInUse instead of running every job twice. A job RUNNING in
+// such a store when a Service starts has no live worker anywhere, so the
+// Service takes it over at once instead of waiting for its lease to
+// expire.
 type ExclusiveStore interface {
-	Exclusive() bool
+	Store
+	// Acquire marks the store in use and returns the function that
+	// releases it (safe to call more than once); ErrStoreInUse if it is
+	// in use already.
+	Acquire() (release func(), err error)
 }
 
 // Errors a Store returns.
@@ -75,6 +127,15 @@ var (
 	ErrStatusChanged = errors.New("job status is not the one expected")
 	ErrNoJob         = errors.New("no queued job")
 	ErrMemoryShort   = errors.New("the next queued job needs more memory than is free")
+	// ErrStoreInUse is Acquire's answer for a store another Service uses.
+	ErrStoreInUse = errors.New("the store is already in use by another Service")
+	// ErrTooLarge is returned (wrapped, with the sizes) for a job or
+	// result larger than the store can hold. Stores never return the
+	// data itself in an error.
+	ErrTooLarge = errors.New("too large for the store")
+	// ErrScanLimit is ListJobs' answer for a filter that no index answers
+	// and that would read more jobs than the store scans for one list.
+	ErrScanLimit = errors.New("the filter would scan too many jobs")
 )
 
 // Queue names the QUEUED jobs of one owner on one device.
@@ -120,7 +181,7 @@ func (f JobFilter) PageBounds(total int) (start, end int) {
 
 // Matches reports whether the job passes the filter's tests (all but the
 // paging), for stores that filter by scanning.
-func (f JobFilter) Matches(j *Job) bool {
+func (f JobFilter) Matches(j *JobRecord) bool {
 	if j.Owner != f.Owner {
 		return false
 	}

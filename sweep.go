@@ -3,7 +3,6 @@ package quantum
 import (
 	"context"
 	"errors"
-	"fmt"
 	"maps"
 	"slices"
 	"time"
@@ -15,25 +14,15 @@ import (
 const sweepBatch = 10_000
 
 // recover runs once when the Service starts: jobs a previous process left
-// INITIALIZING or VALIDATING are queued (they were checked at create and
-// their programs are stored); RUNNING jobs whose lease has expired go back
-// to the queue, and CANCELLING ones become CANCELLED. Jobs whose lease is
-// still live may belong to another process sharing the store: the sweeper
-// takes them over if the lease expires.
+// INITIALIZING or VALIDATING are handed to the intake, which queues them
+// once it starts (they were checked at create and their programs are
+// stored); RUNNING jobs whose lease has expired go back to the queue (the
+// run counts as an attempt), and CANCELLING ones become CANCELLED. Jobs
+// whose lease is still live may belong to another process sharing the
+// store: the sweeper takes them over if the lease expires.
 func (r *runner) recover(ctx context.Context) error {
-	for {
-		jobs, err := r.s.store.Unfinished(ctx, []JobStatus{StatusInitializing, StatusValidating}, time.Time{}, sweepBatch)
-		if err != nil {
-			return err
-		}
-		for _, j := range jobs {
-			r.queue(j.JobQRN, j.Status)
-		}
-		if len(jobs) < sweepBatch {
-			break
-		}
-	}
-	if ex, ok := r.s.store.(ExclusiveStore); ok && ex.Exclusive() {
+	r.rescan()
+	if r.s.exclusive {
 		return r.takeOver(ctx, time.Time{}) // no other process can hold a lease
 	}
 	return r.takeOverExpired(ctx)
@@ -56,7 +45,7 @@ func (r *runner) takeOver(ctx context.Context, now time.Time) error {
 			continue
 		}
 		if j.Status == StatusRunning {
-			r.requeue(j.JobQRN)
+			r.requeue(j.JobQRN, false)
 			r.s.log.Warn("requeued a job whose lease expired", zap.String("job", j.JobQRN))
 		} else {
 			r.finishCancel(j.JobQRN, 0)
@@ -69,7 +58,8 @@ func (r *runner) takeOver(ctx context.Context, now time.Time) error {
 }
 
 // sweeper renews the leases of this process's running jobs, takes over
-// expired ones, and fails jobs stuck before the queue past the job timeout.
+// expired ones, and hands the intake jobs that wait too long before the
+// queue (their admission was dropped, or the store failed meanwhile).
 func (r *runner) sweeper() {
 	defer r.wg.Done()
 	every := min(r.s.lease/3, 10*time.Second, r.s.jobTimeout/2)
@@ -85,18 +75,18 @@ func (r *runner) sweeper() {
 		if err := r.takeOverExpired(r.ctx); err != nil && r.ctx.Err() == nil {
 			r.s.log.Error("sweep expired leases", zap.Error(err))
 		}
-		r.failStuck()
+		r.findWaiting()
 	}
 }
 
 func (r *runner) renewLeases() {
 	for _, qrn := range r.runningQRNs() {
 		for _, st := range []JobStatus{StatusRunning, StatusCancelling} {
-			_, err := r.s.store.UpdateJob(context.Background(), qrn, st, func(j *Job) {
+			_, err := r.s.store.UpdateJob(context.Background(), qrn, st, func(j *JobRecord) {
 				j.LeaseUntil = r.s.now().UTC().Add(r.s.lease)
 			}, nil)
 			if !errors.Is(err, ErrStatusChanged) {
-				r.logUnexpected(err, qrn, "renew lease")
+				r.logUnexpected(r.ctx, err, qrn, "renew lease")
 				break
 			}
 		}
@@ -109,25 +99,16 @@ func (r *runner) runningQRNs() []string {
 	return slices.Collect(maps.Keys(r.running))
 }
 
-// failStuck fails jobs that have stayed INITIALIZING or VALIDATING longer
-// than the job timeout. (A RUNNING job's own context carries the timeout.)
-func (r *runner) failStuck() {
-	before := r.s.now().Add(-r.s.jobTimeout)
-	jobs, err := r.s.store.Unfinished(r.ctx, []JobStatus{StatusInitializing, StatusValidating}, before, sweepBatch)
-	if err != nil {
+// findWaiting asks the intake to read the store again when some job has
+// stayed INITIALIZING or VALIDATING longer than a lease.
+func (r *runner) findWaiting() {
+	jobs, err := r.s.store.Unfinished(r.ctx, []JobStatus{StatusInitializing, StatusValidating}, r.s.now().Add(-r.s.lease), 1)
+	switch {
+	case err != nil:
 		if r.ctx.Err() == nil {
-			r.s.log.Error("sweep stuck jobs", zap.Error(err))
+			r.s.log.Warn("look for jobs waiting to be queued", zap.Error(err))
 		}
-		return
-	}
-	msg := fmt.Sprintf("the job was not queued within the time limit of %v", r.s.jobTimeout)
-	for _, j := range jobs {
-		now := r.s.now().UTC()
-		_, err := r.s.store.UpdateJob(context.Background(), j.JobQRN, j.Status, func(j *Job) {
-			j.Status, j.UpdatedAt = StatusFailed, now
-			j.StatusMsg = &msg
-			j.TimeStamps.EndedAt = &now
-		}, nil)
-		r.logUnexpected(err, j.JobQRN, "fail stuck")
+	case len(jobs) > 0:
+		r.rescan()
 	}
 }

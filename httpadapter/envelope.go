@@ -92,5 +92,3 @@ func validation(field, msg string) *quantum.Error {
 		Details: []quantum.FieldError{{Field: field, Message: msg}},
 	}
 }
-
-func formatTime(t time.Time) string { return t.UTC().Format(timestampLayout) }

@@ -20,15 +20,35 @@ const DefaultMaxBodyBytes = 4 << 20
 type Option func(*handler)
 
 // WithLogger logs every request (method, route, status, duration, request
-// id) and every internal error. The default logs nothing. API keys are
-// never logged.
-func WithLogger(l *zap.Logger) Option { return func(h *handler) { h.log = l } }
+// id) and every internal error. The default, and a nil l, log nothing.
+// API keys are never logged.
+func WithLogger(l *zap.Logger) Option {
+	return func(h *handler) {
+		if l != nil {
+			h.log = l
+		}
+	}
+}
 
-// WithMaxBodyBytes bounds request bodies; a larger one is a 413.
-func WithMaxBodyBytes(n int64) Option { return func(h *handler) { h.maxBody = n } }
+// WithMaxBodyBytes bounds request bodies; a larger one is a 413. Zero or
+// a negative n means DefaultMaxBodyBytes.
+func WithMaxBodyBytes(n int64) Option {
+	return func(h *handler) {
+		if n > 0 {
+			h.maxBody = n
+		}
+	}
+}
 
-// WithClock sets the source of meta.timestamp, for tests.
-func WithClock(now func() time.Time) Option { return func(h *handler) { h.now = now } }
+// WithClock sets the source of meta.timestamp, for tests. A nil now
+// means time.Now, the default.
+func WithClock(now func() time.Time) Option {
+	return func(h *handler) {
+		if now != nil {
+			h.now = now
+		}
+	}
+}
 
 type handler struct {
 	svc     *quantum.Service
@@ -39,8 +59,12 @@ type handler struct {
 }
 
 // New returns the http.Handler that serves svc under /api/v1, plus
-// GET /healthz.
+// GET /healthz. It panics if svc is nil, as http.Handle does for a nil
+// handler: that is a mistake in the program, not in a request.
 func New(svc *quantum.Service, opts ...Option) http.Handler {
+	if svc == nil {
+		panic("httpadapter: New needs a Service")
+	}
 	h := &handler{svc: svc, log: zap.NewNop(), maxBody: DefaultMaxBodyBytes, now: time.Now, mux: http.NewServeMux()}
 	for _, o := range opts {
 		o(h)
@@ -79,11 +103,6 @@ const (
 func requestID(r *http.Request) string {
 	id, _ := r.Context().Value(requestIDKey).(string)
 	return id
-}
-
-func userOf(r *http.Request) quantum.User {
-	u, _ := r.Context().Value(userKey).(quantum.User)
-	return u
 }
 
 // ServeHTTP wraps every request: a request id (echoed in X-Request-Id), a

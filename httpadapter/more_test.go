@@ -31,7 +31,7 @@ func TestCancelNotSupported(t *testing.T) {
 
 type brokenStore struct{ quantum.Store }
 
-func (brokenStore) GetJob(context.Context, string) (*quantum.Job, error) {
+func (brokenStore) GetJob(context.Context, string) (*quantum.JobRecord, error) {
 	return nil, errors.New("disk at /srv/secret is gone")
 }
 

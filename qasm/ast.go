@@ -36,7 +36,6 @@ type (
 		P position
 		S string // most significant bit first, as written
 	}
-	xImag struct{ P position }
 	xPhys struct {
 		P position
 		N int
@@ -137,7 +136,6 @@ func (e *xFloat) at() position    { return e.P }
 func (e *xDuration) at() position { return e.P }
 func (e *xBool) at() position     { return e.P }
 func (e *xBits) at() position     { return e.P }
-func (e *xImag) at() position     { return e.P }
 func (e *xPhys) at() position     { return e.P }
 func (e *xUnary) at() position    { return e.P }
 func (e *xBinary) at() position   { return e.P }

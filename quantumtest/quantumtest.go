@@ -29,7 +29,14 @@ const MemoryBudget int64 = 4 << 30
 // should not.
 func NewService(t testing.TB, opts ...quantum.Option) (*quantum.Service, quantum.User) {
 	t.Helper()
-	svc, err := quantum.New(store.NewMemory(), append([]quantum.Option{quantum.WithMemoryBudget(MemoryBudget)}, opts...)...)
+	return NewServiceOn(t, store.NewMemory(), opts...)
+}
+
+// NewServiceOn is NewService on the given store: a wrapper that injects
+// faults, say, or a store the test inspects.
+func NewServiceOn(t testing.TB, st quantum.Store, opts ...quantum.Option) (*quantum.Service, quantum.User) {
+	t.Helper()
+	svc, err := quantum.New(st, append([]quantum.Option{quantum.WithMemoryBudget(MemoryBudget)}, opts...)...)
 	if err != nil {
 		t.Fatalf("quantumtest: %v", err)
 	}
@@ -84,7 +91,7 @@ func WaitForStatus(t testing.TB, svc *quantum.Service, u quantum.User, qrn strin
 			}
 		}
 		if j.Status.IsTerminal() {
-			t.Fatalf("quantumtest: job %s ended %s (%s), want %v", qrn, j.Status, msg(j), want)
+			t.Fatalf("quantumtest: job %s ended %s (%s), want %v", qrn, j.Status, StatusMsg(j), want)
 		}
 		if time.Now().After(deadline) {
 			t.Fatalf("quantumtest: job %s still %s after %v, want %v", qrn, j.Status, timeout, want)
@@ -93,7 +100,8 @@ func WaitForStatus(t testing.TB, svc *quantum.Service, u quantum.User, qrn strin
 	}
 }
 
-func msg(j *quantum.Job) string {
+// StatusMsg is the job's statusMsg, or "" when it has none.
+func StatusMsg(j *quantum.Job) string {
 	if j.StatusMsg == nil {
 		return "no status message"
 	}

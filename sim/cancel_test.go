@@ -17,8 +17,8 @@ const hangGuard = time.Minute
 
 // cancelAt starts run and cancels its context as soon as the run enters
 // phase (the run waits in the test hook until the cancel is done). It
-// returns run's error and the phases the run entered, in order.
-func cancelAt(t *testing.T, phase string, run func(ctx context.Context) error) (error, []string) {
+// returns the phases the run entered, in order, and run's error.
+func cancelAt(t *testing.T, phase string, run func(ctx context.Context) error) ([]string, error) {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
@@ -48,7 +48,7 @@ func cancelAt(t *testing.T, phase string, run func(ctx context.Context) error) (
 	close(resume)
 	select {
 	case err := <-done:
-		return err, phases
+		return phases, err
 	case <-time.After(hangGuard):
 		t.Fatalf("run did not return after its cancel in phase %q", phase)
 	}
@@ -113,7 +113,7 @@ func TestCancelInEveryPhase(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.phase, func(t *testing.T) {
-			err, phases := cancelAt(t, tc.phase, tc.run)
+			phases, err := cancelAt(t, tc.phase, tc.run)
 			if !errors.Is(err, context.Canceled) {
 				t.Fatalf("cancelled in phase %s: %v, want context.Canceled; phases %v", tc.phase, err, phases)
 			}

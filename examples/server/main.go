@@ -8,13 +8,23 @@
 //	-addr ADDR        listen address (default 127.0.0.1:8080)
 //	-store KIND       memory (default) or badger
 //	-data DIR         badger's directory (default ./data)
+//	-api-keys-file F  API keys, one `key user` per line (# comments); the
+//	                  file must not be readable by other users (chmod 600)
 //	-api-key KEY      an API key; repeat for more users (one user per key).
-//	                  Without any, a random demo key is made and printed.
+//	                  Visible to every user of the machine in ps: prefer the
+//	                  file or QUANTUM_API_KEYS.
+//	                  Without any key from any source, a random demo key is
+//	                  made and printed. Keys given are never printed or logged.
 //	-workers N        simulation workers (default: the number of CPUs)
 //	-memory-budget B  memory the running jobs may hold together, e.g. 8GiB
 //	                  (default: half of the machine's or GOMEMLIMIT's)
 //	-max-active-jobs N  unfinished jobs one user may have (default 1000)
 //	-log-level LEVEL  debug, info (default), warn or error
+//
+// Environment:
+//
+//	QUANTUM_API_KEYS  API keys as `key user` entries separated by commas or
+//	                  newlines, added to those of the flags
 package main
 
 import (
@@ -47,7 +57,7 @@ import (
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	if err := run(ctx, os.Args[1:], os.Stdout, nil); err != nil {
+	if err := run(ctx, os.Args[1:], system{out: os.Stdout, log: os.Stderr, getenv: os.Getenv}); err != nil {
 		fmt.Fprintln(os.Stderr, "server:", err)
 		os.Exit(1)
 	}
@@ -63,6 +73,7 @@ type config struct {
 	store     string
 	data      string
 	keys      keyList
+	keysFile  string
 	workers   int
 	budget    byteFlag
 	maxActive int
@@ -101,7 +112,8 @@ func parseFlags(args []string, out io.Writer) (config, error) {
 	fs.StringVar(&c.addr, "addr", "127.0.0.1:8080", "listen address")
 	fs.StringVar(&c.store, "store", "memory", "job store: memory or badger")
 	fs.StringVar(&c.data, "data", "./data", "directory of the badger store")
-	fs.Var(&c.keys, "api-key", "an API key (repeatable; each key is a different user)")
+	fs.Var(&c.keys, "api-key", "an API key (repeatable; each key is a different user); visible in ps, prefer -api-keys-file")
+	fs.StringVar(&c.keysFile, "api-keys-file", "", "file of API keys, one `key user` per line, readable by its owner only")
 	fs.IntVar(&c.workers, "workers", runtime.NumCPU(), "simulation workers")
 	fs.Var(&c.budget, "memory-budget", "memory the running jobs may hold together, e.g. 8GiB (default: half of the machine's)")
 	fs.IntVar(&c.maxActive, "max-active-jobs", quantum.DefaultMaxActiveJobsPerUser, "unfinished jobs one user may have")
@@ -121,15 +133,32 @@ func parseFlags(args []string, out io.Writer) (config, error) {
 	return c, nil
 }
 
+// system is what run needs from the process: where to print for the
+// operator, where to log, the environment, and (for tests) a callback with
+// the address once listening.
+type system struct {
+	out    io.Writer
+	log    io.Writer
+	getenv func(string) string
+	ready  func(addr string)
+}
+
 // run serves until ctx ends, then shuts down gracefully: it stops accepting
-// requests, lets running jobs finish or returns them to the queue, and
-// closes the store. ready, if not nil, receives the address once listening.
-func run(ctx context.Context, args []string, out io.Writer, ready func(addr string)) error {
-	cfg, err := parseFlags(args, out)
+// requests, returns running jobs to the queue, and closes the store. The
+// Service and the store are closed on every way out, errors included.
+func run(ctx context.Context, args []string, sys system) error {
+	if sys.getenv == nil {
+		sys.getenv = func(string) string { return "" }
+	}
+	cfg, err := parseFlags(args, sys.out)
 	if err != nil {
 		return err
 	}
-	log, err := newLogger(cfg.logLevel)
+	keys, err := apiKeys(cfg, sys.getenv)
+	if err != nil {
+		return err
+	}
+	log, err := newLogger(cfg.logLevel, sys.log)
 	if err != nil {
 		return err
 	}
@@ -149,13 +178,23 @@ func run(ctx context.Context, args []string, out io.Writer, ready func(addr stri
 	if err != nil {
 		return err
 	}
-	keys := cfg.keys
-	if len(keys) == 0 {
-		keys = keyList{demoKey()}
+	// Deferred after closeStore, so it runs first: the workers stop before
+	// the store closes under them. Shutdown below has closed it already on
+	// the normal way out; a second Close returns at once.
+	defer func() {
+		closeCtx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
+		defer cancel()
+		if err := svc.Close(closeCtx); err != nil {
+			log.Warn("service close", zap.Error(err))
+		}
+	}()
+	demo := len(keys) == 0
+	if demo {
+		keys = []apiKey{{demoKey(), "demo"}}
 	}
 	for i, k := range keys {
-		if _, err := svc.AddAPIKey(k, fmt.Sprintf("user%d", i+1)); err != nil {
-			return fmt.Errorf("api key %d: %w", i+1, err)
+		if _, err := svc.AddAPIKey(k.key, k.user); err != nil {
+			return fmt.Errorf("api key %d (user %q): %w", i+1, k.user, err)
 		}
 	}
 
@@ -176,21 +215,25 @@ func run(ctx context.Context, args []string, out io.Writer, ready func(addr stri
 		MaxHeaderBytes:    64 << 10,
 	}
 	addr := ln.Addr().String()
-	fmt.Fprintf(out, "quantum job service on http://%s (store: %s)\n", addr, describeStore(cfg))
-	if len(cfg.keys) == 0 {
-		fmt.Fprintf(out, "demo API key (new each start; pass -api-key to keep one): %s\n", keys[0])
+	fmt.Fprintf(sys.out, "quantum job service on http://%s (store: %s)\n", addr, describeStore(cfg))
+	shown := "$KEY"
+	if demo {
+		// A key this process made up is no secret of the operator's.
+		shown = keys[0].key
+		fmt.Fprintf(sys.out, "demo API key (new each start; give keys with -api-keys-file to keep them): %s\n", shown)
+	} else {
+		fmt.Fprintf(sys.out, "%d API keys loaded\n", len(keys))
 	}
-	fmt.Fprintf(out, "try:\n  curl -s -H 'X-API-KEY: %s' http://%s/api/v1/devices\n", keys[0], addr)
+	fmt.Fprintf(sys.out, "try:\n  curl -s -H 'X-API-KEY: %s' http://%s/api/v1/devices\n", shown, addr)
 
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
-	if ready != nil {
-		ready(addr)
+	if sys.ready != nil {
+		sys.ready(addr)
 	}
 
 	select {
 	case err := <-errc:
-		_ = svc.Close(context.Background())
 		return err
 	case <-ctx.Done():
 	}
@@ -222,17 +265,19 @@ func demoKey() string {
 	return "demo-" + hex.EncodeToString(b)
 }
 
-func newLogger(level string) (*zap.Logger, error) {
+// newLogger logs lines at level and above to w (nowhere when w is nil).
+func newLogger(level string, w io.Writer) (*zap.Logger, error) {
 	lvl, err := zapcore.ParseLevel(level)
 	if err != nil {
 		return nil, fmt.Errorf("-log-level: %w", err)
 	}
-	cfg := zap.NewProductionConfig()
-	cfg.Level = zap.NewAtomicLevelAt(lvl)
-	cfg.Encoding = "console"
-	cfg.EncoderConfig.EncodeTime = zapcore.ISO8601TimeEncoder
-	cfg.DisableStacktrace = true
-	return cfg.Build()
+	if w == nil {
+		w = io.Discard
+	}
+	enc := zap.NewProductionEncoderConfig()
+	enc.EncodeTime = zapcore.ISO8601TimeEncoder
+	core := zapcore.NewCore(zapcore.NewConsoleEncoder(enc), zapcore.Lock(zapcore.AddSync(w)), lvl)
+	return zap.New(core), nil
 }
 
 // openStore opens the configured store and returns its closer.

@@ -97,7 +97,7 @@ func startServer(t *testing.T, args ...string) (string, func() error) {
 	errc := make(chan error, 1)
 	var out bytes.Buffer
 	go func() {
-		errc <- run(ctx, append([]string{"-addr", "127.0.0.1:0", "-log-level", "error"}, args...), &out, func(a string) { addrc <- a })
+		errc <- run(ctx, append([]string{"-addr", "127.0.0.1:0", "-log-level", "error"}, args...), system{out: &out, ready: func(a string) { addrc <- a }})
 	}()
 	select {
 	case addr := <-addrc:
@@ -219,7 +219,7 @@ func containsString(list []string, s string) bool {
 func TestFlags(t *testing.T) {
 	for _, args := range [][]string{{"-store", "sqlite"}, {"-workers", "0"}, {"extra"}, {"-log-level", "loud"},
 		{"-memory-budget", "lots"}, {"-memory-budget", "0"}, {"-memory-budget", "99999999999GiB"}, {"-max-active-jobs", "0"}} {
-		err := run(context.Background(), args, io.Discard, nil)
+		err := run(context.Background(), args, system{out: io.Discard})
 		if err == nil || !strings.Contains(err.Error(), strings.TrimPrefix(args[0], "-")) && args[0] != "extra" {
 			t.Errorf("run(%v) = %v", args, err)
 		}

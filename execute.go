@@ -1,0 +1,120 @@
+package quantum
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+)
+
+// execute runs a claimed (RUNNING) job to its end, and records that end.
+func (r *runner) execute(job *JobRecord) {
+	qrn := job.JobQRN
+	defer r.release(r.reservation(job))
+	ctx, cancel := context.WithCancelCause(r.ctx)
+	ctx, cancelTimeout := context.WithTimeoutCause(ctx, r.s.jobTimeout, context.DeadlineExceeded)
+	defer cancelTimeout()
+	// Tracked from the start, so that the sweeper renews the lease while
+	// the end is being recorded too.
+	r.track(qrn, cancel)
+	defer func() {
+		r.untrack(qrn)
+		cancel(nil)
+	}()
+
+	switch {
+	case job.Attempts > r.s.maxAttempts:
+		r.finish(job, 0, nil, fmt.Errorf("gave up after %d attempts: every run was cut short before its end was recorded (the service stopped or lost the job's lease)", r.s.maxAttempts))
+		return
+	case job.MemoryNeed > r.s.budget:
+		r.finish(job, 0, nil, fmt.Errorf("the job needs %s of memory, more than the service's budget of %s", byteSize(job.MemoryNeed), byteSize(r.s.budget)))
+		return
+	}
+	d, _ := r.s.devices.get(job.DeviceQRN)
+	b, _ := r.s.devices.backendOf(job.DeviceQRN)
+	prog, err := retrying(r.ctx, r, "read program", qrn, func() (*Program, error) { return r.s.store.GetProgram(r.ctx, qrn) })
+	if err != nil {
+		if r.ctx.Err() != nil {
+			r.requeue(qrn, true)
+			return
+		}
+		r.finish(job, 0, nil, errors.New("the job's program could not be read from the store"))
+		return
+	}
+	seed, _ := seedOption(job.RuntimeOptions)
+
+	// A cancel that came between the claim and track found no running
+	// job to stop: look once more.
+	if j, err := r.s.store.GetJob(ctx, qrn); err == nil && j.Status == StatusCancelling {
+		cancel(errCancelled)
+	}
+
+	start := time.Now()
+	res, err := runBackend(ctx, b, Task{JobQRN: qrn, Device: d, Program: *prog, Shots: job.Shots, RuntimeOptions: job.RuntimeOptions, Seed: seed})
+	elapsed := time.Since(start)
+	if err == nil {
+		err = checkCounts(res, job.Shots)
+	}
+	if err != nil {
+		switch cause := context.Cause(ctx); {
+		case errors.Is(cause, errShutdown) || r.ctx.Err() != nil:
+			r.requeue(qrn, true)
+			return
+		case errors.Is(cause, errCancelled):
+			r.finishCancel(qrn, elapsed)
+			return
+		case errors.Is(cause, context.DeadlineExceeded) && ctx.Err() != nil:
+			err = fmt.Errorf("execution exceeded the time limit of %v", r.s.jobTimeout)
+		}
+	}
+	r.finish(job, elapsed, res, err)
+}
+
+// track notes a job this process runs, with the way to interrupt it.
+func (r *runner) track(qrn string, cancel context.CancelCauseFunc) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.running[qrn] = cancel
+}
+
+func (r *runner) untrack(qrn string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	delete(r.running, qrn)
+}
+
+// runningHere returns the interrupt of a job this process runs.
+func (r *runner) runningHere(qrn string) (context.CancelCauseFunc, bool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	stop, ok := r.running[qrn]
+	return stop, ok
+}
+
+// runBackend calls the backend, turning a panic in it into an error: a
+// user's backend must not take the service down.
+func runBackend(ctx context.Context, b Backend, t Task) (res *RunResult, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			res, err = nil, fmt.Errorf("the backend panicked: %v", p)
+		}
+	}()
+	return b.Run(ctx, t)
+}
+
+func checkCounts(res *RunResult, shots int) error {
+	if res == nil || res.Counts == nil {
+		return errors.New("the backend returned no counts")
+	}
+	total := 0
+	for _, n := range res.Counts {
+		if n < 0 {
+			return errors.New("the backend returned a negative count")
+		}
+		total += n
+	}
+	if total != shots {
+		return fmt.Errorf("the backend returned counts for %d shots, not %d", total, shots)
+	}
+	return nil
+}

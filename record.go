@@ -1,0 +1,162 @@
+package quantum
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"time"
+
+	"go.uber.org/zap"
+)
+
+// A store call that fails for a reason that may pass (a timeout, a full
+// disk being cleared, a lost connection) is tried storeAttempts times in
+// all, waiting between tries from retryBase, doubling, up to retryMax.
+const (
+	storeAttempts = 6
+	retryBase     = 50 * time.Millisecond
+	retryMax      = 5 * time.Second
+)
+
+// backoff gives growing waits with jitter, so that workers retrying
+// against one store do not retry in step.
+type backoff struct {
+	base time.Duration // the first wait; 0 means retryBase
+	n    int
+}
+
+func (b *backoff) next() time.Duration {
+	base := b.base
+	if base <= 0 {
+		base = retryBase
+	}
+	d := min(base<<min(b.n, 16), retryMax)
+	b.n++
+	return d/2 + rand.N(d/2+1)
+}
+
+func (b *backoff) reset() { b.n = 0 }
+
+// permanent reports whether retrying a store call that failed with err
+// cannot help.
+func permanent(err error) bool {
+	return errors.Is(err, ErrStatusChanged) || errors.Is(err, ErrJobNotFound) || errors.Is(err, ErrTooLarge) ||
+		errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded)
+}
+
+// retrying calls fn until it succeeds, fails for good, ctx ends, or fn
+// has failed storeAttempts times.
+func retrying[T any](ctx context.Context, r *runner, what, qrn string, fn func() (T, error)) (T, error) {
+	retry := backoff{base: r.s.retryBase}
+	for attempt := 1; ; attempt++ {
+		v, err := fn()
+		if err == nil || permanent(err) || attempt == storeAttempts {
+			return v, err
+		}
+		wait := retry.next()
+		r.s.log.Warn("store call failed; retrying", zap.String("job", qrn), zap.String("step", what),
+			zap.Int("attempt", attempt), zap.Duration("in", wait), zap.Error(err))
+		t := time.NewTimer(wait)
+		select {
+		case <-t.C:
+		case <-ctx.Done():
+			t.Stop()
+			return v, err
+		}
+	}
+}
+
+// update changes a job, retrying as retrying does. It runs on after the
+// Service begins to close: an end that happened is recorded.
+func (r *runner) update(what, qrn string, expect JobStatus, change func(*JobRecord), result map[string]int) (*JobRecord, error) {
+	return retrying(context.Background(), r, what, qrn, func() (*JobRecord, error) {
+		return r.s.store.UpdateJob(context.Background(), qrn, expect, change, result)
+	})
+}
+
+// finish records the end of a job that ran: COMPLETED with its result
+// (stored in the same step), or FAILED with why. If the job was cancelled
+// meanwhile, it ends CANCELLED instead. A result the store cannot take,
+// or a store that keeps failing, ends the job FAILED rather than leave it
+// RUNNING to be run again; if even that cannot be recorded, the job is
+// run again once its lease expires, at most WithMaxAttempts times.
+func (r *runner) finish(job *JobRecord, elapsed time.Duration, res *RunResult, runErr error) {
+	qrn := job.JobQRN
+	ms := elapsed.Milliseconds()
+	if runErr == nil {
+		d, _ := r.s.devices.get(job.DeviceQRN)
+		meta := cloneMap(res.Metadata)
+		_, err := r.update("record the result", qrn, StatusRunning, func(j *JobRecord) {
+			now := r.s.now().UTC()
+			j.Status, j.UpdatedAt, j.LeaseUntil = StatusCompleted, now, time.Time{}
+			j.TimeStamps.EndedAt = &now
+			j.TimeStamps.ExecutionDuration = ms
+			if d != nil {
+				j.Cost = d.cost(j.Shots, elapsed)
+			}
+			for k, v := range meta {
+				j.Metadata[k] = v
+			}
+		}, res.Counts)
+		switch {
+		case err == nil || errors.Is(err, ErrJobNotFound):
+			return
+		case errors.Is(err, ErrStatusChanged):
+			r.finishCancel(qrn, elapsed) // a cancel won the race
+			return
+		case errors.Is(err, ErrTooLarge):
+			runErr = fmt.Errorf("the result could not be stored: %w", err)
+		default:
+			r.s.log.Error("recording a job's result failed; the job ends FAILED", zap.String("job", qrn), zap.Error(err))
+			runErr = errors.New("the result could not be recorded: the job store kept failing")
+		}
+	}
+	msg := failMessage(runErr)
+	logJobFailure(r.s.log, qrn, runErr)
+	_, err := r.update("record the failure", qrn, StatusRunning, func(j *JobRecord) {
+		now := r.s.now().UTC()
+		j.Status, j.UpdatedAt, j.LeaseUntil = StatusFailed, now, time.Time{}
+		j.StatusMsg = &msg
+		j.TimeStamps.EndedAt = &now
+		j.TimeStamps.ExecutionDuration = ms
+		j.Cost = 0
+	}, nil)
+	switch {
+	case errors.Is(err, ErrStatusChanged):
+		r.finishCancel(qrn, elapsed)
+	case err != nil && !errors.Is(err, ErrJobNotFound):
+		r.s.log.Error("the end of a job could not be recorded; it runs again once its lease expires, up to the attempt limit",
+			zap.String("job", qrn), zap.Error(err))
+	}
+}
+
+// finishCancel ends a CANCELLING job CANCELLED.
+func (r *runner) finishCancel(qrn string, elapsed time.Duration) {
+	_, err := r.update("record the cancel", qrn, StatusCancelling, func(j *JobRecord) {
+		now := r.s.now().UTC()
+		j.Status, j.UpdatedAt, j.LeaseUntil = StatusCancelled, now, time.Time{}
+		j.TimeStamps.EndedAt = &now
+		j.TimeStamps.ExecutionDuration = elapsed.Milliseconds()
+		j.Cost = 0
+	}, nil)
+	r.logUnexpected(context.Background(), err, qrn, "cancel")
+}
+
+// requeue returns a RUNNING job to the queue, or to CANCELLED if a cancel
+// was asked for meanwhile. A run the Service stopped on purpose (Close)
+// gives its attempt back; a run whose lease expired keeps it counted.
+func (r *runner) requeue(qrn string, stopped bool) {
+	_, err := r.update("requeue", qrn, StatusRunning, func(j *JobRecord) {
+		now := r.s.now().UTC()
+		j.Status, j.UpdatedAt, j.QueuedAt, j.LeaseUntil = StatusQueued, now, now, time.Time{}
+		if stopped && j.Attempts > 0 {
+			j.Attempts--
+		}
+	}, nil)
+	if errors.Is(err, ErrStatusChanged) {
+		r.finishCancel(qrn, 0)
+		return
+	}
+	r.logUnexpected(context.Background(), err, qrn, "requeue")
+}
