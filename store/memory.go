@@ -4,6 +4,7 @@
 package store
 
 import (
+	"cmp"
 	"context"
 	"maps"
 	"slices"
@@ -84,17 +85,7 @@ func compareQueue(a, b queueKey) int {
 	if c := a.at.Compare(b.at); c != 0 {
 		return c
 	}
-	return cmpUint(a.seq, b.seq)
-}
-
-func cmpUint(a, b uint64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
+	return cmp.Compare(a.seq, b.seq)
 }
 
 // changeKey orders jobs by their last change, oldest first, then QRN.
