@@ -3,6 +3,8 @@ package quantum_test
 import (
 	"context"
 	"errors"
+	"fmt"
+	"os"
 	"strings"
 	"sync"
 	"testing"
@@ -277,6 +279,10 @@ func TestOptionsAreValidated(t *testing.T) {
 		{"negative timeout", quantum.WithJobTimeout(-time.Second), false},
 		{"no check slots", quantum.WithConcurrentChecks(0, time.Second), false},
 		{"negative check wait", quantum.WithConcurrentChecks(1, -time.Second), false},
+		{"empty node", quantum.WithNode(""), false},
+		{"node with NUL", quantum.WithNode("a\x00b"), false},
+		{"node too long", quantum.WithNode(strings.Repeat("n", 257)), false},
+		{"named node", quantum.WithNode("node-7"), true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			svc, err := quantum.New(store.NewMemory(), quantum.WithMemoryBudget(quantumtest.MemoryBudget), tc.opt)
@@ -292,8 +298,15 @@ func TestOptionsAreValidated(t *testing.T) {
 			}
 			defer svc.Close(ctx)
 			u, _ := svc.AddAPIKey("k", "u")
-			if j := quantumtest.WaitForJob(t, svc, u, create(t, svc, u, request(flagship, "qasm2", bell2, 1)).JobQRN); j.Status != quantum.StatusCompleted {
+			j := quantumtest.WaitForJob(t, svc, u, create(t, svc, u, request(flagship, "qasm2", bell2, 1)).JobQRN)
+			if j.Status != quantum.StatusCompleted {
 				t.Fatalf("job %s", j.Status)
+			}
+			// The job names the node that ran it: the one given, or
+			// "<hostname>-<pid>".
+			node, _ := j.Metadata["node"].(string)
+			if want := fmt.Sprintf("-%d", os.Getpid()); tc.name == "named node" && node != "node-7" || tc.name != "named node" && !strings.HasSuffix(node, want) {
+				t.Fatalf("metadata.node = %q", node)
 			}
 		})
 	}

@@ -315,7 +315,20 @@ func (s *Service) GetJob(ctx context.Context, u User, qrn string) (*Job, error) 
 	if err != nil {
 		return nil, err
 	}
-	return s.withQueuePosition(ctx, &j.Job)
+	return s.withQueuePosition(ctx, shown(j))
+}
+
+// shown is the job a user sees of a record: its metadata names the node
+// that claimed it last, so that an operator can follow it across the
+// nodes that share a store.
+func shown(r *JobRecord) *Job {
+	if r.Node != "" {
+		if r.Metadata == nil {
+			r.Metadata = map[string]any{}
+		}
+		r.Metadata["node"] = r.Node
+	}
+	return &r.Job
 }
 
 func (s *Service) withQueuePosition(ctx context.Context, j *Job) (*Job, error) {
@@ -376,7 +389,7 @@ func (s *Service) CancelJob(ctx context.Context, u User, qrn string) (*Job, erro
 		case j.Status.IsTerminal():
 			return nil, Errorf(EINVALIDJOBSTATE, "job %s is %s and cannot be cancelled", qrn, j.Status)
 		case j.Status == StatusCancelling:
-			return &j.Job, nil
+			return shown(j), nil
 		}
 		if b, ok := s.devices.backendOf(j.DeviceQRN); ok && !b.Cancellable() {
 			return nil, Errorf(ECANCELNOTSUPPORTED, "device %s does not support cancelling jobs", j.DeviceQRN)
@@ -394,7 +407,7 @@ func (s *Service) CancelJob(ctx context.Context, u User, qrn string) (*Job, erro
 			return nil, s.internal(ctx, err, "cancel job")
 		}
 		s.runner.cancel(from, qrn)
-		return &j.Job, nil
+		return shown(j), nil
 	}
 }
 
@@ -501,7 +514,7 @@ func (s *Service) ListJobs(ctx context.Context, u User, q JobQuery) (*JobPage, e
 	}
 	jobs := make([]*Job, len(recs))
 	for i, r := range recs {
-		if jobs[i], err = s.withQueuePosition(ctx, &r.Job); err != nil {
+		if jobs[i], err = s.withQueuePosition(ctx, shown(r)); err != nil {
 			return nil, err
 		}
 	}

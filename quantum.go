@@ -17,8 +17,10 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"os"
 	"runtime"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -39,6 +41,7 @@ type Service struct {
 	maxActive   int
 	maxAttempts int
 	retryBase   time.Duration // the first wait before a failed store call is retried
+	node        string        // this Service's name among the nodes sharing the store
 
 	mu   sync.RWMutex
 	keys map[[32]byte]keyEntry
@@ -111,6 +114,12 @@ func WithBuiltinDevices(on bool) Option { return func(s *Service) { s.builtin = 
 // is renewed while it runs. New refuses d <= 0.
 func WithLease(d time.Duration) Option { return func(s *Service) { s.lease = d } }
 
+// WithNode names this Service among the nodes that share a store
+// (default "<hostname>-<pid>"). Every job it claims records the name, and
+// shows it as "node" in its metadata. New refuses an empty name or one
+// that is not valid text.
+func WithNode(name string) Option { return func(s *Service) { s.node = name } }
+
 // WithClock sets the source of time, for tests. A nil now means
 // time.Now, the default.
 func WithClock(now func() time.Time) Option {
@@ -141,6 +150,19 @@ const DefaultMaxAttempts = 3
 // unless WithMaxActiveJobsPerUser says otherwise.
 const DefaultMaxActiveJobsPerUser = 1000
 
+// maxNodeLen bounds a node's name, which every job it claims stores.
+const maxNodeLen = 256
+
+// defaultNode is "<hostname>-<pid>": unique among the processes running at
+// one time, and telling an operator where to look.
+func defaultNode() string {
+	host, err := os.Hostname()
+	if err != nil || host == "" {
+		host = "localhost"
+	}
+	return fmt.Sprintf("%s-%d", host, os.Getpid())
+}
+
 // New returns a Service over store and starts its workers. Jobs that a
 // previous process left unfinished in the store are recovered first: back
 // to QUEUED (their programs are stored) or, if they were being cancelled,
@@ -163,6 +185,7 @@ func New(store Store, opts ...Option) (*Service, error) {
 		now:         time.Now,
 		keys:        map[[32]byte]keyEntry{},
 		devices:     newCatalogue(),
+		node:        defaultNode(),
 	}
 	for _, o := range opts {
 		o(s)
@@ -180,6 +203,8 @@ func New(store Store, opts ...Option) (*Service, error) {
 		return nil, fmt.Errorf("quantum: WithMaxActiveJobsPerUser(%d): need at least 1", s.maxActive)
 	case s.maxAttempts < 1:
 		return nil, fmt.Errorf("quantum: WithMaxAttempts(%d): need at least 1", s.maxAttempts)
+	case s.node == "" || !validText(s.node) || len(s.node) > maxNodeLen:
+		return nil, fmt.Errorf("quantum: WithNode(%q): need 1 to %d bytes of %s", s.node, maxNodeLen, strings.TrimPrefix(textRule, "must be "))
 	case s.checks.slots() < 1 || s.checks.wait < 0:
 		return nil, fmt.Errorf("quantum: WithConcurrentChecks(%d, %v): need at least 1 slot and a wait of 0 or more", s.checks.slots(), s.checks.wait)
 	}

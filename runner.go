@@ -34,6 +34,10 @@ type runner struct {
 	closed  bool                               // Close has begun
 	memUsed int64                              // memory reserved by the jobs this process runs
 
+	// feedUp says that the store's ChangeFeed is listening: wake-ups come
+	// from every node, and idle workers poll only as a fallback.
+	feedUp atomic.Bool
+
 	// Claims are made one at a time, so that each decides on the memory
 	// that is free after the one before it.
 	claimMu sync.Mutex
@@ -62,6 +66,10 @@ func (r *runner) start() {
 		go r.intake()
 	}
 	go r.sweeper()
+	if feed, ok := r.s.store.(ChangeFeed); ok {
+		r.wg.Add(1)
+		go r.watch(feed)
+	}
 	for range r.s.workers {
 		go r.worker()
 	}
@@ -122,8 +130,20 @@ func (r *runner) logUnexpected(ctx context.Context, err error, qrn, what string)
 }
 
 // idlePoll is how often an idle worker looks for work on its own, so
-// that no job waits on a wake-up that was lost.
-const idlePoll = 2 * time.Second
+// that no job waits on a wake-up that was lost. With a store's change
+// feed listening, jobs queued by other nodes wake the workers too, and
+// polling is only the fallback, at feedPoll.
+const (
+	idlePoll = 2 * time.Second
+	feedPoll = 30 * time.Second
+)
+
+func (r *runner) idleWait() time.Duration {
+	if r.feedUp.Load() {
+		return feedPoll
+	}
+	return idlePoll
+}
 
 func (r *runner) worker() {
 	defer r.wg.Done()
@@ -139,7 +159,7 @@ func (r *runner) worker() {
 			r.execute(job)
 			continue
 		}
-		wait := idlePoll
+		wait := r.idleWait()
 		if err != nil {
 			woken = nil // a failing store is not asked again at once
 			wait = retry.next()
@@ -209,7 +229,7 @@ func (r *runner) claim() (*JobRecord, error) {
 // other: it is claimed at once, reserving nothing, and execute fails it.
 func (r *runner) claimFrom(q Queue) (*JobRecord, error) {
 	now := r.s.now().UTC()
-	c := Claim{Queue: q, MaxMemory: r.s.budget - r.memoryUsed(), Now: now, LeaseUntil: now.Add(r.s.lease)}
+	c := Claim{Queue: q, MaxMemory: r.s.budget - r.memoryUsed(), Now: now, LeaseUntil: now.Add(r.s.lease), Node: r.s.node}
 	job, err := r.s.store.ClaimJob(r.ctx, c)
 	if errors.Is(err, ErrMemoryShort) && job != nil && job.MemoryNeed > r.s.budget {
 		c.MaxMemory = math.MaxInt64

@@ -61,8 +61,8 @@ type Store interface {
 	// between devices.
 	Queues(ctx context.Context) ([]Queue, error)
 	// ClaimJob moves the oldest QUEUED job of the queue to RUNNING with a
-	// lease that expires at c.LeaseUntil, adds one to its Attempts, and
-	// returns it; ErrNoJob when
+	// lease that expires at c.LeaseUntil, records c.Node as its Node, adds
+	// one to its Attempts, and returns it; ErrNoJob when
 	// the queue is empty. If that job needs more memory than c.MaxMemory
 	// it stays QUEUED and ClaimJob returns ErrMemoryShort with a copy of
 	// the job as it is, so that the caller sees what it needs: the job
@@ -95,6 +95,9 @@ type JobRecord struct {
 	// Store's ClaimJob adds one; the service gives up on a job whose
 	// runs keep being cut short (by a crash, say) after a bounded number.
 	Attempts int
+	// Node names the Service that claimed the job last (WithNode), so
+	// that an operator can follow a job across the nodes sharing a store.
+	Node string
 }
 
 // Clone returns a deep copy of the record.
@@ -152,6 +155,8 @@ type Claim struct {
 	MaxMemory  int64
 	Now        time.Time
 	LeaseUntil time.Time
+	// Node names the claiming Service; ClaimJob records it in the job.
+	Node string
 }
 
 // JobFilter selects a page of one owner's jobs. Empty fields do not filter.

@@ -844,7 +844,7 @@ func (b *Badger) ClaimJob(ctx context.Context, c quantum.Claim) (*quantum.JobRec
 			return quantum.ErrMemoryShort
 		}
 		j := old.job()
-		j.Status, j.UpdatedAt, j.LeaseUntil = quantum.StatusRunning, c.Now, c.LeaseUntil
+		j.Status, j.UpdatedAt, j.LeaseUntil, j.Node = quantum.StatusRunning, c.Now, c.LeaseUntil, c.Node
 		j.Attempts++
 		r, data, err := b.marshalRecord(j)
 		if err != nil {

@@ -39,6 +39,7 @@ type record struct {
 	LeaseUntil        time.Time         `json:"leaseUntil"`
 	MemoryNeed        int64             `json:"memoryNeed,omitempty"`
 	Attempts          int               `json:"attempts,omitempty"`
+	Node              string            `json:"node,omitempty"`
 }
 
 func toRecord(j *quantum.JobRecord) *record {
@@ -49,6 +50,7 @@ func toRecord(j *quantum.JobRecord) *record {
 		EndedAt: j.TimeStamps.EndedAt, ExecutionDuration: j.TimeStamps.ExecutionDuration, Cost: j.Cost,
 		EstimatedCost: j.EstimatedCost, Metadata: j.Metadata, Owner: j.Owner, UpdatedAt: j.UpdatedAt,
 		QueuedAt: j.QueuedAt, LeaseUntil: j.LeaseUntil, MemoryNeed: j.MemoryNeed, Attempts: j.Attempts,
+		Node: j.Node,
 	}
 }
 
@@ -60,7 +62,7 @@ func (r *record) job() *quantum.JobRecord {
 		TimeStamps: quantum.TimeStamps{CreatedAt: r.CreatedAt, EndedAt: r.EndedAt, ExecutionDuration: r.ExecutionDuration},
 		Cost:       r.Cost, EstimatedCost: r.EstimatedCost, Metadata: orEmpty(r.Metadata)}, Owner: r.Owner,
 		UpdatedAt: r.UpdatedAt, QueuedAt: r.QueuedAt, LeaseUntil: r.LeaseUntil, MemoryNeed: r.MemoryNeed,
-		Attempts: r.Attempts,
+		Attempts: r.Attempts, Node: r.Node,
 	}
 }
 

@@ -456,7 +456,7 @@ func (m *Memory) ClaimJob(ctx context.Context, c quantum.Claim) (*quantum.JobRec
 	}
 	old := e.job
 	j := old.Clone()
-	j.Status, j.UpdatedAt, j.LeaseUntil = quantum.StatusRunning, c.Now, c.LeaseUntil
+	j.Status, j.UpdatedAt, j.LeaseUntil, j.Node = quantum.StatusRunning, c.Now, c.LeaseUntil, c.Node
 	j.Attempts++
 	e.job = j
 	m.index(e, old)

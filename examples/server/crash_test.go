@@ -12,20 +12,23 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/qjobs/quantum/internal/pgtest"
 )
 
-// The crash test builds the server, runs it on a badger directory, kills
-// it with SIGKILL at three points, restarts it on the same directory, and
-// checks that no acknowledged job was lost or changed.
+// The crash test builds the server, runs it on a store (a badger
+// directory, a PostgreSQL database), kills it with SIGKILL at three
+// points, restarts it on the same store, and checks that no acknowledged
+// job was lost or changed.
 
 type process struct {
 	cmd  *exec.Cmd
 	base string
 }
 
-func startBinary(t *testing.T, bin, dir string) *process {
+func startBinary(t *testing.T, bin string, storeArgs []string) *process {
 	t.Helper()
-	cmd := exec.Command(bin, "-addr", "127.0.0.1:0", "-store", "badger", "-data", dir, "-api-key", "crash", "-workers", "2", "-log-level", "error")
+	cmd := exec.Command(bin, append([]string{"-addr", "127.0.0.1:0", "-api-key", "crash", "-workers", "2", "-log-level", "error"}, storeArgs...)...)
 	out, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -85,21 +88,31 @@ func submit(c *client, name, format, program string, shots int) (string, bool) {
 	return out["data"].(map[string]any)["jobQrn"].(string), true
 }
 
+func TestMain(m *testing.M) { pgtest.Main(m) }
+
 func TestCrashRecovery(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and kills the server: not in -short")
 	}
-	dir := t.TempDir()
 	bin := filepath.Join(t.TempDir(), "server")
 	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
 		t.Fatalf("build: %v\n%s", err, out)
 	}
+	t.Run("badger", func(t *testing.T) { crashRecovery(t, bin, []string{"-store", "badger", "-data", t.TempDir()}) })
+	// A new process is a new node: it takes over the dead one's running
+	// jobs once their leases expire, so the lease is short here.
+	t.Run("postgres", func(t *testing.T) {
+		crashRecovery(t, bin, []string{"-store", "postgres", "-postgres-dsn", pgtest.DSN(t), "-lease", "2s"})
+	})
+}
+
+func crashRecovery(t *testing.T, bin string, storeArgs []string) {
 	acked := map[string]submitted{}
 	var mu sync.Mutex
 	results := map[string]map[string]any{} // counts of jobs seen COMPLETED before a kill
 
 	// 1. Kill during submission: clients keep creating jobs while it dies.
-	p := startBinary(t, bin, dir)
+	p := startBinary(t, bin, storeArgs)
 	c := &client{t: t, base: p.base, key: "crash"}
 	ctx, stop := context.WithCancel(context.Background())
 	var wg sync.WaitGroup
@@ -121,7 +134,7 @@ func TestCrashRecovery(t *testing.T) {
 	p.kill()
 	stop()
 	wg.Wait()
-	p = startBinary(t, bin, dir)
+	p = startBinary(t, bin, storeArgs)
 	c = &client{t: t, base: p.base, key: "crash"}
 	checkAll(t, c, acked, results)
 
@@ -138,7 +151,7 @@ func TestCrashRecovery(t *testing.T) {
 		return out["pagination"].(map[string]any)["total"].(float64) > 0
 	})
 	p.kill()
-	p = startBinary(t, bin, dir)
+	p = startBinary(t, bin, storeArgs)
 	c = &client{t: t, base: p.base, key: "crash"}
 	checkAll(t, c, acked, results)
 
@@ -179,7 +192,7 @@ func TestCrashRecovery(t *testing.T) {
 	p.kill()
 	stop()
 	wg.Wait()
-	p = startBinary(t, bin, dir)
+	p = startBinary(t, bin, storeArgs)
 	c = &client{t: t, base: p.base, key: "crash"}
 	for qrn := range deleted {
 		if status, _ := c.call("GET", "/api/v1/jobs/"+qrn, nil); status != http.StatusNotFound {

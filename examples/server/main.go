@@ -6,8 +6,15 @@
 // Flags:
 //
 //	-addr ADDR        listen address (default 127.0.0.1:8080)
-//	-store KIND       memory (default) or badger
+//	-store KIND       memory (default), badger or postgres
 //	-data DIR         badger's directory (default ./data)
+//	-postgres-dsn DSN the PostgreSQL database of -store postgres, such as
+//	                  postgres://user:pass@host:5432/db (visible in ps:
+//	                  prefer QUANTUM_POSTGRES_DSN)
+//	-node NAME        this server's name among the nodes sharing a
+//	                  PostgreSQL store (default <hostname>-<pid>)
+//	-lease DURATION   how long a running job's claim lasts unrenewed
+//	                  before another node takes the job over (default 30s)
 //	-api-keys-file F  API keys, one `key user` per line (# comments); the
 //	                  file must not be readable by other users (chmod 600)
 //	-api-key KEY      an API key; repeat for more users (one user per key).
@@ -25,6 +32,8 @@
 //
 //	QUANTUM_API_KEYS  API keys as `key user` entries separated by commas or
 //	                  newlines, added to those of the flags
+//	QUANTUM_POSTGRES_DSN  the database of -store postgres, when
+//	                  -postgres-dsn is not given
 package main
 
 import (
@@ -46,12 +55,14 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/jackc/pgx/v5"
 	"go.uber.org/zap"
 	"go.uber.org/zap/zapcore"
 
 	"github.com/qjobs/quantum"
 	"github.com/qjobs/quantum/httpadapter"
 	"github.com/qjobs/quantum/store"
+	"github.com/qjobs/quantum/store/postgres"
 )
 
 func main() {
@@ -78,6 +89,9 @@ type config struct {
 	budget    byteFlag
 	maxActive int
 	logLevel  string
+	dsn       string
+	node      string
+	lease     time.Duration
 }
 
 // byteFlag is a size in bytes, written as 4294967296, 4GiB, 512MiB or 64KiB.
@@ -110,8 +124,11 @@ func parseFlags(args []string, out io.Writer) (config, error) {
 	fs := flag.NewFlagSet("server", flag.ContinueOnError)
 	fs.SetOutput(out)
 	fs.StringVar(&c.addr, "addr", "127.0.0.1:8080", "listen address")
-	fs.StringVar(&c.store, "store", "memory", "job store: memory or badger")
+	fs.StringVar(&c.store, "store", "memory", "job store: memory, badger or postgres")
 	fs.StringVar(&c.data, "data", "./data", "directory of the badger store")
+	fs.StringVar(&c.dsn, "postgres-dsn", "", "PostgreSQL database of -store postgres (default $QUANTUM_POSTGRES_DSN; visible in ps, prefer the variable)")
+	fs.StringVar(&c.node, "node", "", "this server's name among the nodes sharing a store (default <hostname>-<pid>)")
+	fs.DurationVar(&c.lease, "lease", 30*time.Second, "how long a running job's claim lasts unrenewed before another node takes it over")
 	fs.Var(&c.keys, "api-key", "an API key (repeatable; each key is a different user); visible in ps, prefer -api-keys-file")
 	fs.StringVar(&c.keysFile, "api-keys-file", "", "file of API keys, one `key user` per line, readable by its owner only")
 	fs.IntVar(&c.workers, "workers", runtime.NumCPU(), "simulation workers")
@@ -129,6 +146,9 @@ func parseFlags(args []string, out io.Writer) (config, error) {
 	}
 	if c.maxActive < 1 {
 		return c, fmt.Errorf("-max-active-jobs must be at least 1, got %d", c.maxActive)
+	}
+	if c.lease <= 0 {
+		return c, fmt.Errorf("-lease must be positive, got %v", c.lease)
 	}
 	return c, nil
 }
@@ -164,13 +184,20 @@ func run(ctx context.Context, args []string, sys system) error {
 	}
 	defer func() { _ = log.Sync() }()
 
-	st, closeStore, err := openStore(cfg, log)
+	if cfg.store == "postgres" && cfg.dsn == "" {
+		cfg.dsn = sys.getenv("QUANTUM_POSTGRES_DSN")
+	}
+	st, closeStore, err := openStore(ctx, cfg, log)
 	if err != nil {
 		return err
 	}
 	defer closeStore()
 
-	opts := []quantum.Option{quantum.WithLogger(log), quantum.WithWorkers(cfg.workers), quantum.WithMaxActiveJobsPerUser(cfg.maxActive)}
+	opts := []quantum.Option{quantum.WithLogger(log), quantum.WithWorkers(cfg.workers), quantum.WithMaxActiveJobsPerUser(cfg.maxActive),
+		quantum.WithLease(cfg.lease)}
+	if cfg.node != "" {
+		opts = append(opts, quantum.WithNode(cfg.node))
+	}
 	if cfg.budget > 0 {
 		opts = append(opts, quantum.WithMemoryBudget(int64(cfg.budget)))
 	}
@@ -253,8 +280,15 @@ func run(ctx context.Context, args []string, sys system) error {
 }
 
 func describeStore(cfg config) string {
-	if cfg.store == "badger" {
+	switch cfg.store {
+	case "badger":
 		return "badger in " + cfg.data
+	case "postgres":
+		// Where, but never the password.
+		if pc, err := pgx.ParseConfig(cfg.dsn); err == nil {
+			return fmt.Sprintf("postgres at %s:%d, database %s", pc.Host, pc.Port, pc.Database)
+		}
+		return "postgres"
 	}
 	return "memory: jobs are lost when the server stops"
 }
@@ -281,8 +315,19 @@ func newLogger(level string, w io.Writer) (*zap.Logger, error) {
 }
 
 // openStore opens the configured store and returns its closer.
-func openStore(cfg config, log *zap.Logger) (quantum.Store, func(), error) {
+func openStore(ctx context.Context, cfg config, log *zap.Logger) (quantum.Store, func(), error) {
 	switch cfg.store {
+	case "postgres":
+		if cfg.dsn == "" {
+			return nil, nil, errors.New("-store postgres needs -postgres-dsn or QUANTUM_POSTGRES_DSN")
+		}
+		openCtx, cancel := context.WithTimeout(ctx, time.Minute)
+		defer cancel()
+		p, err := postgres.Open(openCtx, cfg.dsn)
+		if err != nil {
+			return nil, nil, err
+		}
+		return p, p.Close, nil
 	case "memory":
 		return store.NewMemory(), func() {}, nil
 	case "badger":
@@ -296,6 +341,6 @@ func openStore(cfg config, log *zap.Logger) (quantum.Store, func(), error) {
 			}
 		}, nil
 	default:
-		return nil, nil, fmt.Errorf("-store must be memory or badger, got %q", cfg.store)
+		return nil, nil, fmt.Errorf("-store must be memory, badger or postgres, got %q", cfg.store)
 	}
 }

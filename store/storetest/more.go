@@ -338,8 +338,8 @@ func testAttempts(t *testing.T, s quantum.Store) {
 		if err != nil || got.Attempts != want {
 			t.Fatalf("claim %d = %+v, %v; want %d attempts", want, got, err, want)
 		}
-		if stored, _ := s.GetJob(ctx, j.JobQRN); stored.Attempts != want {
-			t.Fatalf("stored after claim %d: %d attempts", want, stored.Attempts)
+		if stored, _ := s.GetJob(ctx, j.JobQRN); stored.Attempts != want || stored.Node != claimNode || got.Node != claimNode {
+			t.Fatalf("stored after claim %d: %d attempts, node %q (claim gave %q); want node %q", want, stored.Attempts, stored.Node, got.Node, claimNode)
 		}
 		// Requeued (a worker's run was cut short): the count stays.
 		move(t, s, j.JobQRN, quantum.StatusRunning, quantum.StatusQueued, epoch.Add(time.Duration(want)*time.Minute))
@@ -351,8 +351,10 @@ func testAttempts(t *testing.T, s quantum.Store) {
 	k.Attempts = 5
 	create(t, s, k)
 	queue(t, s, k, epoch)
-	if got, err := s.ClaimJob(ctx, claimOf(deviceB, "alice")); err != nil || got.Attempts != 6 {
-		t.Fatalf("claim of a job with 5 attempts = %+v, %v; want 6", got, err)
+	c = claimOf(deviceB, "alice")
+	c.Node = "node-2"
+	if got, err := s.ClaimJob(ctx, c); err != nil || got.Attempts != 6 || got.Node != "node-2" {
+		t.Fatalf("claim of a job with 5 attempts by node-2 = %+v, %v; want 6 attempts and node-2", got, err)
 	}
 }
 

@@ -97,10 +97,12 @@ func newJob(owner, device string, minute int) *quantum.JobRecord {
 var program = quantum.Program{Format: "qasm3", Data: "OPENQASM 3; qubit q; h q;"}
 
 // claimOf is a claim of owner's oldest job on device, with memory to
-// spare, at epoch, leased for an hour.
+// spare, at epoch, leased for an hour, by node claimNode.
 func claimOf(device, owner string) quantum.Claim {
-	return quantum.Claim{Queue: quantum.Queue{Device: device, Owner: owner}, MaxMemory: math.MaxInt64, Now: epoch, LeaseUntil: epoch.Add(time.Hour)}
+	return quantum.Claim{Queue: quantum.Queue{Device: device, Owner: owner}, MaxMemory: math.MaxInt64, Now: epoch, LeaseUntil: epoch.Add(time.Hour), Node: claimNode}
 }
+
+const claimNode = "node-1"
 
 func create(t *testing.T, s quantum.Store, j *quantum.JobRecord) *quantum.JobRecord {
 	t.Helper()

@@ -1,0 +1,189 @@
+package postgres
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/qjobs/quantum"
+)
+
+const insertJob = `
+WITH job AS (
+	INSERT INTO quantum_jobs (qrn, owner, device_qrn, status, vendor, provider, created_ns, updated_ns,
+		queued_ns, lease_ns, memory_need, attempts, node, search, tags, record)
+	VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)
+	RETURNING qrn
+)
+INSERT INTO quantum_programs (qrn, format, data) SELECT qrn, $17, $18 FROM job`
+
+// CreateJob stores the job and its program in one statement.
+func (s *Store) CreateJob(ctx context.Context, job *quantum.JobRecord, program quantum.Program) error {
+	r, err := encode(job)
+	if err != nil {
+		return err
+	}
+	if n := int64(len(program.Data) + len(program.Format)); n > s.maxValue {
+		return tooLarge("program", n, s.maxValue)
+	}
+	_, err = s.pool.Exec(ctx, insertJob, r.args(program.Format, program.Data)...)
+	if isUniqueViolation(err) {
+		return quantum.ErrJobExists
+	}
+	if err != nil {
+		return fmt.Errorf("postgres: create a job: %w", err)
+	}
+	return nil
+}
+
+// args are the values of insertJob's parameters, in order; updateJob
+// takes the first sixteen.
+func (r *row) args(extra ...any) []any {
+	j := r.j
+	return append([]any{j.JobQRN, j.Owner, j.DeviceQRN, string(j.Status), j.Vendor, j.Provider,
+		nanos(j.TimeStamps.CreatedAt), nanos(j.UpdatedAt), queueNanos(j), leaseNanos(j), j.MemoryNeed,
+		j.Attempts, j.Node, r.search, string(r.tags), string(r.record)}, extra...)
+}
+
+func (s *Store) GetJob(ctx context.Context, qrn string) (*quantum.JobRecord, error) {
+	var data []byte
+	err := s.pool.QueryRow(ctx, "SELECT record FROM quantum_jobs WHERE qrn = $1", qrn).Scan(&data)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return nil, quantum.ErrJobNotFound
+	}
+	if err != nil {
+		return nil, fmt.Errorf("postgres: get a job: %w", err)
+	}
+	return decode(data)
+}
+
+func (s *Store) GetProgram(ctx context.Context, qrn string) (*quantum.Program, error) {
+	var p quantum.Program
+	err := s.pool.QueryRow(ctx, "SELECT format, data FROM quantum_programs WHERE qrn = $1", qrn).Scan(&p.Format, &p.Data)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return nil, quantum.ErrJobNotFound
+	}
+	if err != nil {
+		return nil, fmt.Errorf("postgres: get a program: %w", err)
+	}
+	return &p, nil
+}
+
+func (s *Store) GetResult(ctx context.Context, qrn string) (map[string]int, error) {
+	var data []byte
+	err := s.pool.QueryRow(ctx, "SELECT counts FROM quantum_results WHERE qrn = $1", qrn).Scan(&data)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return nil, quantum.ErrJobNotFound
+	}
+	if err != nil {
+		return nil, fmt.Errorf("postgres: get a result: %w", err)
+	}
+	var counts map[string]int
+	if err := json.Unmarshal(data, &counts); err != nil {
+		return nil, fmt.Errorf("postgres: decode a result: %w", err)
+	}
+	return counts, nil
+}
+
+const updateJob = `
+UPDATE quantum_jobs SET status = $4, vendor = $5, provider = $6, updated_ns = $8, queued_ns = $9, lease_ns = $10,
+	memory_need = $11, attempts = $12, node = $13, search = $14, tags = $15, record = $16
+WHERE qrn = $1 AND owner = $2 AND device_qrn = $3 AND created_ns = $7`
+
+// UpdateJob locks the job's row, applies change if the status is the
+// one expected, and writes the job (and the result) back in the same
+// transaction.
+func (s *Store) UpdateJob(ctx context.Context, qrn string, expect quantum.JobStatus, change func(*quantum.JobRecord), result map[string]int) (*quantum.JobRecord, error) {
+	var counts []byte
+	if result != nil {
+		var err error
+		if counts, err = json.Marshal(result); err != nil {
+			return nil, fmt.Errorf("postgres: encode a result: %w", err)
+		}
+		if int64(len(counts)) > s.maxValue {
+			return nil, tooLarge("result", int64(len(counts)), s.maxValue)
+		}
+	}
+	var out *quantum.JobRecord
+	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
+		old, err := lockJob(ctx, tx, qrn)
+		if err != nil {
+			return err
+		}
+		if old.Status != expect || expect.IsTerminal() {
+			return quantum.ErrStatusChanged // a terminal job never changes
+		}
+		j := old.Clone()
+		change(j)
+		// What the row's place in the indexes depends on stays.
+		j.JobQRN, j.Owner, j.DeviceQRN, j.TimeStamps.CreatedAt = old.JobQRN, old.Owner, old.DeviceQRN, old.TimeStamps.CreatedAt
+		if err := writeJob(ctx, tx, j); err != nil {
+			return err
+		}
+		if counts != nil {
+			_, err := tx.Exec(ctx, `INSERT INTO quantum_results (qrn, counts) VALUES ($1, $2)
+				ON CONFLICT (qrn) DO UPDATE SET counts = excluded.counts`, qrn, string(counts))
+			if err != nil {
+				return fmt.Errorf("postgres: store a result: %w", err)
+			}
+		}
+		out = j
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// lockJob reads the job and locks its row until the transaction ends.
+func lockJob(ctx context.Context, tx pgx.Tx, qrn string) (*quantum.JobRecord, error) {
+	var data []byte
+	err := tx.QueryRow(ctx, "SELECT record FROM quantum_jobs WHERE qrn = $1 FOR UPDATE", qrn).Scan(&data)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return nil, quantum.ErrJobNotFound
+	}
+	if err != nil {
+		return nil, fmt.Errorf("postgres: lock a job: %w", err)
+	}
+	return decode(data)
+}
+
+// writeJob writes a job whose row the transaction has locked.
+func writeJob(ctx context.Context, tx pgx.Tx, j *quantum.JobRecord) error {
+	r, err := encode(j)
+	if err != nil {
+		return err
+	}
+	tag, err := tx.Exec(ctx, updateJob, r.args()...)
+	if err != nil {
+		return fmt.Errorf("postgres: write a job: %w", err)
+	}
+	if tag.RowsAffected() != 1 {
+		return fmt.Errorf("postgres: write job %s: its row changed under a lock", j.JobQRN)
+	}
+	return nil
+}
+
+// DeleteJob removes the job; its program and result go with it.
+func (s *Store) DeleteJob(ctx context.Context, qrn string, expect quantum.JobStatus) error {
+	// The status read beside the DELETE is the one before it: a row that
+	// changed status while the DELETE waited for its lock is not deleted.
+	var deleted, exists bool
+	err := s.pool.QueryRow(ctx, `
+		WITH gone AS (DELETE FROM quantum_jobs WHERE qrn = $1 AND status = $2 RETURNING qrn)
+		SELECT EXISTS (SELECT 1 FROM gone), EXISTS (SELECT 1 FROM quantum_jobs WHERE qrn = $1)`,
+		qrn, string(expect)).Scan(&deleted, &exists)
+	switch {
+	case err != nil:
+		return fmt.Errorf("postgres: delete a job: %w", err)
+	case deleted:
+		return nil
+	case !exists:
+		return quantum.ErrJobNotFound
+	}
+	return quantum.ErrStatusChanged
+}

@@ -1,0 +1,98 @@
+package postgres
+
+import (
+	"context"
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/qjobs/quantum"
+	"github.com/qjobs/quantum/internal/pgtest"
+)
+
+// BenchmarkList1M reads the first page (50 jobs) of an owner who has
+// 1,000,000 jobs, with the total, alone and with each kind of filter.
+// The jobs are written with COPY, as CreateJob would write them.
+func BenchmarkList1M(b *testing.B) {
+	const total = 1_000_000
+	ctx := context.Background()
+	s, err := Open(ctx, pgtest.DSN(b))
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer s.Close()
+	start := time.Now()
+	providers := []string{"qbraid", "aws", "ionq"}
+	i := 0
+	src := pgx.CopyFromFunc(func() ([]any, error) {
+		if i == total {
+			return nil, nil
+		}
+		at := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC).Add(time.Duration(i) * time.Second)
+		status := quantum.StatusCompleted
+		switch {
+		case i%100 == 7:
+			status = quantum.StatusFailed
+		case i%10_000 == 3:
+			status = quantum.StatusQueued
+		}
+		p := providers[i%3]
+		j := &quantum.JobRecord{Job: quantum.Job{
+			Name: fmt.Sprintf("experiment %d", i), Shots: 100, DeviceQRN: p + ":" + p + ":sim:sv",
+			Tags: map[string]any{"batch": int64(i % 1000), "team": []string{"red", "blue"}[i%2]}, RuntimeOptions: map[string]any{},
+			JobQRN: fmt.Sprintf("%s:%s:sim:sv-abcd-qjob-%024x", p, p, i), Vendor: p, Provider: p, Status: status,
+			ExperimentType: "gate_model", TimeStamps: quantum.TimeStamps{CreatedAt: at, EndedAt: &at}, Metadata: map[string]any{},
+		}, Owner: "owner-1m", UpdatedAt: at}
+		i++
+		r, err := encode(j)
+		if err != nil {
+			return nil, err
+		}
+		return r.args(), nil
+	})
+	cols := []string{"qrn", "owner", "device_qrn", "status", "vendor", "provider", "created_ns", "updated_ns",
+		"queued_ns", "lease_ns", "memory_need", "attempts", "node", "search", "tags", "record"}
+	// One COPY is one transaction: the counts are made once at the end
+	// rather than by the trigger a million times over one row.
+	if _, err := s.pool.Exec(ctx, "ALTER TABLE quantum_jobs DISABLE TRIGGER quantum_job_counted"); err != nil {
+		b.Fatal(err)
+	}
+	if _, err := s.pool.CopyFrom(ctx, pgx.Identifier{"quantum_jobs"}, cols, src); err != nil {
+		b.Fatal(err)
+	}
+	_, err = s.pool.Exec(ctx, `ALTER TABLE quantum_jobs ENABLE TRIGGER quantum_job_counted;
+		INSERT INTO quantum_job_counts SELECT owner, status, count(*) FROM quantum_jobs GROUP BY owner, status`)
+	if err != nil {
+		b.Fatal(err)
+	}
+	if _, err := s.pool.Exec(ctx, "VACUUM ANALYZE quantum_jobs"); err != nil {
+		b.Fatal(err)
+	}
+	b.Logf("loaded %d jobs in %v", total, time.Since(start).Round(time.Second))
+
+	for _, tc := range []struct {
+		name string
+		f    quantum.JobFilter
+	}{
+		{"none", quantum.JobFilter{}},
+		{"status=COMPLETED", quantum.JobFilter{Statuses: []quantum.JobStatus{quantum.StatusCompleted}}},
+		{"status=QUEUED(100)", quantum.JobFilter{Statuses: []quantum.JobStatus{quantum.StatusQueued}}},
+		{"provider=aws", quantum.JobFilter{Provider: "aws"}},
+		{"tag=batch:7", quantum.JobFilter{Tags: map[string]any{"batch": 7}}},
+		{"search=experiment 99999", quantum.JobFilter{Search: "experiment 99999"}},
+		{"page 1000", quantum.JobFilter{Offset: 50 * 999}},
+	} {
+		b.Run(tc.name, func(b *testing.B) {
+			f := tc.f
+			f.Owner, f.Limit = "owner-1m", 50
+			for b.Loop() {
+				jobs, n, err := s.ListJobs(ctx, f)
+				if err != nil || len(jobs) == 0 || n == 0 {
+					b.Fatalf("%d jobs of %d: %v", len(jobs), n, err)
+				}
+			}
+		})
+	}
+}

@@ -1,0 +1,296 @@
+package postgres_test
+
+import (
+	"context"
+	"fmt"
+	"maps"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/qjobs/quantum"
+	"github.com/qjobs/quantum/internal/pgtest"
+	"github.com/qjobs/quantum/quantumtest"
+	"github.com/qjobs/quantum/store/postgres"
+)
+
+// The multi-node test runs three Services on one database, each with a
+// pool and a name of its own, as three processes would. One of them dies
+// mid-run: its store calls all fail from that moment, as a crashed or
+// partitioned node's would, and it is never closed while the test looks.
+// The other two take its jobs over once their leases expire.
+
+const (
+	slowDevice  = "qbraid:qbraid:sim:slow"  // a FakeBackend that takes a moment
+	blockDevice = "qbraid:qbraid:sim:block" // a FakeBackend that runs until cancelled
+	simDevice   = "qbraid:qbraid:sim:qir-sv"
+	nodeLease   = 2 * time.Second
+)
+
+type node struct {
+	name  string
+	svc   *quantum.Service
+	user  quantum.User
+	slow  *quantumtest.FakeBackend
+	block *quantumtest.FakeBackend
+	fault *quantumtest.FaultyStore // nil but on the node that dies
+}
+
+func startNode(t *testing.T, dsn, name string, doomed bool) *node {
+	t.Helper()
+	st, err := postgres.Open(context.Background(), dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := &node{name: name,
+		slow:  &quantumtest.FakeBackend{Delay: 300 * time.Millisecond, Counts: map[string]int{"00": 1, "11": 1}},
+		block: &quantumtest.FakeBackend{Block: true}}
+	var s quantum.Store = st
+	if doomed {
+		// Its slow jobs run until it dies: they are running when it does.
+		n.slow = &quantumtest.FakeBackend{Block: true}
+		n.fault = quantumtest.NewFaultyStore(st)
+		s = n.fault
+	}
+	n.slow.Started()
+	n.block.Started()
+	n.svc, n.user = quantumtest.NewServiceOn(t, s, quantum.WithNode(name), quantum.WithLease(nodeLease),
+		quantum.WithWorkers(3), quantum.WithMaxActiveJobsPerUser(10_000), quantum.WithJobTimeout(time.Minute))
+	t.Cleanup(st.Close) // after the Service's Close, registered before it
+	for qrn, b := range map[string]*quantumtest.FakeBackend{slowDevice: n.slow, blockDevice: n.block} {
+		if err := n.svc.RegisterDevice(quantumtest.Device(qrn), b); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return n
+}
+
+// kill makes every store call of the node fail from now on.
+func (n *node) kill() { n.fault.Inject(&quantumtest.Fault{}) }
+
+// watchEnds counts, from the database's change feed, how many times each
+// job reached a terminal status.
+func watchEnds(t *testing.T, dsn string) (ends func() map[string]int) {
+	t.Helper()
+	st, err := postgres.Open(context.Background(), dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	var mu sync.Mutex
+	seen := map[string]int{}
+	listening := make(chan struct{})
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		_ = st.WatchChanges(ctx, func(c quantum.Change) {
+			if c.JobQRN == "" {
+				close(listening)
+				return
+			}
+			if c.Status.IsTerminal() {
+				mu.Lock()
+				defer mu.Unlock()
+				seen[c.JobQRN]++
+			}
+		})
+	}()
+	t.Cleanup(func() { cancel(); <-done; st.Close() })
+	select {
+	case <-listening:
+	case <-done:
+		t.Fatal("the change feed stopped before it listened")
+	}
+	return func() map[string]int {
+		mu.Lock()
+		defer mu.Unlock()
+		return maps.Clone(seen)
+	}
+}
+
+func TestNodesShareOneDatabase(t *testing.T) {
+	dsn := pgtest.DSN(t)
+	if _, err := postgres.Open(context.Background(), dsn); err != nil { // migrate once, up front
+		t.Fatal(err)
+	}
+	ends := watchEnds(t, dsn)
+	nodes := []*node{startNode(t, dsn, "node-1", false), startNode(t, dsn, "node-2", false), startNode(t, dsn, "node-3", true)}
+	live, doomed := nodes[:2], nodes[2]
+	ctx := context.Background()
+
+	// 300 jobs across the three nodes: real simulations with a seed, and
+	// slow fake ones that keep workers busy when node-3 dies.
+	acked := map[string]bool{}
+	var simJobs []string
+	submit := func(i int, n *node) {
+		req := quantum.JobRequest{DeviceQRN: slowDevice, Shots: 10, Name: fmt.Sprintf("job %d", i),
+			Program: &quantum.Program{Format: "qasm2", Data: "OPENQASM 2.0; qreg q[1];"}}
+		if i%2 == 0 {
+			req.DeviceQRN, req.Shots = simDevice, 64
+			req.Program = &quantum.Program{Format: "qasm3", Data: "OPENQASM 3.0; qubit[3] q; bit[3] c; h q[0]; cx q[0], q[1]; rx(0.7) q[2]; c = measure q;"}
+			req.RuntimeOptions = map[string]any{"seed": i}
+		}
+		j, err := n.svc.CreateJob(ctx, n.user, req)
+		if err != nil {
+			t.Fatalf("create job %d on %s: %v", i, n.name, err)
+		}
+		acked[j.JobQRN] = true
+		if req.DeviceQRN == simDevice {
+			simJobs = append(simJobs, j.JobQRN)
+		}
+	}
+	for i := range 150 {
+		submit(i, nodes[i%3])
+	}
+	// node-3 dies while it runs jobs.
+	var cutShort []string
+	for range 2 {
+		select {
+		case qrn := <-doomed.slow.Started():
+			cutShort = append(cutShort, qrn)
+		case <-time.After(30 * time.Second):
+			t.Fatal("node-3 never ran a job")
+		}
+	}
+	doomed.kill()
+	for i := 150; i < 300; i++ {
+		submit(i, live[i%2])
+	}
+
+	// Every acknowledged job ends, and its end is recorded once.
+	deadline := time.Now().Add(2 * time.Minute)
+	for qrn := range acked {
+		for {
+			j, err := live[0].svc.GetJob(ctx, live[0].user, qrn)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if j.Status.IsTerminal() {
+				if j.Status != quantum.StatusCompleted {
+					t.Fatalf("job %s ended %s: %v", qrn, j.Status, quantumtest.StatusMsg(j))
+				}
+				break
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("job %s is still %s (node %v)", qrn, j.Status, j.Metadata["node"])
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+	}
+	waitFor(t, "every end announced", func() bool { return len(ends()) >= len(acked) })
+	for qrn, n := range ends() {
+		if n != 1 || !acked[qrn] {
+			t.Errorf("job %s: %d terminal changes (acknowledged: %v)", qrn, n, acked[qrn])
+		}
+	}
+	// Results read the same through either live node, and a job names
+	// the node that ran it.
+	ranOn := map[string]int{}
+	for _, qrn := range simJobs {
+		a, err := live[0].svc.GetJobResult(ctx, live[0].user, qrn)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := live[1].svc.GetJobResult(ctx, live[1].user, qrn)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !maps.Equal(a.ResultData.MeasurementCounts, b.ResultData.MeasurementCounts) {
+			t.Fatalf("job %s: results differ between nodes: %v and %v", qrn, a.ResultData.MeasurementCounts, b.ResultData.MeasurementCounts)
+		}
+		j, _ := live[1].svc.GetJob(ctx, live[1].user, qrn)
+		node, _ := j.Metadata["node"].(string)
+		ranOn[node]++
+	}
+	if ranOn["node-1"] == 0 || ranOn["node-2"] == 0 {
+		t.Errorf("simulations ran on %v; want both live nodes", ranOn)
+	}
+	// The jobs that node-3 was running when it died were taken over and
+	// completed on a live node.
+	for _, qrn := range cutShort {
+		j, err := live[0].svc.GetJob(ctx, live[0].user, qrn)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if j.Status != quantum.StatusCompleted || j.Metadata["node"] == doomed.name {
+			t.Errorf("job %s, cut short on node-3: %s on %v", qrn, j.Status, j.Metadata["node"])
+		}
+	}
+	if runs := live[0].slow.Runs() + live[1].slow.Runs(); runs != 150 {
+		t.Errorf("the live nodes ran %d slow jobs, want all 150", runs)
+	}
+
+	t.Run("cancel reaches the node that runs the job", func(t *testing.T) {
+		from := live[0]
+		j, err := from.svc.CreateJob(ctx, from.user, quantum.JobRequest{DeviceQRN: blockDevice, Shots: 1,
+			Program: &quantum.Program{Format: "qasm2", Data: "OPENQASM 2.0; qreg q[1];"}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var runner, other *node
+		select {
+		case <-live[0].block.Started():
+			runner, other = live[0], live[1]
+		case <-live[1].block.Started():
+			runner, other = live[1], live[0]
+		case <-time.After(30 * time.Second):
+			t.Fatal("the blocking job never started")
+		}
+		if _, err := other.svc.CancelJob(ctx, other.user, j.JobQRN); err != nil {
+			t.Fatal(err)
+		}
+		// The job blocks until its context ends and its lease is renewed:
+		// only the cancel, heard through the feed, can end it.
+		got := quantumtest.WaitForStatus(t, runner.svc, runner.user, j.JobQRN, 20*time.Second, quantum.StatusCancelled)
+		if got.Metadata["node"] != runner.name {
+			t.Errorf("cancelled job's node = %v, want %s", got.Metadata["node"], runner.name)
+		}
+	})
+
+	t.Run("a job created on a busy node wakes an idle one", func(t *testing.T) {
+		// node-1's three workers block on a device that only node-1 has;
+		// a job created there then runs only if node-2 hears of it, and
+		// node-2's fallback poll (30 s with a feed) is far longer than
+		// the wait below.
+		busy, idle := live[0], live[1]
+		const onlyHere = "qbraid:qbraid:sim:node1"
+		only := &quantumtest.FakeBackend{Block: true}
+		started := only.Started()
+		if err := busy.svc.RegisterDevice(quantumtest.Device(onlyHere), only); err != nil {
+			t.Fatal(err)
+		}
+		for range 3 {
+			b, err := busy.svc.CreateJob(ctx, busy.user, quantum.JobRequest{DeviceQRN: onlyHere, Shots: 1,
+				Program: &quantum.Program{Format: "qasm2", Data: "OPENQASM 2.0; qreg q[1];"}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer func() { _, _ = busy.svc.CancelJob(ctx, busy.user, b.JobQRN) }()
+			select {
+			case <-started:
+			case <-time.After(30 * time.Second):
+				t.Fatal("a blocking job never started")
+			}
+		}
+		j, err := busy.svc.CreateJob(ctx, busy.user, quantum.JobRequest{DeviceQRN: slowDevice, Shots: 1,
+			Program: &quantum.Program{Format: "qasm2", Data: "OPENQASM 2.0; qreg q[1];"}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := quantumtest.WaitForStatus(t, busy.svc, busy.user, j.JobQRN, 10*time.Second, quantum.StatusCompleted)
+		if got.Metadata["node"] != idle.name {
+			t.Errorf("the job ran on %v, want %s", got.Metadata["node"], idle.name)
+		}
+	})
+}
+
+func waitFor(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(time.Minute)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out waiting for %s", what)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
