@@ -208,8 +208,8 @@ func sortDevices(ds []*Device, by string, desc bool) {
 // GetDevice returns one device with its description. A private device the
 // user may not use does not exist for them.
 func (s *Service) GetDevice(ctx context.Context, u User, qrn string) (*Device, error) {
-	if !deviceQRNPattern.MatchString(qrn) {
-		return nil, invalid("device_qrn", "must be a device QRN vendor:provider:type:name")
+	if err := CheckDeviceQRN(qrn); err != nil {
+		return nil, err
 	}
 	d, ok := s.devices.get(qrn)
 	if !ok || !d.visibleTo(u) {

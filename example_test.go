@@ -37,9 +37,11 @@ c = measure q;`},
 	}
 	fmt.Println("created:", job.Status)
 
-	for deadline := time.Now().Add(10 * time.Second); !job.Status.IsTerminal() && time.Now().Before(deadline); {
-		time.Sleep(time.Millisecond)
-		job, _ = svc.GetJob(ctx, user, job.JobQRN)
+	// Wait follows the job's changes as they happen: no polling.
+	waitCtx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	if job, err = svc.Wait(waitCtx, user, job.JobQRN); err != nil {
+		panic(err)
 	}
 	res, err := svc.GetJobResult(ctx, user, job.JobQRN)
 	if err != nil {

@@ -311,3 +311,29 @@ func TestOptionsAreValidated(t *testing.T) {
 		})
 	}
 }
+
+// A create whose idempotency key cannot be looked up stores nothing and
+// says so; once the store answers again, the retry makes the one job.
+func TestIdempotencyKeyLookupFails(t *testing.T) {
+	svc, u, st, _, logs := faultyService(t, &quantumtest.FakeBackend{})
+	fault := &quantumtest.Fault{Method: "JobByIdempotencyKey", Err: errSecret}
+	st.Inject(fault)
+	req := request(flagship, "qasm2", bell2, 10)
+	req.IdempotencyKey = "retry-me"
+	_, err := svc.CreateJob(ctx, u, req)
+	wantCode(t, err, quantum.EINTERNAL)
+	if strings.Contains(err.Error(), secret) {
+		t.Fatalf("the store's error reached the caller: %v", err)
+	}
+	if n := countJobs(t, svc, u); n != 0 {
+		t.Fatalf("%d jobs stored by a create that failed", n)
+	}
+	st.Remove(fault)
+	first := create(t, svc, u, req)
+	if again := create(t, svc, u, req); again.JobQRN != first.JobQRN {
+		t.Fatalf("the retry made job %s, want %s", again.JobQRN, first.JobQRN)
+	}
+	if logs.FilterMessage("internal error").Len() == 0 {
+		t.Error("the failed lookup was not logged")
+	}
+}

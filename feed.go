@@ -58,12 +58,16 @@ func (r *runner) watch(feed ChangeFeed) {
 
 // changed acts on one change from the feed.
 func (r *runner) changed(c Change) {
-	switch {
-	case c.JobQRN == "":
-		// Changes may have been missed: look for work, and for cancels
-		// of the jobs that run here.
+	if c.JobQRN == "" {
+		// Changes may have been missed: look for work, for cancels of the
+		// jobs that run here, and tell the watchers to read again.
+		r.s.notes.missed()
 		r.wake()
 		r.recheckCancels()
+		return
+	}
+	r.s.notes.publish(c.JobQRN, c.Owner, nil)
+	switch {
 	case c.Status == StatusQueued:
 		r.wake()
 	case c.Status == StatusCancelling:

@@ -71,6 +71,12 @@ type JobRequest struct {
 	RuntimeOptions map[string]any
 	Tags           map[string]any
 	Name           string
+	// IdempotencyKey, when set, makes the create safe to retry: a repeat
+	// with the same key and the same request within IdempotencyWindow
+	// returns the job the first one made instead of making another, and a
+	// repeat with another request is a VALIDATION_ERROR. Over HTTP it is
+	// the Idempotency-Key header.
+	IdempotencyKey string
 }
 
 // Job is a job as the API shows it. Marshalled to JSON it is the wire

@@ -24,6 +24,24 @@ var (
 // <deviceQrn>-<4 hex>-qjob-<24 hex>.
 func ValidJobQRN(qrn string) bool { return jobQRNPattern.MatchString(qrn) }
 
+// CheckJobQRN returns the VALIDATION_ERROR on job_qrn that every method
+// taking a job QRN answers for one of the wrong form, or nil. A client
+// checks with it before building a URL of the QRN.
+func CheckJobQRN(qrn string) error {
+	if !ValidJobQRN(qrn) {
+		return invalid("job_qrn", "must be a job QRN <deviceQrn>-<4 hex>-qjob-<24 hex>")
+	}
+	return nil
+}
+
+// CheckDeviceQRN is CheckJobQRN for a device QRN (device_qrn).
+func CheckDeviceQRN(qrn string) error {
+	if !deviceQRNPattern.MatchString(qrn) {
+		return invalid("device_qrn", "must be a device QRN vendor:provider:type:name")
+	}
+	return nil
+}
+
 func newJobQRN(deviceQRN string, u User) string {
 	h := strings.ReplaceAll(uuid.NewString(), "-", "")
 	// A version 4 UUID has 122 random bits; skip its version nibble
@@ -45,9 +63,30 @@ const maxNameLen = 255
 // has as many unfinished jobs as WithMaxActiveJobsPerUser allows, and
 // SERVICE_BUSY when every compile slot stayed busy (WithConcurrentChecks) or
 // the Service is closing; both carry a RetryAfter and store nothing.
+//
+// With req.IdempotencyKey set, a repeat of a create that was stored (the
+// same key and request by the same user within IdempotencyWindow) answers
+// the job it made, as it is now, instead of making another; the same key
+// with another request is a VALIDATION_ERROR on Idempotency-Key.
 func (s *Service) CreateJob(ctx context.Context, u User, req JobRequest) (*Job, error) {
 	if s.runner.isClosed() {
 		return nil, errClosing()
+	}
+	var hash string
+	if key := req.IdempotencyKey; key != "" {
+		if err := checkIdempotencyKey(key); err != nil {
+			return nil, err
+		}
+		var err error
+		if hash, err = requestHash(req); err != nil {
+			return nil, invalid("runtimeOptions", "must hold only JSON values (objects, arrays, strings, numbers, booleans, null)")
+		}
+		// A retry of a create that was stored answers its job, before any
+		// check that the first create passed and a retry might not (the
+		// user's limit counts the first job).
+		if j, err := s.replayed(ctx, u, key, hash); j != nil || err != nil {
+			return j, err
+		}
 	}
 	d, b, task, err := s.checkRequest(ctx, u, req)
 	if err != nil {
@@ -81,18 +120,31 @@ func (s *Service) CreateJob(ctx context.Context, u User, req JobRequest) (*Job, 
 		TimeStamps:     TimeStamps{CreatedAt: now},
 		EstimatedCost:  d.EstimatedCost(req.Shots),
 		Metadata:       map[string]any{},
-	}, Owner: u.ID, UpdatedAt: now, MemoryNeed: res.Memory}
+	}, Owner: u.ID, UpdatedAt: now, MemoryNeed: res.Memory, IdempotencyKey: req.IdempotencyKey, RequestHash: hash}
 	unlock := s.lockUser(u)
 	defer unlock()
 	if s.runner.isClosed() {
 		return nil, errClosing()
 	}
+	if hash != "" {
+		// Looked up again under the user's lock: another create with the
+		// key may have been stored while this one compiled.
+		if j, err := s.replayed(ctx, u, req.IdempotencyKey, hash); j != nil || err != nil {
+			return j, err
+		}
+	}
 	if err := s.checkActive(ctx, u); err != nil {
 		return nil, err
 	}
 	if err := s.store.CreateJob(ctx, job, *req.Program); err != nil {
-		if errors.Is(err, ErrTooLarge) {
+		switch {
+		case errors.Is(err, ErrTooLarge):
 			return nil, invalid("program.data", "is too large to store: %s", storeDetail(err))
+		case errors.Is(err, ErrDuplicateKey):
+			// Another node stored a create with the key meanwhile.
+			if j, err := s.replayed(ctx, u, req.IdempotencyKey, hash); j != nil || err != nil {
+				return j, err
+			}
 		}
 		return nil, s.internal(ctx, err, "store job")
 	}
@@ -293,8 +345,8 @@ func sortedKeys(m map[string]any) []string {
 // ownJob loads a job the user may touch: VALIDATION_ERROR for a malformed
 // QRN, NOT_FOUND for no such job, FORBIDDEN for another user's.
 func (s *Service) ownJob(ctx context.Context, u User, qrn string) (*JobRecord, error) {
-	if !ValidJobQRN(qrn) {
-		return nil, invalid("job_qrn", "must be a job QRN <deviceQrn>-<4 hex>-qjob-<24 hex>")
+	if err := CheckJobQRN(qrn); err != nil {
+		return nil, err
 	}
 	j, err := s.store.GetJob(ctx, qrn)
 	if errors.Is(err, ErrJobNotFound) {
@@ -534,7 +586,10 @@ func joinStatuses(ss []JobStatus) string {
 func (s *Service) EstimateCost(ctx context.Context, u User, deviceQRN string, shots int) (float64, error) {
 	var v validation
 	d, ok := s.devices.get(deviceQRN)
-	if !ok || !d.visibleTo(u) {
+	switch {
+	case deviceQRN == "":
+		v.add("deviceQrn", "is required")
+	case !ok || !d.visibleTo(u):
 		v.add("deviceQrn", "no device %q", deviceQRN)
 	}
 	if shots < 1 {

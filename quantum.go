@@ -51,6 +51,8 @@ type Service struct {
 
 	devices *catalogue
 	runner  *runner
+	notes   *notifier  // tells Wait and event streams about job changes
+	feed    ChangeFeed // the store's, if it has one
 
 	// release gives back an ExclusiveStore; exclusive says whether the
 	// store is one (no other Service can hold a lease in it).
@@ -223,6 +225,9 @@ func New(store Store, opts ...Option) (*Service, error) {
 		}
 		s.release, s.exclusive = release, true
 	}
+	s.feed, _ = store.(ChangeFeed)
+	s.notes = newNotifier()
+	s.store = &observedStore{Store: store, n: s.notes}
 	s.runner = newRunner(s)
 	if err := s.runner.recover(context.Background()); err != nil {
 		s.releaseStore()

@@ -66,9 +66,9 @@ func (r *runner) start() {
 		go r.intake()
 	}
 	go r.sweeper()
-	if feed, ok := r.s.store.(ChangeFeed); ok {
+	if r.s.feed != nil {
 		r.wg.Add(1)
-		go r.watch(feed)
+		go r.watch(r.s.feed)
 	}
 	for range r.s.workers {
 		go r.worker()
@@ -87,6 +87,7 @@ func (r *runner) beginClose() {
 		}
 	}()
 	r.stop()
+	r.s.notes.shutdown()
 }
 
 // waitStopped waits for every goroutine until ctx ends.
@@ -150,7 +151,9 @@ func (r *runner) worker() {
 	retry := backoff{base: r.s.retryBase}
 	for {
 		woken := r.woken() // before claiming, so no wake-up is missed
-		if r.ctx.Err() != nil {
+		if r.ctx.Err() != nil || r.isClosed() {
+			// Closed but not yet stopped: a job this worker just gave
+			// back must not be followed by a claim.
 			return
 		}
 		job, err := r.claim()

@@ -20,7 +20,17 @@ type Store interface {
 	// CreateJob stores a new job and its program. The job's QRN must be
 	// new. A job or program larger than the store holds gives an error
 	// wrapping ErrTooLarge.
+	//
+	// A job with an IdempotencyKey holds that key for its owner for
+	// IdempotencyWindow from its CreatedAt: while another job of the same
+	// owner holds the same key (one created after job.CreatedAt minus
+	// IdempotencyWindow), CreateJob stores nothing and returns an error
+	// wrapping ErrDuplicateKey. Of concurrent creates with one key, at most
+	// one succeeds, on every node sharing the store.
 	CreateJob(ctx context.Context, job *JobRecord, program Program) error
+	// JobByIdempotencyKey returns the owner's job that holds key, created
+	// at or after since, or ErrJobNotFound. A deleted job holds no key.
+	JobByIdempotencyKey(ctx context.Context, owner, key string, since time.Time) (*JobRecord, error)
 	// GetJob returns a copy of the job, or ErrJobNotFound.
 	GetJob(ctx context.Context, qrn string) (*JobRecord, error)
 	// GetProgram returns the job's program, or ErrJobNotFound.
@@ -98,7 +108,18 @@ type JobRecord struct {
 	// Node names the Service that claimed the job last (WithNode), so
 	// that an operator can follow a job across the nodes sharing a store.
 	Node string
+	// IdempotencyKey is the key the job was created with
+	// (JobRequest.IdempotencyKey), "" for none; RequestHash identifies
+	// the request that created it, so that a repeat of the key with
+	// another request is told apart from a retry.
+	IdempotencyKey string
+	RequestHash    string
 }
+
+// IdempotencyWindow is how long a job holds its idempotency key: a create
+// that repeats a key within it returns the first job instead of making
+// another.
+const IdempotencyWindow = 24 * time.Hour
 
 // Clone returns a deep copy of the record.
 func (r *JobRecord) Clone() *JobRecord {
@@ -139,6 +160,9 @@ var (
 	// ErrScanLimit is ListJobs' answer for a filter that no index answers
 	// and that would read more jobs than the store scans for one list.
 	ErrScanLimit = errors.New("the filter would scan too many jobs")
+	// ErrDuplicateKey is CreateJob's answer (wrapped) for a job whose
+	// idempotency key another job of its owner holds.
+	ErrDuplicateKey = errors.New("another job holds the idempotency key")
 )
 
 // Queue names the QUEUED jobs of one owner on one device.

@@ -189,9 +189,10 @@ func (q *query) int(name string) int {
 		q.fe.add(name, "must be an integer")
 		return 0
 	}
-	if n < 1 {
+	if n == 0 {
 		// Zero means "default" to the Service; a client's explicit 0 is out
-		// of range, not a request for the default.
+		// of range, not a request for the default. Below zero the Service
+		// says so itself, with the rest of its checks.
 		q.fe.add(name, "must be at least 1")
 	}
 	return n

@@ -8,4 +8,10 @@
 // Every success body is {"success": true, "data": ...}; every error body,
 // unknown routes and wrong methods included, is
 // {"success": false, "message": ..., "error": {"code", "message", "details"}}.
+//
+// GET /api/v1/jobs/{qrn}/events and GET /api/v1/jobs/events are
+// Server-Sent Events (events.go): the job as GET /jobs/{qrn} shows it, at
+// once and after each change. They are served from the Service's Watch,
+// which the Service wakes on every change: a stream polls nothing.
+// POST /api/v1/jobs takes an Idempotency-Key header.
 package httpadapter

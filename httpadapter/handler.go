@@ -51,11 +51,13 @@ func WithClock(now func() time.Time) Option {
 }
 
 type handler struct {
-	svc     *quantum.Service
-	log     *zap.Logger
-	maxBody int64
-	now     func() time.Time
-	mux     *http.ServeMux
+	svc       *quantum.Service
+	log       *zap.Logger
+	maxBody   int64
+	now       func() time.Time
+	mux       *http.ServeMux
+	heartbeat time.Duration   // between comments on an idle event stream
+	streams   context.Context // ends every event stream when done
 }
 
 // New returns the http.Handler that serves svc under /api/v1, plus
@@ -65,7 +67,8 @@ func New(svc *quantum.Service, opts ...Option) http.Handler {
 	if svc == nil {
 		panic("httpadapter: New needs a Service")
 	}
-	h := &handler{svc: svc, log: zap.NewNop(), maxBody: DefaultMaxBodyBytes, now: time.Now, mux: http.NewServeMux()}
+	h := &handler{svc: svc, log: zap.NewNop(), maxBody: DefaultMaxBodyBytes, now: time.Now, mux: http.NewServeMux(),
+		heartbeat: DefaultHeartbeat, streams: context.Background()}
 	for _, o := range opts {
 		o(h)
 	}
@@ -83,6 +86,8 @@ func (h *handler) routes() {
 	m.HandleFunc("DELETE /api/v1/jobs", h.authed(h.deleteJobs))
 	m.HandleFunc("GET /api/v1/jobs/statuses", h.authed(h.jobStatuses))
 	m.HandleFunc("GET /api/v1/jobs/cost-estimate", h.authed(h.costEstimate))
+	m.HandleFunc("GET /api/v1/jobs/events", h.authed(h.jobsEvents))
+	m.HandleFunc("GET /api/v1/jobs/{job_qrn}/events", h.authed(h.jobEvents))
 	m.HandleFunc("GET /api/v1/jobs/{job_qrn}", h.authed(h.getJob))
 	m.HandleFunc("DELETE /api/v1/jobs/{job_qrn}", h.authed(h.deleteJob))
 	m.HandleFunc("GET /api/v1/jobs/{job_qrn}/result", h.authed(h.getJobResult))
@@ -201,6 +206,10 @@ func (r *recorder) WriteHeader(status int) {
 	r.status, r.wrote = status, true
 	r.ResponseWriter.WriteHeader(status)
 }
+
+// Unwrap lets http.ResponseController reach the connection (to flush
+// event streams and extend their write deadlines).
+func (r *recorder) Unwrap() http.ResponseWriter { return r.ResponseWriter }
 
 func (r *recorder) Write(p []byte) (int, error) {
 	if !r.wrote {

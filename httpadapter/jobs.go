@@ -18,6 +18,7 @@ func (h *handler) createJob(w http.ResponseWriter, r *http.Request, u quantum.Us
 		h.fail(w, r, err)
 		return
 	}
+	req.IdempotencyKey = r.Header.Get("Idempotency-Key")
 	job, err := h.svc.CreateJob(r.Context(), u, req)
 	if err != nil {
 		h.fail(w, r, err)
@@ -33,7 +34,8 @@ func (h *handler) decodeJobRequest(w http.ResponseWriter, r *http.Request) (quan
 		return req, err
 	}
 	var fe fieldErrors
-	if raw := body["program"]; present(raw) {
+	hasProgram := present(body["program"])
+	if raw := body["program"]; hasProgram {
 		var p map[string]json.RawMessage
 		if err := json.Unmarshal(raw, &p); err != nil || p == nil {
 			fe.add("program", "must be an object with format and data")
@@ -52,8 +54,6 @@ func (h *handler) decodeJobRequest(w http.ResponseWriter, r *http.Request) (quan
 				fe.add("program.data", "is required")
 			}
 		}
-	} else {
-		fe.add("program", "is required")
 	}
 	if raw := body["shots"]; present(raw) {
 		req.Shots = decodeInt(raw, "shots", &fe)
@@ -73,6 +73,11 @@ func (h *handler) decodeJobRequest(w http.ResponseWriter, r *http.Request) (quan
 	}
 	if raw := body["runtimeOptions"]; present(raw) {
 		req.RuntimeOptions = decodeObject(raw, "runtimeOptions", &fe)
+	}
+	if !hasProgram && len(fe) > 0 {
+		// Without other errors the Service says so, with the rest of its
+		// checks, as it does for a request made in process.
+		fe = append(fieldErrors{{Field: "program", Message: "is required"}}, fe...)
 	}
 	return req, fe.err()
 }
@@ -216,12 +221,13 @@ type costAnswer struct {
 func (h *handler) costEstimate(w http.ResponseWriter, r *http.Request, u quantum.User) {
 	q := &query{r: r}
 	device := q.str("deviceQrn")
-	if device == "" {
-		q.fe.add("deviceQrn", "is required")
-	}
 	shots := q.int("shots")
 	if !q.has("shots") {
 		q.fe.add("shots", "is required")
+	}
+	if device == "" && len(q.fe) > 0 {
+		// Without other errors the Service says so.
+		q.fe = append(fieldErrors{{Field: "deviceQrn", Message: "is required"}}, q.fe...)
 	}
 	if err := q.fe.err(); err != nil {
 		h.fail(w, r, err)

@@ -143,6 +143,13 @@ func (f *FaultyStore) GetJob(ctx context.Context, qrn string) (*quantum.JobRecor
 	return f.Store.GetJob(ctx, qrn)
 }
 
+func (f *FaultyStore) JobByIdempotencyKey(ctx context.Context, owner, key string, since time.Time) (*quantum.JobRecord, error) {
+	if err := f.enter(ctx, Call{Method: "JobByIdempotencyKey"}); err != nil {
+		return nil, err
+	}
+	return f.Store.JobByIdempotencyKey(ctx, owner, key, since)
+}
+
 func (f *FaultyStore) GetProgram(ctx context.Context, qrn string) (*quantum.Program, error) {
 	if err := f.enter(ctx, Call{Method: "GetProgram", JobQRN: qrn}); err != nil {
 		return nil, err

@@ -7,6 +7,7 @@ package quantumtest
 import (
 	"context"
 	"net/http/httptest"
+	"slices"
 	"testing"
 	"time"
 
@@ -66,37 +67,59 @@ func NewServer(t testing.TB, svc *quantum.Service) *httptest.Server {
 // DefaultWait is how long WaitForJob waits.
 const DefaultWait = 30 * time.Second
 
-// WaitForJob polls the job until it is COMPLETED, FAILED or CANCELLED and
-// returns it, failing the test if that takes longer than DefaultWait.
+// WaitForJob waits (Service.Wait: no polling) until the job is COMPLETED,
+// FAILED or CANCELLED and returns it, failing the test if that takes
+// longer than DefaultWait.
 func WaitForJob(t testing.TB, svc *quantum.Service, u quantum.User, qrn string) *quantum.Job {
 	t.Helper()
-	return WaitForStatus(t, svc, u, qrn, DefaultWait, quantum.StatusCompleted, quantum.StatusFailed, quantum.StatusCancelled)
+	ctx, cancel := context.WithTimeout(context.Background(), DefaultWait)
+	defer cancel()
+	j, err := svc.Wait(ctx, u, qrn)
+	if err != nil {
+		if last, gerr := svc.GetJob(context.Background(), u, qrn); gerr == nil {
+			t.Fatalf("quantumtest: job %s still %s after %v: %v", qrn, last.Status, DefaultWait, err)
+		}
+		t.Fatalf("quantumtest: wait for job %s: %v", qrn, err)
+	}
+	return j
 }
 
-// WaitForStatus polls the job until its status is one of want, failing the
-// test after timeout or if the job reaches another terminal status.
+// WaitForStatus waits until the job's status is one of want, failing the
+// test after timeout or if the job reaches another terminal status. It
+// follows the job's changes (Service.WatchJob) rather than polling; a
+// status the job passes through faster than the watch reads it may be
+// missed, so wait for statuses the job stays in (a blocked backend's
+// RUNNING, say).
 func WaitForStatus(t testing.TB, svc *quantum.Service, u quantum.User, qrn string, timeout time.Duration, want ...quantum.JobStatus) *quantum.Job {
 	t.Helper()
-	deadline := time.Now().Add(timeout)
-	tick := time.NewTicker(2 * time.Millisecond)
-	defer tick.Stop()
+	ctx, cancel := context.WithTimeout(context.Background(), timeout)
+	defer cancel()
+	w, err := svc.WatchJob(ctx, u, qrn, "")
+	if err != nil {
+		t.Fatalf("quantumtest: watch job %s: %v", qrn, err)
+	}
+	defer w.Close()
+	last := quantum.JobStatus("")
 	for {
-		j, err := svc.GetJob(context.Background(), u, qrn)
+		events, err := w.Next(ctx)
 		if err != nil {
-			t.Fatalf("quantumtest: get job %s: %v", qrn, err)
+			t.Fatalf("quantumtest: watch job %s: %v", qrn, err)
 		}
-		for _, w := range want {
-			if j.Status == w {
+		for _, ev := range events {
+			j := ev.Job
+			last = j.Status
+			if slices.Contains(want, j.Status) {
 				return j
 			}
+			if j.Status.IsTerminal() {
+				t.Fatalf("quantumtest: job %s ended %s (%s), want %v", qrn, j.Status, StatusMsg(j), want)
+			}
 		}
-		if j.Status.IsTerminal() {
-			t.Fatalf("quantumtest: job %s ended %s (%s), want %v", qrn, j.Status, StatusMsg(j), want)
+		select {
+		case <-w.Ready():
+		case <-ctx.Done():
+			t.Fatalf("quantumtest: job %s still %s after %v, want %v", qrn, last, timeout, want)
 		}
-		if time.Now().After(deadline) {
-			t.Fatalf("quantumtest: job %s still %s after %v, want %v", qrn, j.Status, timeout, want)
-		}
-		<-tick.C
 	}
 }
 

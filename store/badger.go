@@ -579,6 +579,9 @@ func (b *Badger) CreateJob(ctx context.Context, job *quantum.JobRecord, program 
 		} else if !errors.Is(err, badger.ErrKeyNotFound) {
 			return err
 		}
+		if err := takeKey(txn, r); err != nil {
+			return err
+		}
 		if err := setBlob(txn, "p", job.JobQRN, pv); err != nil {
 			return err
 		}
@@ -589,6 +592,86 @@ func (b *Badger) CreateJob(ctx context.Context, job *quantum.JobRecord, program 
 		b.apply(d)
 	}
 	return err
+}
+
+// takeKey gives r's idempotency key to r, unless a job created within
+// the window before it holds it. Badger's transactions conflict on the
+// key read here, so of concurrent creates with one key one commits and
+// the others retry, and then find it taken.
+func takeKey(txn *badger.Txn, r *record) error {
+	if r.IdempotencyKey == "" {
+		return nil
+	}
+	k := keyIndex(r.Owner, r.IdempotencyKey)
+	holder, err := keyHolder(txn, k)
+	if err != nil {
+		return err
+	}
+	if holder != nil && holder.CreatedAt.After(r.CreatedAt.Add(-quantum.IdempotencyWindow)) {
+		return fmt.Errorf("store: job %s: %w", holder.JobQRN, quantum.ErrDuplicateKey)
+	}
+	return txn.Set(k, []byte(r.JobQRN))
+}
+
+// releaseKey drops the idempotency key of a job being deleted, if the job
+// still holds it.
+func releaseKey(txn *badger.Txn, r *record) error {
+	if r.IdempotencyKey == "" {
+		return nil
+	}
+	k := keyIndex(r.Owner, r.IdempotencyKey)
+	item, err := txn.Get(k)
+	if errors.Is(err, badger.ErrKeyNotFound) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	qrn, err := item.ValueCopy(nil)
+	if err != nil || string(qrn) != r.JobQRN {
+		return err
+	}
+	return txn.Delete(k)
+}
+
+// keyHolder is the job an idempotency key points at, or nil.
+func keyHolder(txn *badger.Txn, k []byte) (*record, error) {
+	item, err := txn.Get(k)
+	if errors.Is(err, badger.ErrKeyNotFound) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	qrn, err := item.ValueCopy(nil)
+	if err != nil {
+		return nil, err
+	}
+	r, err := getRecord(txn, string(qrn))
+	if errors.Is(err, quantum.ErrJobNotFound) {
+		return nil, nil
+	}
+	return r, err
+}
+
+func (b *Badger) JobByIdempotencyKey(ctx context.Context, owner, key string, since time.Time) (*quantum.JobRecord, error) {
+	if key == "" {
+		return nil, quantum.ErrJobNotFound
+	}
+	var j *quantum.JobRecord
+	err := b.db.View(func(txn *badger.Txn) error {
+		b.fault("JobByIdempotencyKey")
+		r, err := keyHolder(txn, keyIndex(owner, key))
+		switch {
+		case err != nil:
+			return err
+		case r == nil || r.CreatedAt.Before(since):
+			return quantum.ErrJobNotFound
+		}
+		j = r.job()
+		return nil
+	})
+	return j, err
 }
 
 func (b *Badger) GetJob(ctx context.Context, qrn string) (*quantum.JobRecord, error) {
@@ -677,6 +760,7 @@ func (b *Badger) UpdateJob(ctx context.Context, qrn string, expect quantum.JobSt
 		change(j)
 		// Identity never changes.
 		j.JobQRN, j.Owner, j.DeviceQRN, j.TimeStamps.CreatedAt = old.JobQRN, old.Owner, old.DeviceQRN, old.CreatedAt
+		j.IdempotencyKey, j.RequestHash = old.IdempotencyKey, old.RequestHash
 		r, data, err := b.marshalRecord(j)
 		if err != nil {
 			return err
@@ -716,6 +800,9 @@ func (b *Badger) DeleteJob(ctx context.Context, qrn string, expect quantum.JobSt
 			return quantum.ErrStatusChanged
 		}
 		d.move(old, nil)
+		if err := releaseKey(txn, old); err != nil {
+			return err
+		}
 		for _, k := range append(old.indexKeys(), "j/"+qrn) {
 			if err := txn.Delete([]byte(k)); err != nil {
 				return err

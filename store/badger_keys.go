@@ -40,6 +40,8 @@ type record struct {
 	MemoryNeed        int64             `json:"memoryNeed,omitempty"`
 	Attempts          int               `json:"attempts,omitempty"`
 	Node              string            `json:"node,omitempty"`
+	IdempotencyKey    string            `json:"idempotencyKey,omitempty"`
+	RequestHash       string            `json:"requestHash,omitempty"`
 }
 
 func toRecord(j *quantum.JobRecord) *record {
@@ -50,7 +52,7 @@ func toRecord(j *quantum.JobRecord) *record {
 		EndedAt: j.TimeStamps.EndedAt, ExecutionDuration: j.TimeStamps.ExecutionDuration, Cost: j.Cost,
 		EstimatedCost: j.EstimatedCost, Metadata: j.Metadata, Owner: j.Owner, UpdatedAt: j.UpdatedAt,
 		QueuedAt: j.QueuedAt, LeaseUntil: j.LeaseUntil, MemoryNeed: j.MemoryNeed, Attempts: j.Attempts,
-		Node: j.Node,
+		Node: j.Node, IdempotencyKey: j.IdempotencyKey, RequestHash: j.RequestHash,
 	}
 }
 
@@ -62,7 +64,7 @@ func (r *record) job() *quantum.JobRecord {
 		TimeStamps: quantum.TimeStamps{CreatedAt: r.CreatedAt, EndedAt: r.EndedAt, ExecutionDuration: r.ExecutionDuration},
 		Cost:       r.Cost, EstimatedCost: r.EstimatedCost, Metadata: orEmpty(r.Metadata)}, Owner: r.Owner,
 		UpdatedAt: r.UpdatedAt, QueuedAt: r.QueuedAt, LeaseUntil: r.LeaseUntil, MemoryNeed: r.MemoryNeed,
-		Attempts: r.Attempts, Node: r.Node,
+		Attempts: r.Attempts, Node: r.Node, IdempotencyKey: r.IdempotencyKey, RequestHash: r.RequestHash,
 	}
 }
 
@@ -187,6 +189,11 @@ func providerPrefix(owner, provider string) string {
 func tagPrefix(owner, key, value string) string {
 	return "t/" + seg(owner) + "/" + seg(key) + "/" + value + "/"
 }
+
+// keyIndex is the key whose value is the QRN of the owner's job that took
+// the idempotency key last. It is not one of a job's index keys: a job
+// whose key expired and was taken by another no longer owns it.
+func keyIndex(owner, key string) []byte { return []byte("k/" + seg(owner) + "/" + seg(key)) }
 
 // changedPrefix is followed by <updated>/<qrn>; queuePrefix by
 // <queued>/<qrn>.

@@ -6,6 +6,7 @@ package store
 import (
 	"cmp"
 	"context"
+	"fmt"
 	"maps"
 	"slices"
 	"strings"
@@ -40,6 +41,7 @@ type Memory struct {
 	devices map[string]*ordered[queueKey]             // device → its QUEUED jobs, oldest first: positions and depth
 	queues  map[quantum.Queue]*ordered[queueKey]      // owner and device → their QUEUED jobs: claims
 	seq     uint64                                    // how many times a job became QUEUED
+	keys    map[idemKey]string                        // an owner's idempotency key → the job that took it last
 
 	// hook, when set (by tests), is called inside every critical section
 	// with the method's name.
@@ -51,6 +53,8 @@ type owned struct {
 	jobs   *ordered[listKey]
 	counts map[quantum.JobStatus]int
 }
+
+type idemKey struct{ owner, key string }
 
 type entry struct {
 	job     *quantum.JobRecord
@@ -118,6 +122,7 @@ func NewMemory() *Memory {
 		changed: map[quantum.JobStatus]*ordered[changeKey]{},
 		devices: map[string]*ordered[queueKey]{},
 		queues:  map[quantum.Queue]*ordered[queueKey]{},
+		keys:    map[idemKey]string{},
 	}
 }
 
@@ -148,6 +153,12 @@ func (m *Memory) CreateJob(ctx context.Context, job *quantum.JobRecord, program 
 	m.fault("CreateJob")
 	if _, ok := m.jobs[j.JobQRN]; ok {
 		return quantum.ErrJobExists
+	}
+	if k := (idemKey{j.Owner, j.IdempotencyKey}); k.key != "" {
+		if holder, ok := m.jobs[m.keys[k]]; ok && holder.job.TimeStamps.CreatedAt.After(j.TimeStamps.CreatedAt.Add(-quantum.IdempotencyWindow)) {
+			return fmt.Errorf("store: job %s: %w", holder.job.JobQRN, quantum.ErrDuplicateKey)
+		}
+		m.keys[k] = j.JobQRN // an expired holder keeps its key field, but no longer holds it
 	}
 	e := &entry{job: j, program: program}
 	m.jobs[j.JobQRN] = e
@@ -230,6 +241,19 @@ func (m *Memory) GetJob(ctx context.Context, qrn string) (*quantum.JobRecord, er
 	return e.job.Clone(), nil
 }
 
+func (m *Memory) JobByIdempotencyKey(ctx context.Context, owner, key string, since time.Time) (*quantum.JobRecord, error) {
+	if key == "" {
+		return nil, quantum.ErrJobNotFound
+	}
+	defer m.lock()()
+	m.fault("JobByIdempotencyKey")
+	e, ok := m.jobs[m.keys[idemKey{owner, key}]]
+	if !ok || e.job.TimeStamps.CreatedAt.Before(since) {
+		return nil, quantum.ErrJobNotFound
+	}
+	return e.job.Clone(), nil
+}
+
 func (m *Memory) GetProgram(ctx context.Context, qrn string) (*quantum.Program, error) {
 	defer m.lock()()
 	m.fault("GetProgram")
@@ -278,6 +302,7 @@ func (m *Memory) UpdateJob(ctx context.Context, qrn string, expect quantum.JobSt
 	// Identity never changes; and the change may have put the caller's
 	// own maps in j, which the store must not share.
 	j.JobQRN, j.Owner, j.DeviceQRN, j.TimeStamps.CreatedAt = old.JobQRN, old.Owner, old.DeviceQRN, old.TimeStamps.CreatedAt
+	j.IdempotencyKey, j.RequestHash = old.IdempotencyKey, old.RequestHash
 	j = j.Clone()
 	e.job = j
 	if result != nil {
@@ -306,6 +331,9 @@ func (m *Memory) DeleteJob(ctx context.Context, qrn string, expect quantum.JobSt
 		m.unqueue(e, j)
 	}
 	delete(m.jobs, qrn)
+	if k := (idemKey{j.Owner, j.IdempotencyKey}); k.key != "" && m.keys[k] == qrn {
+		delete(m.keys, k)
+	}
 	o := m.owners[j.Owner]
 	if o.jobs.Delete(listKey{j.TimeStamps.CreatedAt, qrn}); o.jobs.Len() == 0 {
 		delete(m.owners, j.Owner)

@@ -233,14 +233,19 @@ func run(ctx context.Context, args []string, sys system) error {
 	// clients cannot pin a goroutine and its buffers: headers within 10 s
 	// and 64 KiB, a whole request (a body of up to 4 MiB) within a minute,
 	// a whole answer (a result of up to tens of MB, streamed) within two.
+	// Event streams extend their own write deadline event by event, and
+	// end when shutdown begins (Shutdown would wait for them).
+	streams, endStreams := context.WithCancel(context.Background())
+	defer endStreams()
 	srv := &http.Server{
-		Handler:           httpadapter.New(svc, httpadapter.WithLogger(log)),
+		Handler:           httpadapter.New(svc, httpadapter.WithLogger(log), httpadapter.WithStreamContext(streams)),
 		ReadHeaderTimeout: 10 * time.Second,
 		ReadTimeout:       60 * time.Second,
 		WriteTimeout:      120 * time.Second,
 		IdleTimeout:       120 * time.Second,
 		MaxHeaderBytes:    64 << 10,
 	}
+	srv.RegisterOnShutdown(endStreams)
 	addr := ln.Addr().String()
 	fmt.Fprintf(sys.out, "quantum job service on http://%s (store: %s)\n", addr, describeStore(cfg))
 	shown := "$KEY"

@@ -5,8 +5,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 
 	"github.com/qjobs/quantum"
 )
@@ -14,13 +16,23 @@ import (
 const insertJob = `
 WITH job AS (
 	INSERT INTO quantum_jobs (qrn, owner, device_qrn, status, vendor, provider, created_ns, updated_ns,
-		queued_ns, lease_ns, memory_need, attempts, node, search, tags, record)
-	VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)
+		queued_ns, lease_ns, memory_need, attempts, node, search, tags, record, idem_key)
+	VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, NULLIF($19, ''))
 	RETURNING qrn
 )
 INSERT INTO quantum_programs (qrn, format, data) SELECT qrn, $17, $18 FROM job`
 
-// CreateJob stores the job and its program in one statement.
+// releaseKey frees an idempotency key whose holder was created at or
+// before the cutoff: it expired.
+const releaseKey = `UPDATE quantum_jobs SET idem_key = NULL WHERE owner = $1 AND idem_key = $2 AND created_ns <= $3`
+
+// idemKeyIndex is the unique index of idempotency keys: a violation of it
+// is a key taken, not a QRN.
+const idemKeyIndex = "quantum_jobs_idem_key"
+
+// CreateJob stores the job and its program in one statement; with an
+// idempotency key, in a transaction that first frees the key if it
+// expired.
 func (s *Store) CreateJob(ctx context.Context, job *quantum.JobRecord, program quantum.Program) error {
 	r, err := encode(job)
 	if err != nil {
@@ -29,14 +41,45 @@ func (s *Store) CreateJob(ctx context.Context, job *quantum.JobRecord, program q
 	if n := int64(len(program.Data) + len(program.Format)); n > s.maxValue {
 		return tooLarge("program", n, s.maxValue)
 	}
-	_, err = s.pool.Exec(ctx, insertJob, r.args(program.Format, program.Data)...)
-	if isUniqueViolation(err) {
-		return quantum.ErrJobExists
+	args := r.args(program.Format, program.Data, job.IdempotencyKey)
+	if job.IdempotencyKey == "" {
+		_, err = s.pool.Exec(ctx, insertJob, args...)
+	} else {
+		err = pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
+			cutoff := nanos(job.TimeStamps.CreatedAt.Add(-quantum.IdempotencyWindow))
+			if _, err := tx.Exec(ctx, releaseKey, job.Owner, job.IdempotencyKey, cutoff); err != nil {
+				return err
+			}
+			_, err := tx.Exec(ctx, insertJob, args...)
+			return err
+		})
 	}
-	if err != nil {
+	var pe *pgconn.PgError
+	switch {
+	case errors.As(err, &pe) && pe.Code == "23505" && pe.ConstraintName == idemKeyIndex:
+		return fmt.Errorf("postgres: %w", quantum.ErrDuplicateKey)
+	case isUniqueViolation(err):
+		return quantum.ErrJobExists
+	case err != nil:
 		return fmt.Errorf("postgres: create a job: %w", err)
 	}
 	return nil
+}
+
+func (s *Store) JobByIdempotencyKey(ctx context.Context, owner, key string, since time.Time) (*quantum.JobRecord, error) {
+	if key == "" {
+		return nil, quantum.ErrJobNotFound
+	}
+	var data []byte
+	err := s.pool.QueryRow(ctx, "SELECT record FROM quantum_jobs WHERE owner = $1 AND idem_key = $2 AND created_ns >= $3",
+		owner, key, nanos(since)).Scan(&data)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return nil, quantum.ErrJobNotFound
+	}
+	if err != nil {
+		return nil, fmt.Errorf("postgres: find a job by idempotency key: %w", err)
+	}
+	return decode(data)
 }
 
 // args are the values of insertJob's parameters, in order; updateJob
@@ -120,6 +163,7 @@ func (s *Store) UpdateJob(ctx context.Context, qrn string, expect quantum.JobSta
 		change(j)
 		// What the row's place in the indexes depends on stays.
 		j.JobQRN, j.Owner, j.DeviceQRN, j.TimeStamps.CreatedAt = old.JobQRN, old.Owner, old.DeviceQRN, old.TimeStamps.CreatedAt
+		j.IdempotencyKey, j.RequestHash = old.IdempotencyKey, old.RequestHash
 		if err := writeJob(ctx, tx, j); err != nil {
 			return err
 		}

@@ -294,3 +294,124 @@ func waitFor(t *testing.T, what string, cond func() bool) {
 		time.Sleep(20 * time.Millisecond)
 	}
 }
+
+// TestWaitAcrossNodes: a node that does not run a job learns of each of
+// its changes from the database's notifications: its Wait returns once
+// the node that runs it ends it, and its event watch sees every change.
+func TestWaitAcrossNodes(t *testing.T) {
+	dsn := pgtest.DSN(t)
+	a := startNode(t, dsn, "node-a", false)
+	b := startNode(t, dsn, "node-b", false)
+	// Only node b has the device, so only b runs the job.
+	onlyB := &quantumtest.FakeBackend{Block: true}
+	started := onlyB.Started()
+	if err := b.svc.RegisterDevice(quantumtest.Device("qbraid:qbraid:sim:only-b"), onlyB); err != nil {
+		t.Fatal(err)
+	}
+	job, err := b.svc.CreateJob(context.Background(), b.user, quantum.JobRequest{
+		DeviceQRN: "qbraid:qbraid:sim:only-b", Shots: 10, Program: &quantum.Program{Format: "qasm2", Data: "OPENQASM 2.0;\nqreg q[1];\n"},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-started:
+	case <-time.After(20 * time.Second):
+		t.Fatal("the job did not start")
+	}
+	watch, err := a.svc.WatchJob(context.Background(), a.user, job.JobQRN, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer watch.Close()
+	first, err := watch.Next(context.Background())
+	if err != nil || len(first) != 1 || first[0].Job.Status != quantum.StatusRunning {
+		t.Fatalf("the other node's watch began with %v, %v; want the job RUNNING", first, err)
+	}
+	done := make(chan *quantum.Job, 1)
+	go func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+		defer cancel()
+		j, err := a.svc.Wait(ctx, a.user, job.JobQRN)
+		if err != nil {
+			t.Error(err)
+		}
+		done <- j
+	}()
+	if _, err := b.svc.CancelJob(context.Background(), b.user, job.JobQRN); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case j := <-done:
+		if j == nil || j.Status != quantum.StatusCancelled {
+			t.Fatalf("Wait on the other node returned %v", j)
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("Wait on the other node did not return: no notification reached it")
+	}
+	seen := []quantum.JobStatus{first[0].Job.Status}
+	for {
+		events, err := watch.Next(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, ev := range events {
+			seen = append(seen, ev.Job.Status)
+		}
+		if seen[len(seen)-1].IsTerminal() {
+			break
+		}
+		select {
+		case <-watch.Ready():
+		case <-time.After(20 * time.Second):
+			t.Fatalf("the other node's watch saw %v, then nothing", seen)
+		}
+	}
+	if seen[0] != quantum.StatusRunning || seen[len(seen)-1] != quantum.StatusCancelled {
+		t.Fatalf("the other node's watch saw %v", seen)
+	}
+}
+
+// TestIdempotentCreateAcrossNodes: creates with one key racing on two
+// nodes make one job, and every one of them answers it.
+func TestIdempotentCreateAcrossNodes(t *testing.T) {
+	dsn := pgtest.DSN(t)
+	nodes := []*node{startNode(t, dsn, "node-a", false), startNode(t, dsn, "node-b", false)}
+	req := quantum.JobRequest{DeviceQRN: slowDevice, Shots: 10, IdempotencyKey: "one-job",
+		Program: &quantum.Program{Format: "qasm2", Data: "OPENQASM 2.0;\nqreg q[1];\n"}}
+	const each = 8
+	qrns := make(chan string, 2*each)
+	var wg sync.WaitGroup
+	for _, n := range nodes {
+		for range each {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				j, err := n.svc.CreateJob(context.Background(), n.user, req)
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				qrns <- j.JobQRN
+			}()
+		}
+	}
+	wg.Wait()
+	close(qrns)
+	var first string
+	for q := range qrns {
+		if first == "" {
+			first = q
+		}
+		if q != first {
+			t.Fatalf("creates with one key answered jobs %s and %s", first, q)
+		}
+	}
+	page, err := nodes[0].svc.ListJobs(context.Background(), nodes[0].user, quantum.JobQuery{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if page.Pagination.Total != 1 {
+		t.Fatalf("%d jobs, want 1", page.Pagination.Total)
+	}
+}

@@ -55,6 +55,8 @@ func Run(t *testing.T, newStore func(t *testing.T) quantum.Store) {
 		{"ResultTooLarge", testResultTooLarge},
 		{"ListFilterPages", testListFilterPages},
 		{"Exclusive", testExclusive},
+		{"IdempotencyKeys", testIdempotencyKeys},
+		{"ConcurrentKeyedCreates", testConcurrentKeyedCreates},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) { tc.fn(t, newStore(t)) })

@@ -1,0 +1,26 @@
+package quantum_test
+
+import (
+	"testing"
+
+	"github.com/qjobs/quantum"
+	"github.com/qjobs/quantum/internal/apitest"
+	"github.com/qjobs/quantum/quantumtest"
+)
+
+// InProcess is the in-process API: Service.For.
+var inProcess = apitest.Target{
+	Name: "in-process",
+	Open: func(t *testing.T, opts ...quantum.Option) (*quantum.Service, func(*testing.T, string) quantum.API) {
+		svc, _ := quantumtest.NewService(t, opts...)
+		return svc, func(t *testing.T, key string) quantum.API {
+			u, err := svc.AddAPIKey(key, "")
+			if err != nil {
+				t.Fatal(err)
+			}
+			return svc.For(u)
+		}
+	},
+}
+
+func TestAPIInProcess(t *testing.T) { apitest.Run(t, inProcess) }

@@ -1,0 +1,179 @@
+// Command client submits a quantum program from a file to a running
+// quantum job service, waits for the job (following its event stream),
+// and prints the measurement counts as a text histogram.
+//
+//	go run ./examples/client -key $KEY bell.qasm
+//
+// The server is -url (default $QUANTUM_URL, else http://127.0.0.1:8080);
+// the API key is -key (default $QUANTUM_API_KEY).
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"maps"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/qjobs/quantum"
+	"github.com/qjobs/quantum/client"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	os.Exit(run(ctx, os.Args[1:], os.Stdout, os.Stderr))
+}
+
+// maxProgram bounds the program file read: the server refuses bodies
+// over 4 MiB by default.
+const maxProgram = 4 << 20
+
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("client", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	url := fs.String("url", envOr("QUANTUM_URL", "http://127.0.0.1:8080"), "the server's base URL")
+	key := fs.String("key", os.Getenv("QUANTUM_API_KEY"), "the API key (default $QUANTUM_API_KEY)")
+	device := fs.String("device", "qbraid:qbraid:sim:qir-sv", "the device QRN")
+	shots := fs.Int("shots", 1000, "how many shots")
+	format := fs.String("format", "", "the program format (default: qasm2 or qasm3, from the file)")
+	timeout := fs.Duration("timeout", 5*time.Minute, "how long to wait for the job")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: client [flags] PROGRAM-FILE")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	if fs.NArg() != 1 || *key == "" {
+		fs.Usage()
+		if *key == "" {
+			fmt.Fprintln(stderr, "an API key is required: -key or $QUANTUM_API_KEY")
+		}
+		return 2
+	}
+	src, err := readProgram(fs.Arg(0))
+	if err != nil {
+		fmt.Fprintln(stderr, err)
+		return 1
+	}
+	if *format == "" {
+		*format = formatOf(fs.Arg(0), src)
+	}
+	api, err := client.New(*url, *key)
+	if err != nil {
+		fmt.Fprintln(stderr, err)
+		return 2
+	}
+	ctx, cancel := context.WithTimeout(ctx, *timeout)
+	defer cancel()
+	job, err := api.CreateJob(ctx, quantum.JobRequest{
+		DeviceQRN: *device, Shots: *shots, Name: filepath.Base(fs.Arg(0)),
+		Program: &quantum.Program{Format: *format, Data: src},
+	})
+	if err != nil {
+		fmt.Fprintln(stderr, "create:", describe(err))
+		return 1
+	}
+	fmt.Fprintln(stdout, "job", job.JobQRN)
+	if job, err = api.Wait(ctx, job.JobQRN); err != nil {
+		fmt.Fprintln(stderr, "wait:", describe(err))
+		return 1
+	}
+	if job.Status != quantum.StatusCompleted {
+		msg := ""
+		if job.StatusMsg != nil {
+			msg = ": " + *job.StatusMsg
+		}
+		fmt.Fprintf(stderr, "the job ended %s%s\n", job.Status, msg)
+		return 1
+	}
+	res, err := api.GetJobResult(ctx, job.JobQRN)
+	if err != nil {
+		fmt.Fprintln(stderr, "result:", describe(err))
+		return 1
+	}
+	fmt.Fprintf(stdout, "%s in %d ms, cost %g credits\n", job.Status, res.TimeStamps.ExecutionDuration, res.Cost)
+	histogram(stdout, res.ResultData.MeasurementCounts)
+	return 0
+}
+
+func envOr(name, def string) string {
+	if v := os.Getenv(name); v != "" {
+		return v
+	}
+	return def
+}
+
+func readProgram(path string) (string, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, maxProgram+1))
+	if err != nil {
+		return "", err
+	}
+	if len(data) > maxProgram {
+		return "", fmt.Errorf("%s is larger than %d bytes", path, maxProgram)
+	}
+	return string(data), nil
+}
+
+// formatOf tells QASM 2 from 3 by the version line; files that say
+// neither are taken for QASM 3.
+func formatOf(path, src string) string {
+	if strings.HasPrefix(strings.TrimSpace(src), "OPENQASM 2") {
+		return "qasm2"
+	}
+	switch filepath.Ext(path) {
+	case ".ll":
+		return "qir.ll"
+	case ".bc":
+		return "qir.bc"
+	}
+	return "qasm3"
+}
+
+// describe is an error for people: the service's message and the fields
+// at fault.
+func describe(err error) string {
+	var qe *quantum.Error
+	if !errors.As(err, &qe) {
+		return err.Error()
+	}
+	s := qe.Code + ": " + qe.Message
+	if qe.RetryAfter > 0 {
+		s += fmt.Sprintf(" (retry after %v)", qe.RetryAfter)
+	}
+	return s
+}
+
+// histogram prints one bar per outcome, in bit-string order, scaled to
+// the most frequent.
+func histogram(w io.Writer, counts map[string]int) {
+	const width = 50
+	total, most := 0, 0
+	for _, n := range counts {
+		total += n
+		most = max(most, n)
+	}
+	keys := slices.Sorted(maps.Keys(counts))
+	pad := 0
+	for _, k := range keys {
+		pad = max(pad, len(k))
+	}
+	for _, k := range keys {
+		n := counts[k]
+		bar := strings.Repeat("#", (n*width+most-1)/most)
+		fmt.Fprintf(w, "%*s %-*s %6d %5.1f%%\n", pad, k, width, bar, n, 100*float64(n)/float64(total))
+	}
+}

@@ -1,0 +1,336 @@
+package quantum
+
+import (
+	"context"
+	"errors"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+)
+
+// Watch follows the changes of one of a user's jobs (Service.WatchJob) or
+// of all of them (Service.WatchJobs), as they happen, without polling the
+// store: Ready is signalled when Next has something to return. Close it
+// when done. A Watch is used by one goroutine at a time.
+type Watch struct {
+	s      *Service
+	owner  string
+	qrn    string    // the job watched; "" for all of owner's jobs
+	status JobStatus // only jobs in this status (all-jobs watches); "" for any
+	ready  chan struct{}
+
+	mu    sync.Mutex
+	queue []pending
+	lost  bool // changes may have been missed: read the job again, or reset
+	seq   uint64
+
+	last   map[string]sent // what was last sent of each job
+	done   bool            // a one-job watch has seen its job's end
+	closed sync.Once
+}
+
+// JobEvent is one event of a Watch.
+type JobEvent struct {
+	// ID names the event for a resume (SSE's Last-Event-ID).
+	ID string
+	// Job is the job as GetJob shows it after the change; nil for a
+	// reset.
+	Job *Job
+	// Reset, on a watch of all jobs, says that changes may have been
+	// missed (a resume from too far back, or a watcher that fell
+	// behind): the caller lists the jobs again.
+	Reset bool
+}
+
+// pending is a change not yet read by its watcher: the job as stored
+// after it, or nil when the watcher must read the job itself.
+type pending struct {
+	qrn string
+	rec *JobRecord
+	seq uint64
+}
+
+type sent struct {
+	version   string
+	updatedAt time.Time
+}
+
+// Bounds on the changes a watcher holds unread: past them it forgets
+// them and reads afresh (one job) or resets (all jobs).
+const (
+	jobWatchQueue   = 64
+	ownerWatchQueue = 1024
+	ownerWatchJobs  = 4096 // jobs an all-jobs watcher remembers what it sent of
+)
+
+func (w *Watch) push(p pending) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	limit := jobWatchQueue
+	if w.qrn == "" {
+		limit = ownerWatchQueue
+	}
+	if len(w.queue) >= limit {
+		w.queue, w.lost = nil, true
+	} else {
+		w.queue = append(w.queue, p)
+	}
+	w.signal()
+}
+
+func (w *Watch) lose() {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.queue, w.lost = nil, true
+	w.signal()
+}
+
+// signal marks the watch ready; w.mu is held.
+func (w *Watch) signal() {
+	select {
+	case w.ready <- struct{}{}:
+	default:
+	}
+}
+
+// Ready is signalled when Next may have events.
+func (w *Watch) Ready() <-chan struct{} { return w.ready }
+
+// Done reports whether a one-job watch has seen the job's end: Next
+// returns nothing more.
+func (w *Watch) Done() bool { return w.done }
+
+// Close stops the watch. It is safe to call more than once.
+func (w *Watch) Close() {
+	w.closed.Do(func() { w.s.notes.remove(w) })
+}
+
+// WatchJob follows one of the user's jobs. The first Next returns its
+// current state, unless lastID names that very state (a resume that
+// missed nothing); then one event per change, up to and including the
+// job's end, after which Done reports true. Changes made while the
+// caller was away are not replayed one by one: a resume returns the job
+// as it is now. It answers the errors GetJob answers.
+func (s *Service) WatchJob(ctx context.Context, u User, qrn, lastID string) (*Watch, error) {
+	if s.notes.isClosed() {
+		return nil, errClosing()
+	}
+	w := s.newWatch(u, qrn)
+	s.notes.add(w)
+	// Read only once registered, so that no change falls between the read
+	// and the registration.
+	if _, err := s.ownJob(ctx, u, qrn); err != nil {
+		w.Close()
+		return nil, err
+	}
+	if lastID != "" {
+		w.last[qrn] = sent{version: lastID}
+	}
+	w.lose()
+	return w, nil
+}
+
+// WatchJobs follows all of the user's jobs, or those that reach status
+// when it is not "": one event per change from now on. With the lastID of
+// an event of an earlier WatchJobs on this Service it first returns the
+// jobs that changed since that event, as they are now; when it cannot
+// know them (the ID is another process's, or older than the last 4096
+// changes) its first event is a Reset.
+func (s *Service) WatchJobs(ctx context.Context, u User, status JobStatus, lastID string) (*Watch, error) {
+	if status != "" && !validStatus(status) {
+		return nil, invalid("status", "must be one of %s", joinStatuses(JobStatuses()))
+	}
+	if s.notes.isClosed() {
+		return nil, errClosing()
+	}
+	w := s.newWatch(u, "")
+	w.status = status
+	s.notes.add(w)
+	if lastID != "" {
+		changed, ok := s.notes.resume(u.ID, lastID)
+		w.mu.Lock()
+		defer w.mu.Unlock()
+		if !ok {
+			w.lost = true
+		}
+		w.queue = append(changed, w.queue...)
+		w.signal()
+	}
+	return w, nil
+}
+
+func (s *Service) newWatch(u User, qrn string) *Watch {
+	return &Watch{s: s, owner: u.ID, qrn: qrn, ready: make(chan struct{}, 1), last: map[string]sent{}}
+}
+
+// resume returns the changes of the owner's jobs after the event lastID
+// of an all-jobs watch, oldest first, and whether it knows them all.
+func (n *notifier) resume(owner, lastID string) ([]pending, bool) {
+	epoch, seqText, ok := strings.Cut(lastID, ".")
+	seq, err := strconv.ParseUint(seqText, 36, 64)
+	if !ok || err != nil || epoch != n.epoch {
+		return nil, false
+	}
+	return n.since(owner, seq)
+}
+
+// Next returns the events since the last call, oldest first (none if
+// nothing changed that the watch shows). It reads the store when it must
+// (a change made by another node, a resume). Once the Service is closing
+// it answers SERVICE_BUSY: the watch is over.
+func (w *Watch) Next(ctx context.Context) ([]JobEvent, error) {
+	if w.s.notes.isClosed() {
+		return nil, errClosing()
+	}
+	seq := w.s.notes.current() // before taking the queue: a reset names no later change
+	w.mu.Lock()
+	queue, lost := w.queue, w.lost
+	w.queue, w.lost = nil, false
+	w.mu.Unlock()
+	if w.qrn != "" {
+		return w.nextOfJob(ctx, queue, lost)
+	}
+	var events []JobEvent
+	if lost {
+		events = append(events, JobEvent{ID: w.s.notes.eventID(seq), Reset: true})
+		clear(w.last)
+	}
+	for _, p := range queue {
+		rec := p.rec
+		if rec == nil {
+			r, err := w.s.store.GetJob(ctx, p.qrn)
+			if errors.Is(err, ErrJobNotFound) {
+				continue // deleted since
+			}
+			if err != nil {
+				return events, w.s.internal(ctx, err, "read a changed job")
+			}
+			rec = r
+		}
+		if rec.Owner != w.owner || w.status != "" && rec.Status != w.status {
+			continue
+		}
+		ev, ok, err := w.event(ctx, rec, w.s.notes.eventID(p.seq))
+		if err != nil {
+			return events, err
+		}
+		if ok {
+			events = append(events, ev)
+		}
+	}
+	if len(w.last) > ownerWatchJobs {
+		for qrn := range w.last {
+			delete(w.last, qrn) // forget some: at worst a job is sent again
+			if len(w.last) <= ownerWatchJobs/2 {
+				break
+			}
+		}
+	}
+	return events, nil
+}
+
+func (w *Watch) nextOfJob(ctx context.Context, queue []pending, lost bool) ([]JobEvent, error) {
+	if w.done {
+		return nil, nil
+	}
+	reread := lost
+	for _, p := range queue {
+		reread = reread || p.rec == nil
+	}
+	if reread {
+		rec, err := w.s.ownJob(ctx, User{ID: w.owner}, w.qrn)
+		if err != nil {
+			return nil, err
+		}
+		queue = []pending{{qrn: w.qrn, rec: rec}}
+	}
+	var events []JobEvent
+	for _, p := range queue {
+		ev, ok, err := w.event(ctx, p.rec, "")
+		if err != nil {
+			return events, err
+		}
+		if ok {
+			events = append(events, ev)
+		}
+		if p.rec.Status.IsTerminal() && w.last[w.qrn].version == jobVersion(p.rec) {
+			w.done = true
+			break
+		}
+	}
+	return events, nil
+}
+
+// event is the event of rec, unless it was sent already or is older than
+// what was; id "" means the job's version.
+func (w *Watch) event(ctx context.Context, rec *JobRecord, id string) (JobEvent, bool, error) {
+	v := jobVersion(rec)
+	last := w.last[rec.JobQRN]
+	if v == last.version || rec.UpdatedAt.Before(last.updatedAt) {
+		return JobEvent{}, false, nil
+	}
+	w.last[rec.JobQRN] = sent{version: v, updatedAt: rec.UpdatedAt}
+	job, err := w.s.withQueuePosition(ctx, shown(rec.Clone()))
+	if err != nil {
+		return JobEvent{}, false, err
+	}
+	if id == "" {
+		id = v
+	}
+	return JobEvent{ID: id, Job: job}, true, nil
+}
+
+// jobVersion names the state of a job: it differs between any two
+// states a job passes through.
+func jobVersion(r *JobRecord) string {
+	return strconv.FormatInt(r.UpdatedAt.UnixNano(), 36) + "." + string(r.Status) + "." + strconv.Itoa(r.Attempts)
+}
+
+func (n *notifier) current() uint64 {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	return n.seq
+}
+
+func (n *notifier) eventID(seq uint64) string {
+	return n.epoch + "." + strconv.FormatUint(seq, 36)
+}
+
+// waitResync is how often Wait reads its job again although no change
+// was announced: a safety net for a store shared without a change feed.
+const waitResync = 30 * time.Second
+
+// Wait returns the user's job once it is COMPLETED, FAILED or CANCELLED,
+// woken by the job's changes rather than polling. It answers the errors
+// GetJob answers, REQUEST_CANCELLED when ctx ends first, and SERVICE_BUSY
+// when the Service closes first.
+func (s *Service) Wait(ctx context.Context, u User, qrn string) (*Job, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, s.internal(ctx, err, "the job ended")
+	}
+	w, err := s.WatchJob(ctx, u, qrn, "")
+	if err != nil {
+		return nil, err
+	}
+	defer w.Close()
+	t := time.NewTimer(waitResync)
+	defer t.Stop()
+	for {
+		events, err := w.Next(ctx)
+		if err != nil {
+			return nil, err
+		}
+		if n := len(events); n > 0 && events[n-1].Job.Status.IsTerminal() {
+			return events[n-1].Job, nil
+		}
+		select {
+		case <-w.Ready():
+		case <-t.C:
+			w.lose()
+			t.Reset(waitResync)
+		case <-ctx.Done():
+			return nil, s.internal(ctx, ctx.Err(), "the job ended")
+		}
+	}
+}
