@@ -44,6 +44,7 @@
 //	memory_need, attempts, node                        the runner's bookkeeping
 //	search                                             text[], lower-cased name, QRN and device QRN
 //	tags                                               jsonb, the job's tags
+//	idem_key                                           text, the idempotency key the job holds (NULL: none, or expired and taken)
 //
 // Its indexes serve the service's queries:
 //
@@ -56,6 +57,8 @@
 //	quantum_jobs_device_queue    (device_qrn, queued_ns, qrn) WHERE QUEUED          queue depth and position
 //	quantum_jobs_unfinished      (status, updated_ns, qrn) WHERE INITIALIZING, VALIDATING, RUNNING or CANCELLING
 //	                             the intake's backlog; running jobs, whose leases the sweepers check
+//	quantum_jobs_idem_key        UNIQUE (owner, idem_key) WHERE idem_key IS NOT NULL
+//	                             one job per key and owner, on every node; a create first frees a key whose job expired
 //
 // A search filter reads the owner's jobs that the other filters leave.
 //
