@@ -380,3 +380,20 @@ func TestWaitStopsWithItsContextAndLeavesNothing(t *testing.T) {
 		time.Sleep(5 * time.Millisecond)
 	}
 }
+
+// A stream that keeps failing does not hold Wait forever: the job's own
+// answer ends it.
+func TestWaitGivesUpOnABrokenStream(t *testing.T) {
+	f := newFake(t, func(w http.ResponseWriter, r *http.Request, n int) {
+		fail(w, http.StatusInternalServerError, quantum.EINTERNAL)
+	})
+	ctx, cancel := context.WithTimeout(ctx, 20*time.Second)
+	defer cancel()
+	_, err := newClient(t, f.srv.URL, client.WithRetries(2)).Wait(ctx, qrn)
+	if quantum.ErrorCode(err) != quantum.EINTERNAL {
+		t.Fatalf("Wait: %v, want the server's INTERNAL_ERROR", err)
+	}
+	if n := f.count("GET /api/v1/jobs/" + qrn + "/events"); n != 3 {
+		t.Fatalf("the stream was tried %d times, want 3", n)
+	}
+}

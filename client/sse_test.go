@@ -53,3 +53,27 @@ func TestEventReaderBoundsLines(t *testing.T) {
 		t.Fatalf("a line over the bound: %v, want errLineTooLong", err)
 	}
 }
+
+// FuzzEventReader: whatever a server sends, the reader ends (at EOF or
+// with an error) without panicking, and every event it gives came from a
+// data field.
+func FuzzEventReader(f *testing.F) {
+	for _, seed := range []string{
+		"id: 1\nevent: job\ndata: {}\n\n", "data: a\r\ndata: b\r\n\r\n", ": c\r\rdata\n\n", "id: \x00\ndata: x\n\n", "\r\n\r\r\n",
+	} {
+		f.Add(seed)
+	}
+	f.Fuzz(func(t *testing.T, in string) {
+		r := newEventReader(strings.NewReader(in))
+		for range len(in) + 1 {
+			ev, err := r.next()
+			if err != nil {
+				return
+			}
+			if !strings.Contains(in, "data") {
+				t.Fatalf("event %q from input without a data field", ev)
+			}
+		}
+		t.Fatalf("more events than bytes in %q", in)
+	})
+}

@@ -55,6 +55,15 @@ func (c *Client) Wait(ctx context.Context, qrn string) (*quantum.Job, error) {
 			if job != nil {
 				r.tries = 0
 			}
+			if r.tries >= c.retries {
+				// The stream keeps failing: ask for the job itself, whose
+				// errors (after its own retries) end the wait.
+				j, err := c.GetJob(ctx, qrn)
+				if err != nil || j.Status.IsTerminal() {
+					return j, err
+				}
+				r.tries = 0
+			}
 			if err := sleep(ctx, r.backoff()); err != nil {
 				return nil, cancelled(err)
 			}
