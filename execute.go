@@ -24,10 +24,10 @@ func (r *runner) execute(job *JobRecord) {
 
 	switch {
 	case job.Attempts > r.s.maxAttempts:
-		r.finish(job, 0, nil, fmt.Errorf("gave up after %d attempts: every run was cut short before its end was recorded (the service stopped or lost the job's lease)", r.s.maxAttempts))
+		r.finish(job, 0, nil, failed(FailAttempts, fmt.Errorf("gave up after %d attempts: every run was cut short before its end was recorded (the service stopped or lost the job's lease)", r.s.maxAttempts)))
 		return
 	case job.MemoryNeed > r.s.budget:
-		r.finish(job, 0, nil, fmt.Errorf("the job needs %s of memory, more than the service's budget of %s", byteSize(job.MemoryNeed), byteSize(r.s.budget)))
+		r.finish(job, 0, nil, failed(FailMemory, fmt.Errorf("the job needs %s of memory, more than the service's budget of %s", byteSize(job.MemoryNeed), byteSize(r.s.budget))))
 		return
 	}
 	d, _ := r.s.devices.get(job.DeviceQRN)
@@ -38,7 +38,7 @@ func (r *runner) execute(job *JobRecord) {
 			r.requeue(qrn, true)
 			return
 		}
-		r.finish(job, 0, nil, errors.New("the job's program could not be read from the store"))
+		r.finish(job, 0, nil, failed(FailStore, errors.New("the job's program could not be read from the store")))
 		return
 	}
 	seed, _ := seedOption(job.RuntimeOptions)
@@ -64,7 +64,7 @@ func (r *runner) execute(job *JobRecord) {
 			r.finishCancel(qrn, elapsed)
 			return
 		case errors.Is(cause, context.DeadlineExceeded) && ctx.Err() != nil:
-			err = fmt.Errorf("execution exceeded the time limit of %v", r.s.jobTimeout)
+			err = failed(FailTimeout, fmt.Errorf("execution exceeded the time limit of %v", r.s.jobTimeout))
 		}
 	}
 	r.finish(job, elapsed, res, err)

@@ -1,10 +1,8 @@
 package quantum
 
 import (
-	"context"
 	"crypto/rand"
 	"encoding/hex"
-	"hash/fnv"
 	"slices"
 	"sync"
 )
@@ -172,66 +170,4 @@ func (n *notifier) since(owner string, seq uint64) ([]pending, bool) {
 	}
 	slices.Reverse(changed)
 	return changed, true
-}
-
-// observedStore is the Service's view of its Store: every change of a
-// job's status it makes is published to the notifier, in the order the
-// store made them. A change and its publication hold a lock of the job's
-// stripe, so that two changes of one job (the intake queueing it, a
-// worker claiming it) are never published in the opposite order.
-type observedStore struct {
-	Store
-	n       *notifier
-	stripes [256]sync.Mutex
-}
-
-func (o *observedStore) stripe(qrn string) *sync.Mutex {
-	h := fnv.New32a()
-	h.Write([]byte(qrn))
-	return &o.stripes[h.Sum32()%uint32(len(o.stripes))]
-}
-
-func (o *observedStore) CreateJob(ctx context.Context, job *JobRecord, program Program) error {
-	mu := o.stripe(job.JobQRN)
-	mu.Lock()
-	defer mu.Unlock()
-	if err := o.Store.CreateJob(ctx, job, program); err != nil {
-		return err
-	}
-	o.changed(job)
-	return nil
-}
-
-func (o *observedStore) UpdateJob(ctx context.Context, qrn string, expect JobStatus, change func(*JobRecord), result map[string]int) (*JobRecord, error) {
-	mu := o.stripe(qrn)
-	mu.Lock()
-	defer mu.Unlock()
-	rec, err := o.Store.UpdateJob(ctx, qrn, expect, change, result)
-	if err == nil && rec.Status != expect {
-		o.changed(rec)
-	}
-	return rec, err
-}
-
-func (o *observedStore) ClaimJob(ctx context.Context, c Claim) (*JobRecord, error) {
-	rec, err := o.Store.ClaimJob(ctx, c)
-	if err != nil {
-		return rec, err
-	}
-	// The claim is made; its publication waits for the one of the change
-	// before it (the queueing), which may still hold the stripe.
-	mu := o.stripe(rec.JobQRN)
-	mu.Lock()
-	defer mu.Unlock()
-	o.changed(rec)
-	return rec, nil
-}
-
-// changed publishes rec, copied only if someone watches it.
-func (o *observedStore) changed(rec *JobRecord) {
-	var snap *JobRecord
-	if o.n.watching(rec.JobQRN, rec.Owner) {
-		snap = rec.Clone()
-	}
-	o.n.publish(rec.JobQRN, rec.Owner, snap)
 }

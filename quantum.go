@@ -53,6 +53,7 @@ type Service struct {
 	runner  *runner
 	notes   *notifier  // tells Wait and event streams about job changes
 	feed    ChangeFeed // the store's, if it has one
+	obs     Observer   // measurements, for metrics
 
 	// release gives back an ExclusiveStore; exclusive says whether the
 	// store is one (no other Service can hold a lease in it).
@@ -188,6 +189,7 @@ func New(store Store, opts ...Option) (*Service, error) {
 		keys:        map[[32]byte]keyEntry{},
 		devices:     newCatalogue(),
 		node:        defaultNode(),
+		obs:         nopObserver{},
 	}
 	for _, o := range opts {
 		o(s)
@@ -227,7 +229,7 @@ func New(store Store, opts ...Option) (*Service, error) {
 	}
 	s.feed, _ = store.(ChangeFeed)
 	s.notes = newNotifier()
-	s.store = &observedStore{Store: store, n: s.notes}
+	s.store = &observedStore{Store: store, n: s.notes, obs: s.obs, log: s.log}
 	s.runner = newRunner(s)
 	if err := s.runner.recover(context.Background()); err != nil {
 		s.releaseStore()

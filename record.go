@@ -100,16 +100,19 @@ func (r *runner) finish(job *JobRecord, elapsed time.Duration, res *RunResult, r
 			}
 		}, res.Counts)
 		switch {
-		case err == nil || errors.Is(err, ErrJobNotFound):
+		case err == nil:
+			r.s.obs.JobEnded(job.DeviceQRN, StatusCompleted, "", elapsed)
+			return
+		case errors.Is(err, ErrJobNotFound):
 			return
 		case errors.Is(err, ErrStatusChanged):
 			r.finishCancel(qrn, elapsed) // a cancel won the race
 			return
 		case errors.Is(err, ErrTooLarge):
-			runErr = fmt.Errorf("the result could not be stored: %w", err)
+			runErr = failed(FailResult, fmt.Errorf("the result could not be stored: %w", err))
 		default:
 			r.s.log.Error("recording a job's result failed; the job ends FAILED", zap.String("job", qrn), zap.Error(err))
-			runErr = errors.New("the result could not be recorded: the job store kept failing")
+			runErr = failed(FailStore, errors.New("the result could not be recorded: the job store kept failing"))
 		}
 	}
 	msg := failMessage(runErr)
@@ -123,6 +126,8 @@ func (r *runner) finish(job *JobRecord, elapsed time.Duration, res *RunResult, r
 		j.Cost = 0
 	}, nil)
 	switch {
+	case err == nil:
+		r.s.obs.JobEnded(job.DeviceQRN, StatusFailed, failReason(runErr), elapsed)
 	case errors.Is(err, ErrStatusChanged):
 		r.finishCancel(qrn, elapsed)
 	case err != nil && !errors.Is(err, ErrJobNotFound):
@@ -133,13 +138,16 @@ func (r *runner) finish(job *JobRecord, elapsed time.Duration, res *RunResult, r
 
 // finishCancel ends a CANCELLING job CANCELLED.
 func (r *runner) finishCancel(qrn string, elapsed time.Duration) {
-	_, err := r.update("record the cancel", qrn, StatusCancelling, func(j *JobRecord) {
+	j, err := r.update("record the cancel", qrn, StatusCancelling, func(j *JobRecord) {
 		now := r.s.now().UTC()
 		j.Status, j.UpdatedAt, j.LeaseUntil = StatusCancelled, now, time.Time{}
 		j.TimeStamps.EndedAt = &now
 		j.TimeStamps.ExecutionDuration = elapsed.Milliseconds()
 		j.Cost = 0
 	}, nil)
+	if err == nil {
+		r.s.obs.JobEnded(j.DeviceQRN, StatusCancelled, "", elapsed)
+	}
 	r.logUnexpected(context.Background(), err, qrn, "cancel")
 }
 

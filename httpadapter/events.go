@@ -89,6 +89,8 @@ func (h *handler) stream(w http.ResponseWriter, r *http.Request, watch *quantum.
 	hd.Set("Cache-Control", "no-cache")
 	hd.Set("X-Accel-Buffering", "no") // nginx would hold events back
 	w.WriteHeader(http.StatusOK)
+	h.obs.Streams(1)
+	defer h.obs.Streams(-1)
 	bw := bufio.NewWriterSize(w, 4<<10)
 	bw.WriteString("retry: 1000\n\n") // an EventSource resumes after 1 s
 	send := func(events []quantum.JobEvent, comment string) bool {

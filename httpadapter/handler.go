@@ -58,17 +58,18 @@ type handler struct {
 	mux       *http.ServeMux
 	heartbeat time.Duration   // between comments on an idle event stream
 	streams   context.Context // ends every event stream when done
+	obs       Observer
 }
 
 // New returns the http.Handler that serves svc under /api/v1, plus
-// GET /healthz. It panics if svc is nil, as http.Handle does for a nil
+// GET /healthz (alive) and GET /readyz (able to work), which need no key. It panics if svc is nil, as http.Handle does for a nil
 // handler: that is a mistake in the program, not in a request.
 func New(svc *quantum.Service, opts ...Option) http.Handler {
 	if svc == nil {
 		panic("httpadapter: New needs a Service")
 	}
 	h := &handler{svc: svc, log: zap.NewNop(), maxBody: DefaultMaxBodyBytes, now: time.Now, mux: http.NewServeMux(),
-		heartbeat: DefaultHeartbeat, streams: context.Background()}
+		heartbeat: DefaultHeartbeat, streams: context.Background(), obs: nopObserver{}}
 	for _, o := range opts {
 		o(h)
 	}
@@ -79,6 +80,7 @@ func New(svc *quantum.Service, opts ...Option) http.Handler {
 func (h *handler) routes() {
 	m := h.mux
 	m.HandleFunc("GET /healthz", h.healthz)
+	m.HandleFunc("GET /readyz", h.readyz)
 	m.HandleFunc("GET /api/v1/users/verify", h.authed(h.verifyUser))
 
 	m.HandleFunc("POST /api/v1/jobs", h.authed(h.createJob))
@@ -128,13 +130,19 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 				h.fail(rec, r, errPanic)
 			}
 		}
-		h.log.Info("request",
+		took := time.Since(start)
+		h.obs.Request(routeName(pattern), rec.status, took)
+		fields := []zap.Field{
 			zap.String("requestId", id),
 			zap.String("method", r.Method),
 			zap.String("route", routeName(pattern)),
 			zap.Int("status", rec.status),
-			zap.Duration("duration", time.Since(start)),
-			zap.Int64("bytes", rec.bytes))
+			zap.Duration("duration", took),
+			zap.Int64("bytes", rec.bytes)}
+		if job := rec.job; job != "" {
+			fields = append(fields, zap.String("job", job))
+		}
+		h.log.Info("request", fields...)
 	}()
 
 	if pattern == "" {
@@ -156,7 +164,22 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		h.fail(rec, r, &quantum.Error{Code: code, Message: msg})
 		return
 	}
+	rec.job = jobOfPath(r.URL.Path)
 	h.mux.ServeHTTP(rec, r)
+}
+
+// jobOfPath is the job QRN in a path under /api/v1/jobs/, for the log
+// line: only a well-formed QRN, never what else a client may put there.
+func jobOfPath(path string) string {
+	rest, ok := strings.CutPrefix(path, "/api/v1/jobs/")
+	if !ok {
+		return ""
+	}
+	qrn, _, _ := strings.Cut(rest, "/")
+	if !quantum.ValidJobQRN(qrn) {
+		return ""
+	}
+	return qrn
 }
 
 var errPanic = &quantum.Error{Code: quantum.EINTERNAL, Message: "internal error"}
@@ -183,8 +206,27 @@ func (h *handler) authed(next func(http.ResponseWriter, *http.Request, quantum.U
 	}
 }
 
+// healthz says the process is alive and serving: no authentication, and
+// nothing about its insides.
 func (h *handler) healthz(w http.ResponseWriter, r *http.Request) {
 	h.ok(w, http.StatusOK, map[string]string{"status": "ok"})
+}
+
+// readyWait bounds the store's answer to a readiness check.
+const readyWait = 2 * time.Second
+
+// readyz says whether the service can take work: its workers run and its
+// store answers within readyWait. 503 otherwise; why is logged, never
+// answered.
+func (h *handler) readyz(w http.ResponseWriter, r *http.Request) {
+	ctx, cancel := context.WithTimeout(r.Context(), readyWait)
+	defer cancel()
+	if err := h.svc.Ready(ctx); err != nil {
+		h.log.Warn("not ready", zap.String("requestId", requestID(r)), zap.Error(err))
+		writeJSON(w, http.StatusServiceUnavailable, successBody{Success: false, Data: map[string]string{"status": "unready"}})
+		return
+	}
+	h.ok(w, http.StatusOK, map[string]string{"status": "ready"})
 }
 
 func (h *handler) verifyUser(w http.ResponseWriter, r *http.Request, u quantum.User) {
@@ -197,6 +239,7 @@ type recorder struct {
 	status int
 	bytes  int64
 	wrote  bool
+	job    string // the QRN of the job the request is about, for the log line
 }
 
 func (r *recorder) WriteHeader(status int) {

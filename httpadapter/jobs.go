@@ -24,6 +24,9 @@ func (h *handler) createJob(w http.ResponseWriter, r *http.Request, u quantum.Us
 		h.fail(w, r, err)
 		return
 	}
+	if rec, ok := w.(*recorder); ok {
+		rec.job = job.JobQRN
+	}
 	h.ok(w, http.StatusCreated, job)
 }
 

@@ -57,10 +57,10 @@ import (
 
 	"github.com/jackc/pgx/v5"
 	"go.uber.org/zap"
-	"go.uber.org/zap/zapcore"
 
 	"github.com/qjobs/quantum"
 	"github.com/qjobs/quantum/httpadapter"
+	"github.com/qjobs/quantum/metrics"
 	"github.com/qjobs/quantum/store"
 	"github.com/qjobs/quantum/store/postgres"
 )
@@ -89,6 +89,9 @@ type config struct {
 	budget    byteFlag
 	maxActive int
 	logLevel  string
+	logFormat string
+	metrics   string
+	version   bool
 	dsn       string
 	node      string
 	lease     time.Duration
@@ -135,6 +138,9 @@ func parseFlags(args []string, out io.Writer) (config, error) {
 	fs.Var(&c.budget, "memory-budget", "memory the running jobs may hold together, e.g. 8GiB (default: half of the machine's)")
 	fs.IntVar(&c.maxActive, "max-active-jobs", quantum.DefaultMaxActiveJobsPerUser, "unfinished jobs one user may have")
 	fs.StringVar(&c.logLevel, "log-level", "info", "log level: debug, info, warn, error")
+	fs.StringVar(&c.logFormat, "log-format", "", "log format: json or console (default: console on a terminal, else json)")
+	fs.StringVar(&c.metrics, "metrics-addr", "", "serve /metrics on this address instead of the main listener")
+	fs.BoolVar(&c.version, "version", false, "print the version and exit")
 	if err := fs.Parse(args); err != nil {
 		return c, err
 	}
@@ -149,6 +155,9 @@ func parseFlags(args []string, out io.Writer) (config, error) {
 	}
 	if c.lease <= 0 {
 		return c, fmt.Errorf("-lease must be positive, got %v", c.lease)
+	}
+	if c.logFormat != "" && c.logFormat != "json" && c.logFormat != "console" {
+		return c, fmt.Errorf("-log-format must be json or console, got %q", c.logFormat)
 	}
 	return c, nil
 }
@@ -174,11 +183,15 @@ func run(ctx context.Context, args []string, sys system) error {
 	if err != nil {
 		return err
 	}
+	if cfg.version {
+		fmt.Fprintln(sys.out, version())
+		return nil
+	}
 	keys, err := apiKeys(cfg, sys.getenv)
 	if err != nil {
 		return err
 	}
-	log, err := newLogger(cfg.logLevel, sys.log)
+	log, err := newLogger(cfg.logLevel, logFormat(cfg.logFormat, sys.out), sys.log)
 	if err != nil {
 		return err
 	}
@@ -193,8 +206,9 @@ func run(ctx context.Context, args []string, sys system) error {
 	}
 	defer closeStore()
 
+	m := metrics.New()
 	opts := []quantum.Option{quantum.WithLogger(log), quantum.WithWorkers(cfg.workers), quantum.WithMaxActiveJobsPerUser(cfg.maxActive),
-		quantum.WithLease(cfg.lease)}
+		quantum.WithLease(cfg.lease), quantum.WithObserver(m)}
 	if cfg.node != "" {
 		opts = append(opts, quantum.WithNode(cfg.node))
 	}
@@ -237,8 +251,15 @@ func run(ctx context.Context, args []string, sys system) error {
 	// end when shutdown begins (Shutdown would wait for them).
 	streams, endStreams := context.WithCancel(context.Background())
 	defer endStreams()
+	m.Watch(svc)
+	api := httpadapter.New(svc, httpadapter.WithLogger(log), httpadapter.WithStreamContext(streams), httpadapter.WithObserver(m))
+	handler, stopMetrics, err := serveMetrics(cfg.metrics, api, m, log)
+	if err != nil {
+		return err
+	}
+	defer stopMetrics()
 	srv := &http.Server{
-		Handler:           httpadapter.New(svc, httpadapter.WithLogger(log), httpadapter.WithStreamContext(streams)),
+		Handler:           handler,
 		ReadHeaderTimeout: 10 * time.Second,
 		ReadTimeout:       60 * time.Second,
 		WriteTimeout:      120 * time.Second,
@@ -302,21 +323,6 @@ func demoKey() string {
 	b := make([]byte, 16)
 	_, _ = rand.Read(b)
 	return "demo-" + hex.EncodeToString(b)
-}
-
-// newLogger logs lines at level and above to w (nowhere when w is nil).
-func newLogger(level string, w io.Writer) (*zap.Logger, error) {
-	lvl, err := zapcore.ParseLevel(level)
-	if err != nil {
-		return nil, fmt.Errorf("-log-level: %w", err)
-	}
-	if w == nil {
-		w = io.Discard
-	}
-	enc := zap.NewProductionEncoderConfig()
-	enc.EncodeTime = zapcore.ISO8601TimeEncoder
-	core := zapcore.NewCore(zapcore.NewConsoleEncoder(enc), zapcore.Lock(zapcore.AddSync(w)), lvl)
-	return zap.New(core), nil
 }
 
 // openStore opens the configured store and returns its closer.

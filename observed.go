@@ -1,0 +1,158 @@
+package quantum
+
+import (
+	"context"
+	"errors"
+	"hash/fnv"
+	"sync"
+	"time"
+
+	"go.uber.org/zap"
+)
+
+// observedStore is the Service's view of its Store. Every change of a
+// job's status it makes is published to the notifier, in the order the
+// store made them: a change and its publication hold a lock of the job's
+// stripe, so that two changes of one job (the intake queueing it, a
+// worker claiming it) are never published in the opposite order. And
+// every call is timed for the Observer.
+type observedStore struct {
+	Store
+	n       *notifier
+	obs     Observer
+	log     *zap.Logger // each change at Debug: a job's life, line by line
+	stripes [256]sync.Mutex
+}
+
+func (o *observedStore) stripe(qrn string) *sync.Mutex {
+	h := fnv.New32a()
+	h.Write([]byte(qrn))
+	return &o.stripes[h.Sum32()%uint32(len(o.stripes))]
+}
+
+// timed reports a call that began at start. The answers that are part of
+// a store's contract (a lost compare-and-set, no job) are not failures.
+func (o *observedStore) timed(op string, start time.Time, err error) {
+	switch {
+	case errors.Is(err, ErrStatusChanged), errors.Is(err, ErrJobNotFound), errors.Is(err, ErrNoJob),
+		errors.Is(err, ErrMemoryShort), errors.Is(err, ErrDuplicateKey), errors.Is(err, ErrJobExists):
+		err = nil
+	}
+	o.obs.StoreCall(op, time.Since(start), err)
+}
+
+func (o *observedStore) CreateJob(ctx context.Context, job *JobRecord, program Program) (err error) {
+	defer func(start time.Time) { o.timed("CreateJob", start, err) }(time.Now())
+	mu := o.stripe(job.JobQRN)
+	mu.Lock()
+	defer mu.Unlock()
+	if err = o.Store.CreateJob(ctx, job, program); err != nil {
+		return err
+	}
+	o.changed(job)
+	o.obs.JobCreated(job.DeviceQRN)
+	return nil
+}
+
+func (o *observedStore) UpdateJob(ctx context.Context, qrn string, expect JobStatus, change func(*JobRecord), result map[string]int) (rec *JobRecord, err error) {
+	start := time.Now()
+	mu := o.stripe(qrn)
+	mu.Lock()
+	defer mu.Unlock()
+	rec, err = o.Store.UpdateJob(ctx, qrn, expect, change, result)
+	o.timed("UpdateJob", start, err)
+	if err == nil && rec.Status != expect {
+		o.changed(rec)
+	}
+	return rec, err
+}
+
+func (o *observedStore) ClaimJob(ctx context.Context, c Claim) (*JobRecord, error) {
+	start := time.Now()
+	rec, err := o.Store.ClaimJob(ctx, c)
+	o.timed("ClaimJob", start, err)
+	if err != nil {
+		return rec, err
+	}
+	queued := rec.QueuedAt
+	if queued.IsZero() {
+		queued = rec.UpdatedAt
+	}
+	o.obs.JobStarted(rec.DeviceQRN, max(c.Now.Sub(queued), 0))
+	// The claim is made; its publication waits for the one of the change
+	// before it (the queueing), which may still hold the stripe.
+	mu := o.stripe(rec.JobQRN)
+	mu.Lock()
+	defer mu.Unlock()
+	o.changed(rec)
+	return rec, nil
+}
+
+// changed publishes rec, copied only if someone watches it.
+func (o *observedStore) changed(rec *JobRecord) {
+	if ce := o.log.Check(zap.DebugLevel, "job status"); ce != nil {
+		ce.Write(zap.String("job", rec.JobQRN), zap.String("status", string(rec.Status)), zap.String("node", rec.Node))
+	}
+	var snap *JobRecord
+	if o.n.watching(rec.JobQRN, rec.Owner) {
+		snap = rec.Clone()
+	}
+	o.n.publish(rec.JobQRN, rec.Owner, snap)
+}
+
+// The calls that change nothing are only timed.
+
+func (o *observedStore) GetJob(ctx context.Context, qrn string) (r *JobRecord, err error) {
+	defer func(start time.Time) { o.timed("GetJob", start, err) }(time.Now())
+	return o.Store.GetJob(ctx, qrn)
+}
+
+func (o *observedStore) GetProgram(ctx context.Context, qrn string) (p *Program, err error) {
+	defer func(start time.Time) { o.timed("GetProgram", start, err) }(time.Now())
+	return o.Store.GetProgram(ctx, qrn)
+}
+
+func (o *observedStore) GetResult(ctx context.Context, qrn string) (r map[string]int, err error) {
+	defer func(start time.Time) { o.timed("GetResult", start, err) }(time.Now())
+	return o.Store.GetResult(ctx, qrn)
+}
+
+func (o *observedStore) JobByIdempotencyKey(ctx context.Context, owner, key string, since time.Time) (r *JobRecord, err error) {
+	defer func(start time.Time) { o.timed("JobByIdempotencyKey", start, err) }(time.Now())
+	return o.Store.JobByIdempotencyKey(ctx, owner, key, since)
+}
+
+func (o *observedStore) DeleteJob(ctx context.Context, qrn string, expect JobStatus) (err error) {
+	defer func(start time.Time) { o.timed("DeleteJob", start, err) }(time.Now())
+	return o.Store.DeleteJob(ctx, qrn, expect)
+}
+
+func (o *observedStore) ListJobs(ctx context.Context, f JobFilter) (rs []*JobRecord, n int, err error) {
+	defer func(start time.Time) { o.timed("ListJobs", start, err) }(time.Now())
+	return o.Store.ListJobs(ctx, f)
+}
+
+func (o *observedStore) CountQueued(ctx context.Context, device string) (n int, err error) {
+	defer func(start time.Time) { o.timed("CountQueued", start, err) }(time.Now())
+	return o.Store.CountQueued(ctx, device)
+}
+
+func (o *observedStore) CountJobs(ctx context.Context, owner string, statuses []JobStatus) (n int, err error) {
+	defer func(start time.Time) { o.timed("CountJobs", start, err) }(time.Now())
+	return o.Store.CountJobs(ctx, owner, statuses)
+}
+
+func (o *observedStore) QueuePosition(ctx context.Context, qrn string) (n int, err error) {
+	defer func(start time.Time) { o.timed("QueuePosition", start, err) }(time.Now())
+	return o.Store.QueuePosition(ctx, qrn)
+}
+
+func (o *observedStore) Queues(ctx context.Context) (qs []Queue, err error) {
+	defer func(start time.Time) { o.timed("Queues", start, err) }(time.Now())
+	return o.Store.Queues(ctx)
+}
+
+func (o *observedStore) Unfinished(ctx context.Context, statuses []JobStatus, before time.Time, limit int) (rs []*JobRecord, err error) {
+	defer func(start time.Time) { o.timed("Unfinished", start, err) }(time.Now())
+	return o.Store.Unfinished(ctx, statuses, before, limit)
+}
