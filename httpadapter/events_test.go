@@ -55,7 +55,7 @@ func (e *env) request(path, key, lastID string) (*http.Response, context.CancelF
 	if lastID != "" {
 		req.Header.Set("Last-Event-ID", lastID)
 	}
-	res, err := e.srv.Client().Do(req)
+	res, err := e.client.Do(req)
 	if err != nil {
 		cancel()
 		e.t.Fatal(err)
@@ -396,6 +396,7 @@ func TestThousandStreams(t *testing.T) {
 	}
 	wg.Wait()
 	tr.CloseIdleConnections()
+	e.srv.Client().CloseIdleConnections() // the cancel's connection
 	goroutinesBackTo(t, base)
 }
 

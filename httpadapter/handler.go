@@ -81,6 +81,7 @@ func (h *handler) routes() {
 	m := h.mux
 	m.HandleFunc("GET /healthz", h.healthz)
 	m.HandleFunc("GET /readyz", h.readyz)
+	m.HandleFunc("GET /api/v1/openapi.json", h.authed(h.openAPI))
 	m.HandleFunc("GET /api/v1/users/verify", h.authed(h.verifyUser))
 
 	m.HandleFunc("POST /api/v1/jobs", h.authed(h.createJob))

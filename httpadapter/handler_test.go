@@ -27,9 +27,10 @@ const (
 )
 
 type env struct {
-	t   *testing.T
-	svc *quantum.Service
-	srv *httptest.Server
+	t      *testing.T
+	svc    *quantum.Service
+	srv    *httptest.Server
+	client *http.Client // checks every request and answer against the OpenAPI document
 }
 
 func newEnv(t *testing.T, opts ...httpadapter.Option) *env {
@@ -46,7 +47,13 @@ func newEnv(t *testing.T, opts ...httpadapter.Option) *env {
 	}
 	srv := httptest.NewServer(httpadapter.New(svc, opts...))
 	t.Cleanup(srv.Close)
-	return &env{t: t, svc: svc, srv: srv}
+	return envOn(t, svc, srv)
+}
+
+// envOn is the env of a service and its server, with a client that
+// checks its traffic against the OpenAPI document.
+func envOn(t *testing.T, svc *quantum.Service, srv *httptest.Server) *env {
+	return &env{t: t, svc: svc, srv: srv, client: &http.Client{Transport: &checked{t: t, next: srv.Client().Transport}}}
 }
 
 type response struct {
@@ -84,7 +91,7 @@ func (e *env) do(method, path, key string, body any) response {
 // object.
 func (e *env) send(req *http.Request) response {
 	e.t.Helper()
-	res, err := http.DefaultClient.Do(req)
+	res, err := e.client.Do(req)
 	if err != nil {
 		e.t.Fatal(err)
 	}
@@ -331,7 +338,7 @@ func TestAuthentication(t *testing.T) {
 	req, _ := http.NewRequest("GET", e.srv.URL+"/api/v1/users/verify", nil)
 	req.Header["x-api-key"] = []string{aliceKey}
 	req.Header.Set("X-Domain", "qbraid.com")
-	res, err := http.DefaultClient.Do(req)
+	res, err := e.client.Do(req)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -399,7 +406,7 @@ func TestCancelAndUnfinishedJobs(t *testing.T) {
 	// No body, no Content-Type, as the public client sends it.
 	req, _ := http.NewRequest("POST", e.srv.URL+"/api/v1/jobs/"+qrn+"/cancel", nil)
 	req.Header.Set("X-API-KEY", aliceKey)
-	res, err := http.DefaultClient.Do(req)
+	res, err := e.client.Do(req)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -182,7 +182,7 @@ func TestBusyAndTooManyJobs(t *testing.T) {
 	}
 	srv := httptest.NewServer(httpadapter.New(svc))
 	t.Cleanup(srv.Close)
-	e := &env{t: t, svc: svc, srv: srv}
+	e := envOn(t, svc, srv)
 
 	onDevice := func(qrn string) map[string]any {
 		b := jobBody(bell, 1)

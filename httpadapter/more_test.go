@@ -47,7 +47,7 @@ func TestInternalErrorAndLogs(t *testing.T) {
 	}
 	srv := httptest.NewServer(httpadapter.New(svc, httpadapter.WithLogger(zap.New(core))))
 	t.Cleanup(srv.Close)
-	e := &env{t: t, svc: svc, srv: srv}
+	e := envOn(t, svc, srv)
 
 	r := e.do("GET", "/api/v1/jobs/"+device+"-abcd-qjob-0123456789abcdef01234567", aliceKey, nil)
 	wantError(t, r, http.StatusInternalServerError, quantum.EINTERNAL)

@@ -1,0 +1,21 @@
+package httpadapter
+
+import (
+	_ "embed"
+	"net/http"
+
+	"github.com/qjobs/quantum"
+)
+
+// OpenAPI is the OpenAPI 3.1 document of the API as this package serves
+// it, every route, status and body. The handler tests check every
+// request they make and every answer they get against it, so it cannot
+// drift from the code.
+//
+//go:embed openapi.json
+var OpenAPI []byte
+
+func (h *handler) openAPI(w http.ResponseWriter, r *http.Request, u quantum.User) {
+	w.Header().Set("Content-Type", "application/json")
+	_, _ = w.Write(OpenAPI)
+}
