@@ -79,7 +79,7 @@ type script struct {
 var (
 	jobQRN    = regexp.MustCompile(`[a-z0-9]+:[a-z0-9]+:(?:sim|qpu):[a-z0-9._-]+-[0-9a-f]{4}-qjob-[0-9a-f]{24}`)
 	timestamp = regexp.MustCompile(`"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z"`)
-	duration  = regexp.MustCompile(`"executionDuration":\d+`)
+	duration  = regexp.MustCompile(`"(executionDuration|simulationMs)":\d+`)
 )
 
 // record writes a step's answer to the transcript: the value as JSON, or
@@ -112,7 +112,7 @@ func (s *script) record(step string, v any, err error) {
 		return s.names[q]
 	})
 	line = timestamp.ReplaceAllString(line, `"<time>"`)
-	line = duration.ReplaceAllString(line, `"executionDuration":"<ms>"`)
+	line = duration.ReplaceAllString(line, `"$1":"<ms>"`)
 	s.lines = append(s.lines, line)
 }
 
