@@ -170,13 +170,13 @@ func (d *Device) asShown() (*Device, error) { return asDecoded(d) }
 func asDecoded[T any](v *T) (*T, error) {
 	data, err := json.Marshal(v)
 	if err != nil {
-		return nil, Errorf(EINTERNAL, "internal error: %v", err)
+		return nil, Errorf(EINTERNAL, "internal error") // a value the Service made: a bug, not the caller's
 	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()
 	var out T
 	if err := dec.Decode(&out); err != nil {
-		return nil, Errorf(EINTERNAL, "internal error: %v", err)
+		return nil, Errorf(EINTERNAL, "internal error")
 	}
 	return &out, nil
 }
