@@ -22,7 +22,7 @@ require (
 	go.uber.org/zap v1.28.0 // indirect
 	golang.org/x/sys v0.41.0 // indirect
 	gonum.org/v1/gonum v0.17.0 // indirect
-	google.golang.org/protobuf v1.36.7 // indirect
+	google.golang.org/protobuf v1.36.8 // indirect
 )
 
 replace github.com/qjobs/quantum => ../
