@@ -2,6 +2,8 @@ package store_test
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -71,6 +73,40 @@ func TestBadgerKeepsJobsAcrossReopen(t *testing.T) {
 		if page, total, err := b.ListJobs(ctx, f); err != nil || total != 1 || len(page) != 1 {
 			t.Fatalf("list %+v after reopen: %d of %d, %v", f, len(page), total, err)
 		}
+	}
+}
+
+// The key index is on disk: after a reopen a key still points at its
+// job and still refuses a second job.
+func TestBadgerKeepsKeysAcrossReopen(t *testing.T) {
+	dir := t.TempDir()
+	b, err := store.OpenBadger(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	at := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	keyed := func(n int) *quantum.JobRecord {
+		return &quantum.JobRecord{Job: quantum.Job{JobQRN: fmt.Sprintf("qbraid:qbraid:sim:qir-sv-abcd-qjob-%024x", n), DeviceQRN: "qbraid:qbraid:sim:qir-sv",
+			Status: quantum.StatusInitializing, Vendor: "qbraid", TimeStamps: quantum.TimeStamps{CreatedAt: at}},
+			Owner: "alice", UpdatedAt: at, IdempotencyKey: "k", RequestHash: "h"}
+	}
+	if err := b.CreateJob(ctx, keyed(1), quantum.Program{Format: "qasm2", Data: "x"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.Close(); err != nil {
+		t.Fatal(err)
+	}
+	b, err = store.OpenBadger(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	got, err := b.JobByIdempotencyKey(ctx, "alice", "k", at)
+	if err != nil || got.JobQRN != keyed(1).JobQRN || got.RequestHash != "h" {
+		t.Fatalf("lookup after reopen: %+v, %v", got, err)
+	}
+	if err := b.CreateJob(ctx, keyed(2), quantum.Program{Format: "qasm2", Data: "x"}); !errors.Is(err, quantum.ErrDuplicateKey) {
+		t.Fatalf("a second job with the key after reopen: %v, want ErrDuplicateKey", err)
 	}
 }
 

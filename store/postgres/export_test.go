@@ -1,6 +1,11 @@
 package postgres
 
-import "time"
+import (
+	"context"
+	"time"
+
+	"github.com/jackc/pgx/v5/pgxpool"
+)
 
 // SetFeedPing changes how long the feed waits before it checks its
 // connection, for a test that the connection survives the check.
@@ -8,4 +13,19 @@ func SetFeedPing(d time.Duration) (restore func()) {
 	old := feedPing
 	feedPing = d
 	return func() { feedPing = old }
+}
+
+// MigrateTo brings the database at dsn to schema version n only, as a
+// build that knew n versions left it, for a test of the later steps.
+func MigrateTo(ctx context.Context, dsn string, n int) error {
+	ms, err := migrations()
+	if err != nil {
+		return err
+	}
+	pool, err := pgxpool.New(ctx, dsn)
+	if err != nil {
+		return err
+	}
+	defer pool.Close()
+	return apply(ctx, pool, ms[:n])
 }

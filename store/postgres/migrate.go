@@ -80,6 +80,11 @@ func migrate(ctx context.Context, pool *pgxpool.Pool) error {
 	if err != nil {
 		return err
 	}
+	return apply(ctx, pool, ms)
+}
+
+// apply brings the schema to the last of ms, the steps a build knows.
+func apply(ctx context.Context, pool *pgxpool.Pool, ms []migration) error {
 	conn, err := pool.Acquire(ctx)
 	if err != nil {
 		return fmt.Errorf("postgres: connect: %w", err)

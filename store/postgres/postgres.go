@@ -126,6 +126,7 @@ func encode(j *quantum.JobRecord) (*row, error) {
 	for _, k := range []struct{ what, v string }{
 		{"job QRN", j.JobQRN}, {"owner", j.Owner}, {"device QRN", j.DeviceQRN},
 		{"vendor", j.Vendor}, {"provider", j.Provider}, {"node", j.Node},
+		{"idempotency key", j.IdempotencyKey},
 	} {
 		if len(k.v) > maxKey {
 			return nil, tooLarge(k.what, int64(len(k.v)), maxKey)

@@ -2,9 +2,13 @@ package postgres_test
 
 import (
 	"context"
+	"crypto/rand"
 	"errors"
+	"strings"
 	"testing"
 	"time"
+
+	"github.com/jackc/pgx/v5"
 
 	"github.com/qjobs/quantum"
 	"github.com/qjobs/quantum/internal/pgtest"
@@ -89,5 +93,85 @@ func TestChangeFeed(t *testing.T) {
 	cancel()
 	if err := <-done; !errors.Is(err, context.Canceled) {
 		t.Fatalf("WatchChanges after cancel: %v", err)
+	}
+}
+
+// A database that a build of schema version 1 wrote, with a job in it,
+// migrates to idempotency keys: the old job reads and changes as before
+// and holds no key, and keyed creates work beside it.
+func TestMigratesVersion1(t *testing.T) {
+	ctx := context.Background()
+	dsn := pgtest.DSN(t)
+	if err := postgres.MigrateTo(ctx, dsn, 1); err != nil {
+		t.Fatal(err)
+	}
+	conn, err := pgx.Connect(ctx, dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(ctx)
+	const old = "dev-abcd-qjob-old"
+	created := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	// The row and record as version 1 wrote them: no idem_key column, no
+	// key in the record.
+	_, err = conn.Exec(ctx, `INSERT INTO quantum_jobs (qrn, owner, device_qrn, status, vendor, provider, created_ns, updated_ns,
+		queued_ns, memory_need, attempts, node, search, tags, record) VALUES ($1, 'alice', 'dev', 'QUEUED', 'qbraid', 'qbraid',
+		$2, $2, $2, 0, 0, '', ARRAY['', $1, 'dev'], '{}', $3)`, old, created.UnixNano(),
+		`{"jobQrn":"`+old+`","deviceQrn":"dev","status":"QUEUED","vendor":"qbraid","provider":"qbraid","tags":{},"Owner":"alice",`+
+			`"UpdatedAt":"2026-01-01T00:00:00Z","createdAtExact":"2026-01-01T00:00:00Z"}`)
+	if err == nil {
+		_, err = conn.Exec(ctx, `INSERT INTO quantum_programs (qrn, format, data) VALUES ($1, 'qasm2', 'x')`, old)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	s, err := postgres.Open(ctx, dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	var version int
+	if err := conn.QueryRow(ctx, "SELECT max(version) FROM quantum_schema_migrations").Scan(&version); err != nil || version != postgres.SchemaVersion() {
+		t.Fatalf("schema version after Open: %d, %v; want %d", version, err, postgres.SchemaVersion())
+	}
+	j, err := s.GetJob(ctx, old)
+	if err != nil || j.Owner != "alice" || j.IdempotencyKey != "" || j.RequestHash != "" || !j.TimeStamps.CreatedAt.Equal(created) {
+		t.Fatalf("the old job after the migration: %+v, %v", j, err)
+	}
+	if n, err := s.CountQueued(ctx, "dev"); err != nil || n != 1 {
+		t.Fatalf("queue after the migration: %d, %v", n, err)
+	}
+	if _, err := s.UpdateJob(ctx, old, quantum.StatusQueued, func(r *quantum.JobRecord) { r.Name = "renamed" }, nil); err != nil {
+		t.Fatal(err)
+	}
+
+	keyed := &quantum.JobRecord{Job: quantum.Job{JobQRN: "dev-abcd-qjob-new", DeviceQRN: "dev", Status: quantum.StatusInitializing,
+		TimeStamps: quantum.TimeStamps{CreatedAt: created}}, Owner: "alice", UpdatedAt: created, IdempotencyKey: "k", RequestHash: "h"}
+	if err := s.CreateJob(ctx, keyed, quantum.Program{Format: "qasm2", Data: "x"}); err != nil {
+		t.Fatal(err)
+	}
+	dup := *keyed
+	dup.JobQRN = "dev-abcd-qjob-dup"
+	if err := s.CreateJob(ctx, &dup, quantum.Program{Format: "qasm2", Data: "x"}); !errors.Is(err, quantum.ErrDuplicateKey) {
+		t.Fatalf("a second job with the key: %v, want ErrDuplicateKey", err)
+	}
+	if got, err := s.JobByIdempotencyKey(ctx, "alice", "k", created); err != nil || got.JobQRN != keyed.JobQRN {
+		t.Fatalf("lookup: %+v, %v", got, err)
+	}
+}
+
+// An idempotency key longer than the index holds is refused as too large,
+// not as a database error.
+func TestIdempotencyKeyTooLarge(t *testing.T) {
+	s := open(t)
+	var key strings.Builder
+	for key.Len() < 8192 {
+		key.WriteString(rand.Text()) // random: PostgreSQL compresses what repeats
+	}
+	j := &quantum.JobRecord{Job: quantum.Job{JobQRN: "dev-abcd-qjob-1", DeviceQRN: "dev", Status: quantum.StatusInitializing,
+		TimeStamps: quantum.TimeStamps{CreatedAt: time.Now()}}, Owner: "alice", UpdatedAt: time.Now(), IdempotencyKey: key.String()}
+	if err := s.CreateJob(context.Background(), j, quantum.Program{Format: "qasm2", Data: "x"}); !errors.Is(err, quantum.ErrTooLarge) {
+		t.Fatalf("an 8 KiB key: %v, want ErrTooLarge", err)
 	}
 }

@@ -39,8 +39,16 @@ func testIdempotencyKeys(t *testing.T, s quantum.Store) {
 		t.Fatalf("lookup gave %s key %q hash %q owner %q", got.JobQRN, got.IdempotencyKey, got.RequestHash, got.Owner)
 	}
 	got.Tags["scribbled"] = true
-	if again, _ := s.JobByIdempotencyKey(ctx, "alice", "k1", epoch); again.Tags["scribbled"] != nil {
-		t.Fatal("the lookup's copy shares its tags with the store")
+	got.IdempotencyKey, got.RequestHash = "scribbled", "scribbled"
+	again, err := s.JobByIdempotencyKey(ctx, "alice", "k1", epoch)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if again.Tags["scribbled"] != nil || again.IdempotencyKey != "k1" || again.RequestHash != "hash of k1" {
+		t.Fatal("the lookup's copy shares its data with the store")
+	}
+	if j, err := s.GetJob(ctx, first.JobQRN); err != nil || j.IdempotencyKey != "k1" || j.RequestHash != "hash of k1" {
+		t.Fatalf("GetJob of a keyed job: %+v, %v", j, err)
 	}
 
 	// Within the window the key is taken, and nothing is stored.
@@ -56,7 +64,17 @@ func testIdempotencyKeys(t *testing.T, s quantum.Store) {
 	}
 
 	// Keys are per owner; jobs without a key hold none.
-	create(t, s, keyed("bob", "k1", 1))
+	bobs := create(t, s, keyed("bob", "k1", 1))
+	if q := holder(t, s, "bob", "k1", epoch); q != bobs.JobQRN {
+		t.Fatalf("bob's key points at %q, want %s", q, bobs.JobQRN)
+	}
+	if q := holder(t, s, "alice", "k1", epoch); q != first.JobQRN {
+		t.Fatalf("bob's job took alice's key: it points at %q", q)
+	}
+	if q := holder(t, s, "carol", "k1", epoch); q != "" {
+		t.Fatalf("carol, who has no jobs, holds k1 in %s", q)
+	}
+	create(t, s, newJob("alice", deviceA, 2))
 	create(t, s, newJob("alice", deviceA, 2))
 	if q := holder(t, s, "alice", "", epoch.Add(-time.Hour)); q != "" {
 		t.Fatalf("the empty key found %s", q)
@@ -143,5 +161,48 @@ func testConcurrentKeyedCreates(t *testing.T, s quantum.Store) {
 	}
 	if n, _ := s.CountJobs(ctx, "alice", quantum.JobStatuses()); n != 1 {
 		t.Fatalf("alice has %d jobs, want 1", n)
+	}
+}
+
+// testIdempotencyWindowEdge: a job holds its key while the holder was
+// created after the new job's CreatedAt minus the window, and not at the
+// window's end exactly; lookups take since inclusively.
+func testIdempotencyWindowEdge(t *testing.T, s quantum.Store) {
+	first := create(t, s, keyed("alice", "edge", 0))
+	end := first.TimeStamps.CreatedAt.Add(quantum.IdempotencyWindow)
+
+	early := keyed("alice", "edge", 0)
+	early.TimeStamps.CreatedAt, early.UpdatedAt = end.Add(-time.Nanosecond), end.Add(-time.Nanosecond)
+	if err := s.CreateJob(ctx, early, program); !errors.Is(err, quantum.ErrDuplicateKey) {
+		t.Fatalf("a create a nanosecond before the window ends: %v, want ErrDuplicateKey", err)
+	}
+	// A job created before the holder (a clock behind another node's)
+	// does not take the key either.
+	before := keyed("alice", "edge", -5)
+	if err := s.CreateJob(ctx, before, program); !errors.Is(err, quantum.ErrDuplicateKey) {
+		t.Fatalf("a create dated before the holder: %v, want ErrDuplicateKey", err)
+	}
+
+	if q := holder(t, s, "alice", "edge", first.TimeStamps.CreatedAt); q != first.JobQRN {
+		t.Fatalf("a lookup since the holder's own CreatedAt found %q, want %s", q, first.JobQRN)
+	}
+	if q := holder(t, s, "alice", "edge", first.TimeStamps.CreatedAt.Add(time.Nanosecond)); q != "" {
+		t.Fatalf("a lookup since a nanosecond after the holder found %s", q)
+	}
+
+	next := keyed("alice", "edge", 0)
+	next.TimeStamps.CreatedAt, next.UpdatedAt = end, end
+	create(t, s, next)
+	if q := holder(t, s, "alice", "edge", time.Time{}); q != next.JobQRN {
+		t.Fatalf("a create at the window's end: the key points at %q, want %s", q, next.JobQRN)
+	}
+	if n, _ := s.CountJobs(ctx, "alice", quantum.JobStatuses()); n != 2 {
+		t.Fatalf("alice has %d jobs, want 2", n)
+	}
+	// The job that took the key holds it for a window of its own.
+	again := keyed("alice", "edge", 0)
+	again.TimeStamps.CreatedAt, again.UpdatedAt = end.Add(time.Hour), end.Add(time.Hour)
+	if err := s.CreateJob(ctx, again, program); !errors.Is(err, quantum.ErrDuplicateKey) {
+		t.Fatalf("a create within the new holder's window: %v, want ErrDuplicateKey", err)
 	}
 }

@@ -57,6 +57,7 @@ func Run(t *testing.T, newStore func(t *testing.T) quantum.Store) {
 		{"Exclusive", testExclusive},
 		{"IdempotencyKeys", testIdempotencyKeys},
 		{"ConcurrentKeyedCreates", testConcurrentKeyedCreates},
+		{"IdempotencyWindowEdge", testIdempotencyWindowEdge},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) { tc.fn(t, newStore(t)) })
