@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"mime"
 	"net/http"
 	"strconv"
@@ -131,15 +132,22 @@ func decodeInt(raw json.RawMessage, field string, fe *fieldErrors) int {
 	}
 	v, err := strconv.ParseInt(n.String(), 10, 64)
 	if err != nil {
-		// 10.0 is an integer written as a fraction; 10.5 and 1e99 are not.
+		// 10.0 and 1e3 are integers written otherwise; 10.5 is not, and 1e99
+		// is one no int holds.
 		f, ferr := n.Float64()
-		if ferr != nil || f != float64(int64(f)) {
+		switch {
+		case errors.Is(ferr, strconv.ErrRange) || (ferr == nil && f == math.Trunc(f) && math.Abs(f) >= 1<<63):
+			fe.add(field, "is out of range")
+			return 0
+		case ferr != nil || f != math.Trunc(f):
 			fe.add(field, "must be an integer")
 			return 0
 		}
 		v = int64(f)
 	}
-	if v > int64(^uint32(0)>>1) || v < -int64(^uint32(0)>>1) {
+	if int64(int(v)) != v {
+		// Only where int is 32 bits; elsewhere every int64 reaches the
+		// Service, which names its own bound for the field.
 		fe.add(field, "is out of range")
 		return 0
 	}
@@ -179,17 +187,26 @@ func (q *query) str(name string) string { return q.r.URL.Query().Get(name) }
 
 func (q *query) has(name string) bool { return q.r.URL.Query().Has(name) }
 
-func (q *query) int(name string) int {
+// number parses an integer parameter and leaves every range check to the
+// Service. ok is false when the parameter is absent or not an integer.
+func (q *query) number(name string) (n int, ok bool) {
 	s := q.str(name)
 	if s == "" {
-		return 0
+		return 0, false
 	}
 	n, err := strconv.Atoi(s)
 	if err != nil {
 		q.fe.add(name, "must be an integer")
-		return 0
+		return 0, false
 	}
-	if n == 0 {
+	return n, true
+}
+
+// int parses a page or limit parameter, where the Service reads 0 as "the
+// default".
+func (q *query) int(name string) int {
+	n, ok := q.number(name)
+	if ok && n == 0 {
 		// Zero means "default" to the Service; a client's explicit 0 is out
 		// of range, not a request for the default. Below zero the Service
 		// says so itself, with the rest of its checks.

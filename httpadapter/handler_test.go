@@ -10,6 +10,7 @@ import (
 	"net/http/httptest"
 	"net/url"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -604,4 +605,43 @@ func TestHealthz(t *testing.T) {
 	if d["status"] != "ok" {
 		t.Fatalf("healthz %v", d)
 	}
+}
+
+// A number that is an integer reaches the Service, which names its own
+// bound; only one no int can hold is refused here.
+func TestShotsAsJSONNumbers(t *testing.T) {
+	e := newEnv(t)
+	tests := []struct {
+		shots  string
+		status int
+		msg    string
+	}{
+		{"1e3", http.StatusCreated, ""},
+		{"10.0", http.StatusCreated, ""},
+		{"10.5", 422, "shots: must be an integer"},
+		{"3000000000", 422, "shots: must be at most 1000000 on " + device},
+		{"1e99", 422, "shots: is out of range"},
+		{"1e999", 422, "shots: is out of range"},
+		{"-1e99", 422, "shots: is out of range"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.shots, func(t *testing.T) {
+			body := `{"program":{"format":"qasm2","data":` + strconv.Quote(bell) + `},"deviceQrn":"` + device + `","shots":` + tc.shots + `}`
+			r := e.do("POST", "/api/v1/jobs", aliceKey, body)
+			if r.status != tc.status {
+				t.Fatalf("status %d, want %d: %s", r.status, tc.status, r.raw)
+			}
+			if tc.msg != "" && r.body["message"] != tc.msg {
+				t.Fatalf("message %q, want %q", r.body["message"], tc.msg)
+			}
+		})
+	}
+}
+
+func TestCostEstimateLetsTheServiceJudgeShots(t *testing.T) {
+	e := newEnv(t)
+	r := e.do("GET", "/api/v1/jobs/cost-estimate?deviceQrn=x:y:sim:z&shots=0", aliceKey, nil)
+	wantError(t, r, 422, quantum.EVALIDATION, "deviceQrn", "shots")
+	r = e.do("GET", "/api/v1/jobs/cost-estimate?deviceQrn=x:y:sim:z", aliceKey, nil)
+	wantError(t, r, 422, quantum.EVALIDATION, "shots")
 }

@@ -224,7 +224,9 @@ type costAnswer struct {
 func (h *handler) costEstimate(w http.ResponseWriter, r *http.Request, u quantum.User) {
 	q := &query{r: r}
 	device := q.str("deviceQrn")
-	shots := q.int("shots")
+	// shots=0 reaches the Service, which answers it with the device's
+	// problems too.
+	shots, _ := q.number("shots")
 	if !q.has("shots") {
 		q.fe.add("shots", "is required")
 	}
