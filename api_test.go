@@ -8,19 +8,21 @@ import (
 	"github.com/qjobs/quantum/quantumtest"
 )
 
-// InProcess is the in-process API: Service.For.
-var inProcess = apitest.Target{
-	Name: "in-process",
-	Open: func(t *testing.T, opts ...quantum.Option) (*quantum.Service, func(*testing.T, string) quantum.API) {
-		svc, _ := quantumtest.NewService(t, opts...)
-		return svc, func(t *testing.T, key string) quantum.API {
-			u, err := svc.AddAPIKey(key, "")
-			if err != nil {
-				t.Fatal(err)
+// TestAPIInProcess runs the conformance suite of quantum.API against
+// Service.For. client's TestAPIOverHTTP runs it over HTTP: the two must
+// pass alike.
+func TestAPIInProcess(t *testing.T) {
+	apitest.Run(t, apitest.Target{
+		Name: "in-process",
+		Open: func(t *testing.T, opts ...quantum.Option) (*quantum.Service, func(*testing.T, string) quantum.API) {
+			svc, _ := quantumtest.NewService(t, opts...)
+			return svc, func(t *testing.T, key string) quantum.API {
+				u, err := svc.AddAPIKey(key, "apitest user")
+				if err != nil {
+					t.Fatal(err)
+				}
+				return svc.For(u)
 			}
-			return svc.For(u)
-		}
-	},
+		},
+	})
 }
-
-func TestAPIInProcess(t *testing.T) { apitest.Run(t, inProcess) }

@@ -1,399 +1,433 @@
 package client_test
 
 import (
-	"context"
+	"cmp"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"net/http"
-	"net/http/httptest"
-	"runtime"
+	"net/url"
+	"reflect"
 	"strings"
-	"sync"
-	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/google/uuid"
 
 	"github.com/qjobs/quantum"
 	"github.com/qjobs/quantum/client"
 )
 
-const qrn = "qbraid:qbraid:sim:qir-sv-abcd-qjob-0123456789abcdef01234567"
-
-// fake is a server whose answers a test scripts, counting the requests
-// to each path.
-type fake struct {
-	mu    sync.Mutex
-	calls map[string]int
-	keys  []string // the Idempotency-Key of each create
-	srv   *httptest.Server
-}
-
-func newFake(t *testing.T, handle func(w http.ResponseWriter, r *http.Request, n int)) *fake {
-	t.Helper()
-	f := &fake{calls: map[string]int{}}
-	f.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		f.mu.Lock()
-		f.calls[r.Method+" "+r.URL.Path]++
-		n := f.calls[r.Method+" "+r.URL.Path]
-		if r.Method == "POST" && r.URL.Path == "/api/v1/jobs" {
-			f.keys = append(f.keys, r.Header.Get("Idempotency-Key"))
-		}
-		f.mu.Unlock()
-		handle(w, r, n)
-	}))
-	t.Cleanup(f.srv.Close)
-	return f
-}
-
-func (f *fake) count(key string) int {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	return f.calls[key]
-}
-
-func newClient(t *testing.T, url string, opts ...client.Option) *client.Client {
-	t.Helper()
-	c, err := client.New(url, "test-key", append([]client.Option{client.WithRetryWait(time.Millisecond, 5*time.Millisecond)}, opts...)...)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return c
-}
-
-func jobJSON(status string) string {
-	return fmt.Sprintf(`{"name":"","shots":10,"deviceQrn":"qbraid:qbraid:sim:qir-sv","tags":{},"runtimeOptions":{},"jobQrn":%q,`+
-		`"batchJobQrn":null,"vendor":"qbraid","provider":"qbraid","status":%q,"statusMsg":null,"experimentType":"gate_model",`+
-		`"queuePosition":null,"timeStamps":{"createdAt":"2026-11-24T10:00:00.000Z","endedAt":null,"executionDuration":0},`+
-		`"cost":0,"estimatedCost":0,"metadata":{}}`, qrn, status)
-}
-
-func ok(w http.ResponseWriter, status int, data string) {
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(status)
-	fmt.Fprintf(w, `{"success":true,"data":%s}`, data)
-}
-
-func fail(w http.ResponseWriter, status int, code string) {
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(status)
-	fmt.Fprintf(w, `{"success":false,"message":"m","error":{"code":%q,"message":"m"}}`, code)
-}
-
 func TestNewChecksItsArguments(t *testing.T) {
-	for _, tc := range []struct{ url, key string }{{"ftp://x", "k"}, {"http://", "k"}, {"::", "k"}, {"http://x", ""}} {
+	for _, tc := range []struct{ url, key string }{
+		{"ftp://x", "k"}, {"http://", "k"}, {"::", "k"}, {"x:8080", "k"}, {"http://x?a=b", "k"},
+		{"http://x", ""}, {"http://x", "k\r\nX-Evil: 1"},
+	} {
 		if _, err := client.New(tc.url, tc.key); err == nil {
 			t.Errorf("New(%q, %q) took them", tc.url, tc.key)
 		}
 	}
+	if _, err := client.New("https://example.com:8443/prefix/", "k"); err != nil {
+		t.Errorf("New of a good URL: %v", err)
+	}
 }
 
-func TestRetries(t *testing.T) {
+// TestRequests checks what each method sends: method, path, query,
+// headers and body.
+func TestRequests(t *testing.T) {
+	yes := true
+	no := false
 	for _, tc := range []struct {
-		name      string
-		opts      []client.Option
-		key       string
-		call      func(c *client.Client) error
-		path      string
-		answer    func(w http.ResponseWriter, n int)
-		wantCalls int
-		wantCode  string
+		name    string
+		opts    []client.Option
+		call    func(c *client.Client) error
+		answer  string // the data of the success
+		status  int
+		method  string
+		path    string            // as escaped on the wire
+		query   url.Values        // nil: none
+		body    map[string]any    // nil: none
+		headers map[string]string // "": absent; "uuid": a UUID
 	}{
 		{
-			name: "503 then success", path: "GET /api/v1/jobs/" + qrn,
-			call:   func(c *client.Client) error { _, err := c.GetJob(ctx, qrn); return err },
-			answer: failUntil(3, http.StatusServiceUnavailable, quantum.EBUSY, jobJSON("QUEUED")), wantCalls: 3,
+			name: "VerifyUser", call: func(c *client.Client) error { _, err := c.VerifyUser(ctx); return err },
+			answer: `{"userId":"u"}`, method: "GET", path: "/api/v1/users/verify",
+			headers: map[string]string{"X-Api-Key": "test-key", "Accept": "application/json"},
 		},
 		{
-			name: "500 on a read is retried", path: "GET /api/v1/jobs/" + qrn,
-			call:   func(c *client.Client) error { _, err := c.GetJob(ctx, qrn); return err },
-			answer: failUntil(2, http.StatusInternalServerError, quantum.EINTERNAL, jobJSON("QUEUED")), wantCalls: 2,
+			name: "CreateJob with everything",
+			call: func(c *client.Client) error {
+				_, err := c.CreateJob(ctx, quantum.JobRequest{Program: &quantum.Program{Format: "qasm3", Data: "OPENQASM 3.0;"}, Shots: 7,
+					DeviceQRN: "qbraid:qbraid:sim:qir-sv", Name: "n", Tags: map[string]any{"a": 1}, RuntimeOptions: map[string]any{"seed": 42},
+					IdempotencyKey: "k-1"})
+				return err
+			},
+			answer: jobJSON("INITIALIZING"), status: 201, method: "POST", path: "/api/v1/jobs",
+			body: map[string]any{"program": map[string]any{"format": "qasm3", "data": "OPENQASM 3.0;"}, "shots": 7.0,
+				"deviceQrn": "qbraid:qbraid:sim:qir-sv", "name": "n", "tags": map[string]any{"a": 1.0}, "runtimeOptions": map[string]any{"seed": 42.0}},
+			headers: map[string]string{"Idempotency-Key": "k-1", "Content-Type": "application/json"},
 		},
 		{
-			name: "a create with a key is retried after a 500", path: "POST /api/v1/jobs",
-			call:   func(c *client.Client) error { _, err := c.CreateJob(ctx, quantum.JobRequest{Shots: 1}); return err },
-			answer: failUntil(2, http.StatusInternalServerError, quantum.EINTERNAL, jobJSON("INITIALIZING")), wantCalls: 2,
+			name:   "CreateJob with nothing gets a key and sends no program",
+			call:   func(c *client.Client) error { _, err := c.CreateJob(ctx, quantum.JobRequest{}); return err },
+			answer: jobJSON("INITIALIZING"), status: 201, method: "POST", path: "/api/v1/jobs",
+			body:    map[string]any{"shots": 0.0, "deviceQrn": "", "name": ""},
+			headers: map[string]string{"Idempotency-Key": "uuid"},
 		},
 		{
-			name: "a create without a key is not retried after a 500", path: "POST /api/v1/jobs",
-			opts:   []client.Option{client.WithoutAutoIdempotencyKey()},
-			call:   func(c *client.Client) error { _, err := c.CreateJob(ctx, quantum.JobRequest{Shots: 1}); return err },
-			answer: failUntil(2, http.StatusInternalServerError, quantum.EINTERNAL, jobJSON("INITIALIZING")), wantCalls: 1, wantCode: quantum.EINTERNAL,
+			name: "CreateJob without automatic keys", opts: []client.Option{client.WithoutAutoIdempotencyKey()},
+			call: func(c *client.Client) error {
+				_, err := c.CreateJob(ctx, quantum.JobRequest{Tags: map[string]any{}, RuntimeOptions: map[string]any{}})
+				return err
+			},
+			answer: jobJSON("INITIALIZING"), status: 201, method: "POST", path: "/api/v1/jobs",
+			body:    map[string]any{"shots": 0.0, "deviceQrn": "", "name": "", "tags": map[string]any{}, "runtimeOptions": map[string]any{}},
+			headers: map[string]string{"Idempotency-Key": ""},
 		},
 		{
-			name: "a create without a key is retried after a 503", path: "POST /api/v1/jobs",
-			opts:   []client.Option{client.WithoutAutoIdempotencyKey()},
-			call:   func(c *client.Client) error { _, err := c.CreateJob(ctx, quantum.JobRequest{Shots: 1}); return err },
-			answer: failUntil(2, http.StatusServiceUnavailable, quantum.EBUSY, jobJSON("INITIALIZING")), wantCalls: 2,
+			name: "CreateJob sends a tag JSON cannot hold as null, for the server to refuse",
+			call: func(c *client.Client) error {
+				_, err := c.CreateJob(ctx, quantum.JobRequest{Tags: map[string]any{"x": math.Inf(1), "y": "ok"}})
+				return err
+			},
+			answer: jobJSON("INITIALIZING"), status: 201, method: "POST", path: "/api/v1/jobs",
+			body: map[string]any{"shots": 0.0, "deviceQrn": "", "name": "", "tags": map[string]any{"x": nil, "y": "ok"}},
 		},
 		{
-			name: "422 is not retried", path: "GET /api/v1/jobs/" + qrn,
-			call:   func(c *client.Client) error { _, err := c.GetJob(ctx, qrn); return err },
-			answer: failUntil(5, http.StatusUnprocessableEntity, quantum.EVALIDATION, ""), wantCalls: 1, wantCode: quantum.EVALIDATION,
+			name: "GetJob", call: func(c *client.Client) error { _, err := c.GetJob(ctx, qrn); return err },
+			answer: jobJSON("QUEUED"), method: "GET", path: "/api/v1/jobs/" + qrn,
 		},
 		{
-			name: "retries end", path: "GET /api/v1/jobs/" + qrn, opts: []client.Option{client.WithRetries(2)},
-			call:   func(c *client.Client) error { _, err := c.GetJob(ctx, qrn); return err },
-			answer: failUntil(99, http.StatusBadGateway, quantum.EINTERNAL, ""), wantCalls: 3, wantCode: quantum.EINTERNAL,
+			name: "GetJobResult", call: func(c *client.Client) error { _, err := c.GetJobResult(ctx, qrn); return err },
+			answer: `{"status":"COMPLETED","resultData":{"measurementCounts":{}}}`, method: "GET", path: "/api/v1/jobs/" + qrn + "/result",
 		},
 		{
-			name: "a lost connection on a read is retried", path: "GET /api/v1/jobs/" + qrn,
-			call: func(c *client.Client) error { _, err := c.GetJob(ctx, qrn); return err },
-			answer: func(w http.ResponseWriter, n int) {
-				if n == 1 {
-					hangUp(w)
-					return
-				}
-				ok(w, 200, jobJSON("QUEUED"))
-			}, wantCalls: 2,
+			name: "GetJobProgram", call: func(c *client.Client) error { _, err := c.GetJobProgram(ctx, qrn); return err },
+			answer: `{"format":"qasm2","data":"x"}`, method: "GET", path: "/api/v1/jobs/" + qrn + "/program",
 		},
 		{
-			name: "a lost connection on a create without a key is not retried", path: "POST /api/v1/jobs",
-			opts: []client.Option{client.WithoutAutoIdempotencyKey()},
-			call: func(c *client.Client) error { _, err := c.CreateJob(ctx, quantum.JobRequest{Shots: 1}); return err },
-			answer: func(w http.ResponseWriter, n int) {
-				if n == 1 {
-					hangUp(w)
-					return
-				}
-				ok(w, 201, jobJSON("INITIALIZING"))
-			}, wantCalls: 1, wantCode: quantum.EINTERNAL,
+			name: "CancelJob", call: func(c *client.Client) error { return c.CancelJob(ctx, qrn) },
+			answer: `{"message":"m"}`, status: 202, method: "POST", path: "/api/v1/jobs/" + qrn + "/cancel",
+			headers: map[string]string{"Content-Type": ""},
+		},
+		{
+			name: "DeleteJob", call: func(c *client.Client) error { return c.DeleteJob(ctx, qrn) },
+			answer: `{"message":"m"}`, method: "DELETE", path: "/api/v1/jobs/" + qrn,
+		},
+		{
+			name: "DeleteJobs of nil", call: func(c *client.Client) error { _, err := c.DeleteJobs(ctx, nil); return err },
+			answer: `{"successfulIds":[],"failedIds":{}}`, method: "DELETE", path: "/api/v1/jobs", query: url.Values{"qrns": {"[]"}},
+		},
+		{
+			name: "DeleteJobs", call: func(c *client.Client) error { _, err := c.DeleteJobs(ctx, []string{qrn, "x"}); return err },
+			answer: `{"successfulIds":[],"failedIds":{}}`, method: "DELETE", path: "/api/v1/jobs", query: url.Values{"qrns": {`["` + qrn + `","x"]`}},
+		},
+		{
+			name: "ListJobs with nothing", call: func(c *client.Client) error { _, err := c.ListJobs(ctx, quantum.JobQuery{}); return err },
+			answer: `[]`, method: "GET", path: "/api/v1/jobs",
+		},
+		{
+			name: "ListJobs with everything",
+			call: func(c *client.Client) error {
+				_, err := c.ListJobs(ctx, quantum.JobQuery{Vendor: "v", Provider: "p", Status: "QUEUED", StatusGroup: "pending", Search: "s & t",
+					Tags: map[string]any{"k": "v"}, Page: 2, Limit: 5})
+				return err
+			},
+			answer: `[]`, method: "GET", path: "/api/v1/jobs",
+			query: url.Values{"vendor": {"v"}, "provider": {"p"}, "status": {"QUEUED"}, "statusGroup": {"pending"}, "search": {"s & t"},
+				"tags": {`{"k":"v"}`}, "page": {"2"}, "limit": {"5"}},
+		},
+		{
+			name: "ListDevices with everything",
+			call: func(c *client.Client) error {
+				_, err := c.ListDevices(ctx, quantum.DeviceQuery{QRN: "q", Vendor: "v", ProviderID: "p", DeviceType: "SIMULATOR", Status: "ONLINE",
+					Retired: &no, Private: &yes, Verified: &yes, DirectAccess: &no, Search: "s", SortBy: "name", SortOrder: "desc", Page: 3, Limit: 4})
+				return err
+			},
+			answer: `[]`, method: "GET", path: "/api/v1/devices",
+			query: url.Values{"qrn": {"q"}, "vendor": {"v"}, "providerId": {"p"}, "deviceType": {"SIMULATOR"}, "status": {"ONLINE"},
+				"retired": {"false"}, "private": {"true"}, "verified": {"true"}, "directAccess": {"false"}, "search": {"s"}, "sortBy": {"name"},
+				"sortOrder": {"desc"}, "page": {"3"}, "limit": {"4"}},
+		},
+		{
+			name: "GetDevice", call: func(c *client.Client) error { _, err := c.GetDevice(ctx, "qbraid:qbraid:sim:qir-sv"); return err },
+			answer: `{"qrn":"qbraid:qbraid:sim:qir-sv"}`, method: "GET", path: "/api/v1/devices/qbraid:qbraid:sim:qir-sv",
+		},
+		{
+			name: "EstimateCost", call: func(c *client.Client) error { _, err := c.EstimateCost(ctx, "a:b:sim:c", 0); return err },
+			answer: `{"estimatedCost":1}`, method: "GET", path: "/api/v1/jobs/cost-estimate",
+			query: url.Values{"deviceQrn": {"a:b:sim:c"}, "shots": {"0"}},
 		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			f := newFake(t, func(w http.ResponseWriter, r *http.Request, n int) { tc.answer(w, n) })
-			err := tc.call(newClient(t, f.srv.URL, tc.opts...))
-			if got := quantum.ErrorCode(err); got != tc.wantCode {
-				t.Fatalf("error %v (code %q), want code %q", err, got, tc.wantCode)
+			f := newFake(t, func(w http.ResponseWriter, r *http.Request, n int) { ok(w, max(tc.status, 200), tc.answer) })
+			if err := tc.call(newClient(t, f.srv.URL, tc.opts...)); err != nil {
+				t.Fatal(err)
 			}
-			if got := f.count(tc.path); got != tc.wantCalls {
-				t.Fatalf("%d calls, want %d", got, tc.wantCalls)
+			reqs := f.requests()
+			if len(reqs) != 1 {
+				t.Fatalf("%d requests, want 1", len(reqs))
 			}
-			if strings.HasPrefix(tc.path, "POST") && len(f.keys) > 1 && f.keys[0] != f.keys[1] {
-				t.Fatalf("a retried create changed its key: %q then %q", f.keys[0], f.keys[1])
+			r := reqs[0]
+			if path := cmp.Or(r.rawPath, r.path); r.method != tc.method || path != tc.path {
+				t.Errorf("%s %s, want %s %s", r.method, path, tc.method, tc.path)
+			}
+			if q, _ := url.ParseQuery(r.query); !(len(q) == 0 && len(tc.query) == 0) && !reflect.DeepEqual(q, tc.query) {
+				t.Errorf("query %v, want %v", q, tc.query)
+			}
+			if tc.body == nil && r.body != "" {
+				t.Errorf("body %q, want none", r.body)
+			}
+			if tc.body != nil {
+				var got map[string]any
+				if err := json.Unmarshal([]byte(r.body), &got); err != nil || !reflect.DeepEqual(got, tc.body) {
+					t.Errorf("body %s, want %v", r.body, tc.body)
+				}
+			}
+			if ua := r.header.Get("User-Agent"); !strings.HasPrefix(ua, "quantum-go-client/") {
+				t.Errorf("User-Agent %q", ua)
+			}
+			if k := r.header.Get("X-Api-Key"); k != "test-key" {
+				t.Errorf("X-API-KEY %q", k)
+			}
+			for h, want := range tc.headers {
+				got := r.header.Get(h)
+				if want == "uuid" {
+					if uuid.Validate(got) != nil {
+						t.Errorf("%s %q, want a UUID", h, got)
+					}
+				} else if got != want {
+					t.Errorf("%s %q, want %q", h, got, want)
+				}
 			}
 		})
 	}
 }
 
-// failUntil answers status with code until the n-th call, then data.
-func failUntil(n, status int, code, data string) func(w http.ResponseWriter, call int) {
-	return func(w http.ResponseWriter, call int) {
-		if call < n {
-			fail(w, status, code)
-			return
-		}
-		ok(w, 200, data)
-	}
-}
-
-func hangUp(w http.ResponseWriter) {
-	conn, _, err := http.NewResponseController(w).Hijack()
-	if err == nil {
-		conn.Close()
-	}
-}
-
-var ctx = context.Background()
-
-func TestRetryAfter(t *testing.T) {
-	f := newFake(t, func(w http.ResponseWriter, r *http.Request, n int) {
-		w.Header().Set("Retry-After", "30")
-		fail(w, http.StatusTooManyRequests, quantum.ETOOMANYJOBS)
-	})
-	c := newClient(t, f.srv.URL)
-	short, cancel := context.WithTimeout(ctx, 2*time.Second)
-	defer cancel()
-	_, err := c.CreateJob(short, quantum.JobRequest{Shots: 1})
-	var qe *quantum.Error
-	if !errors.As(err, &qe) || qe.Code != quantum.ETOOMANYJOBS || qe.RetryAfter != 30*time.Second {
-		t.Fatalf("%v, want TOO_MANY_ACTIVE_JOBS with RetryAfter 30s", err)
-	}
-	if n := f.count("POST /api/v1/jobs"); n != 1 {
-		t.Fatalf("a Retry-After longer than the caller's deadline was waited for: %d calls", n)
-	}
-}
-
-func TestAnswersThatAreNotEnvelopes(t *testing.T) {
-	f := newFake(t, func(w http.ResponseWriter, r *http.Request, n int) {
-		switch r.URL.Path {
-		case "/api/v1/jobs/" + qrn:
-			w.Header().Set("Content-Type", "text/html")
-			w.WriteHeader(http.StatusBadGateway)
-			fmt.Fprint(w, "<html>\x00bad gateway</html>")
-		default:
-			ok(w, 200, `"`+strings.Repeat("x", 9<<20)+`"`)
-		}
-	})
-	c := newClient(t, f.srv.URL, client.WithRetries(0))
-	_, err := c.GetJob(ctx, qrn)
-	if quantum.ErrorCode(err) != quantum.EINTERNAL || !strings.Contains(err.Error(), "HTTP 502") || strings.Contains(err.Error(), "\x00") {
-		t.Fatalf("a proxy's 502 gave %q", err)
-	}
-	_, err = c.GetDevice(ctx, "qbraid:qbraid:sim:qir-sv")
-	if quantum.ErrorCode(err) != quantum.EINTERNAL || !strings.Contains(err.Error(), "larger than") {
-		t.Fatalf("a 9 MiB answer gave %v", err)
-	}
-}
-
-func TestUserAgentAndKey(t *testing.T) {
-	var agent, key atomic.Value
-	f := newFake(t, func(w http.ResponseWriter, r *http.Request, n int) {
-		agent.Store(r.Header.Get("User-Agent"))
-		key.Store(r.Header.Get("X-API-KEY"))
-		ok(w, 200, `{"userId":"u"}`)
-	})
-	if _, err := newClient(t, f.srv.URL).VerifyUser(ctx); err != nil {
+func TestPathsAreEscapedUnderAPrefix(t *testing.T) {
+	f := newFake(t, func(w http.ResponseWriter, r *http.Request, n int) { ok(w, 200, `{}`) })
+	c, err := client.New(f.srv.URL+"/some prefix/", "k", client.WithUserAgent("mine/1"))
+	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.HasPrefix(agent.Load().(string), "quantum-go-client/") || key.Load() != "test-key" {
-		t.Fatalf("User-Agent %q, key %q", agent.Load(), key.Load())
+	if _, err := c.GetDevice(ctx, "qbraid:qbraid:sim:a.b_c-d"); err != nil {
+		t.Fatal(err)
+	}
+	r := f.requests()[0]
+	if r.path != "/some prefix/api/v1/devices/qbraid:qbraid:sim:a.b_c-d" || r.header.Get("User-Agent") != "mine/1" {
+		t.Fatalf("path %q (raw %q), User-Agent %q", r.path, r.rawPath, r.header.Get("User-Agent"))
 	}
 }
 
-// sse writes an event stream: events as "id status" pairs, then it ends
-// (or hangs up when drop is set).
-func sse(w http.ResponseWriter, events ...[2]string) {
-	w.Header().Set("Content-Type", "text/event-stream")
-	w.WriteHeader(200)
-	fmt.Fprint(w, "retry: 1000\n\n: hello\n\n")
-	for _, ev := range events {
-		fmt.Fprintf(w, "id: %s\nevent: job\ndata: %s\n\n", ev[0], jobJSON(ev[1]))
-	}
-}
-
-func TestWaitResumesWhereTheStreamDropped(t *testing.T) {
-	var lastIDs []string
-	var mu sync.Mutex
-	f := newFake(t, func(w http.ResponseWriter, r *http.Request, n int) {
-		mu.Lock()
-		lastIDs = append(lastIDs, r.Header.Get("Last-Event-ID"))
-		mu.Unlock()
-		switch n {
-		case 1:
-			sse(w, [2]string{"a", "QUEUED"}, [2]string{"b", "RUNNING"}) // and the stream ends early
-		case 2:
-			sse(w, [2]string{"c", "COMPLETED"})
+// A QRN that is not one never reaches a URL: "statuses" would be another
+// route. The error is the Service's own.
+func TestMalformedQRNsStayHome(t *testing.T) {
+	f := newFake(t, func(w http.ResponseWriter, r *http.Request, n int) { ok(w, 200, `{}`) })
+	c := newClient(t, f.srv.URL)
+	job, device := quantum.CheckJobQRN("statuses"), quantum.CheckDeviceQRN("a/b")
+	for _, tc := range []struct {
+		name string
+		call func() error
+		want error
+	}{
+		{"GetJob", func() error { _, err := c.GetJob(ctx, "statuses"); return err }, job},
+		{"GetJobResult", func() error { _, err := c.GetJobResult(ctx, "statuses"); return err }, job},
+		{"GetJobProgram", func() error { _, err := c.GetJobProgram(ctx, "statuses"); return err }, job},
+		{"CancelJob", func() error { return c.CancelJob(ctx, "statuses") }, job},
+		{"DeleteJob", func() error { return c.DeleteJob(ctx, "statuses") }, job},
+		{"Wait", func() error { _, err := c.Wait(ctx, "statuses"); return err }, job},
+		{"GetDevice", func() error { _, err := c.GetDevice(ctx, "a/b"); return err }, device},
+	} {
+		if err := tc.call(); err == nil || !reflect.DeepEqual(err, tc.want) {
+			t.Errorf("%s: %#v, want %#v", tc.name, err, tc.want)
 		}
-	})
-	j, err := newClient(t, f.srv.URL).Wait(ctx, qrn)
-	if err != nil || j.Status != quantum.StatusCompleted || j.JobQRN != qrn {
-		t.Fatalf("Wait: %v %v", j, err)
 	}
-	if fmt.Sprint(lastIDs) != "[ b]" {
-		t.Fatalf("Last-Event-ID of each connection: %q, want none then b", lastIDs)
+	if n := len(f.requests()); n != 0 {
+		t.Fatalf("%d requests for malformed QRNs", n)
 	}
 }
 
-func TestWaitAfterTheEnd(t *testing.T) {
-	f := newFake(t, func(w http.ResponseWriter, r *http.Request, n int) {
-		if strings.HasSuffix(r.URL.Path, "/events") {
-			if n == 1 {
-				sse(w, [2]string{"a", "RUNNING"})
-				return
+// TestUnsendableCreates: what JSON or a header cannot carry as it is gets
+// the Service's own answer, without a request.
+func TestUnsendableCreates(t *testing.T) {
+	const text = "must be valid UTF-8 without NUL characters"
+	const jsonRule = "must hold only JSON values (objects, arrays, strings, numbers, booleans, null)"
+	fe := func(field, msg string) quantum.FieldError { return quantum.FieldError{Field: field, Message: msg} }
+	for _, tc := range []struct {
+		name string
+		req  quantum.JobRequest
+		want []quantum.FieldError
+	}{
+		{"name", quantum.JobRequest{Name: "a\xffb"}, []quantum.FieldError{fe("name", text)}},
+		{"tag key", quantum.JobRequest{Tags: map[string]any{"k\xff": "v"}}, []quantum.FieldError{fe("tags", "keys "+text)}},
+		{"tag value", quantum.JobRequest{Tags: map[string]any{"k": "v\xff", "n": math.NaN()}},
+			[]quantum.FieldError{fe("tags.k", text), fe("tags.n", "must be a string, an integer or a boolean")}},
+		{"nested option", quantum.JobRequest{RuntimeOptions: map[string]any{"a": map[string]any{"b": []any{"\xff"}}}},
+			[]quantum.FieldError{fe("runtimeOptions.a.b", text)}},
+		{"option key", quantum.JobRequest{RuntimeOptions: map[string]any{"a": map[string]any{"\xff": 1}}},
+			[]quantum.FieldError{fe("runtimeOptions.a", "keys "+text)}},
+		{"NaN option", quantum.JobRequest{RuntimeOptions: map[string]any{"x": math.NaN()}}, []quantum.FieldError{fe("runtimeOptions", jsonRule)}},
+		{"all at once", quantum.JobRequest{Name: "\xff", Tags: map[string]any{"t": "\xff"}, RuntimeOptions: map[string]any{"x": math.NaN(), "s": "\xff"}},
+			[]quantum.FieldError{fe("name", text), fe("tags.t", text), fe("runtimeOptions.s", text), fe("runtimeOptions", jsonRule)}},
+		{"key with a space", quantum.JobRequest{Name: "\xff", IdempotencyKey: " k"},
+			[]quantum.FieldError{fe("Idempotency-Key", "must be visible ASCII characters (no spaces)")}},
+		{"key with a newline", quantum.JobRequest{IdempotencyKey: "k\n"},
+			[]quantum.FieldError{fe("Idempotency-Key", "must be visible ASCII characters (no spaces)")}},
+		{"NaN tag with a key", quantum.JobRequest{Tags: map[string]any{"n": math.NaN()}, IdempotencyKey: "k"},
+			[]quantum.FieldError{fe("runtimeOptions", jsonRule)}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f := newFake(t, func(w http.ResponseWriter, r *http.Request, n int) { ok(w, 201, jobJSON("QUEUED")) })
+			_, err := newClient(t, f.srv.URL).CreateJob(ctx, tc.req)
+			var qe *quantum.Error
+			if !errors.As(err, &qe) || qe.Code != quantum.EVALIDATION || !reflect.DeepEqual(qe.Details, tc.want) {
+				t.Fatalf("%v, want VALIDATION_ERROR %v", err, tc.want)
 			}
-			w.WriteHeader(http.StatusNoContent) // the resume missed nothing: it ended
-			return
-		}
-		ok(w, 200, jobJSON("FAILED"))
-	})
-	j, err := newClient(t, f.srv.URL).Wait(ctx, qrn)
-	if err != nil || j.Status != quantum.StatusFailed {
-		t.Fatalf("Wait: %v %v", j, err)
-	}
-}
-
-func TestWaitPollsAServerWithoutStreams(t *testing.T) {
-	for _, name := range []string{"404", "json"} {
-		t.Run(name, func(t *testing.T) {
-			f := newFake(t, func(w http.ResponseWriter, r *http.Request, n int) {
-				switch {
-				case strings.HasSuffix(r.URL.Path, "/events") && name == "404":
-					fail(w, http.StatusNotFound, quantum.ENOTFOUND)
-				case strings.HasSuffix(r.URL.Path, "/events"):
-					ok(w, 200, jobJSON("RUNNING")) // the route is a job GET's, say
-				case n < 3:
-					ok(w, 200, jobJSON("RUNNING"))
-				default:
-					ok(w, 200, jobJSON("COMPLETED"))
-				}
-			})
-			c := newClient(t, f.srv.URL)
-			for range 2 {
-				j, err := c.Wait(ctx, qrn)
-				if err != nil || j.Status != quantum.StatusCompleted {
-					t.Fatalf("Wait: %v %v", j, err)
-				}
-			}
-			if n := f.count("GET /api/v1/jobs/" + qrn + "/events"); n != 1 {
-				t.Fatalf("the stream was asked for %d times; once is enough to know it is missing", n)
+			if len(f.requests()) != 0 {
+				t.Fatal("sent anyway")
 			}
 		})
 	}
 }
 
-func TestWaitReturnsTheServersRefusal(t *testing.T) {
-	f := newFake(t, func(w http.ResponseWriter, r *http.Request, n int) { fail(w, http.StatusForbidden, quantum.EFORBIDDEN) })
-	_, err := newClient(t, f.srv.URL).Wait(ctx, qrn)
-	if quantum.ErrorCode(err) != quantum.EFORBIDDEN {
-		t.Fatalf("Wait: %v, want FORBIDDEN", err)
-	}
-	_, err = newClient(t, f.srv.URL).Wait(ctx, "statuses")
-	if quantum.ErrorCode(err) != quantum.EVALIDATION || f.count("GET /api/v1/jobs/statuses/events") != 0 {
-		t.Fatalf("Wait of a malformed QRN: %v", err)
-	}
-}
-
-func TestWaitStopsWithItsContextAndLeavesNothing(t *testing.T) {
-	release := make(chan struct{})
+func TestAnswersDecodeAsInProcess(t *testing.T) {
 	f := newFake(t, func(w http.ResponseWriter, r *http.Request, n int) {
-		sse(w, [2]string{"a", "RUNNING"})
-		http.NewResponseController(w).Flush()
-		select {
-		case <-release:
-		case <-r.Context().Done():
+		switch r.URL.Path {
+		case "/api/v1/jobs":
+			w.Header().Set("Content-Type", "application/json")
+			fmt.Fprintf(w, `{"success":true,"data":[%s],"pagination":{"page":1,"limit":50,"total":1,"totalPages":1,"hasNext":false,"hasPrev":false},"meta":{}}`,
+				jobJSON("QUEUED"))
+		case "/api/v1/devices":
+			ok(w, 200, `[]`)
+		default:
+			ok(w, 200, `{"status":"COMPLETED","cost":0,"timeStamps":{"createdAt":"2026-11-24T10:00:00.000Z"},"resultData":{"measurementCounts":null}}`)
 		}
 	})
-	defer close(release)
 	c := newClient(t, f.srv.URL)
-	base := runtime.NumGoroutine()
-	short, cancel := context.WithCancel(ctx)
-	done := make(chan error, 1)
-	go func() { _, err := c.Wait(short, qrn); done <- err }()
-	for f.count("GET /api/v1/jobs/"+qrn+"/events") == 0 {
-		time.Sleep(time.Millisecond)
+	page, err := c.ListJobs(ctx, quantum.JobQuery{})
+	if err != nil {
+		t.Fatal(err)
 	}
-	cancel()
-	select {
-	case err := <-done:
-		if quantum.ErrorCode(err) != quantum.ECANCELED {
-			t.Fatalf("Wait: %v, want REQUEST_CANCELLED", err)
-		}
-	case <-time.After(10 * time.Second):
-		t.Fatal("Wait did not return after its context ended")
+	if len(page.Jobs) != 1 || page.Pagination != (quantum.Pagination{Page: 1, Limit: 50, Total: 1, TotalPages: 1}) {
+		t.Fatalf("page %+v", page)
 	}
-	f.srv.CloseClientConnections()
-	deadline := time.Now().Add(10 * time.Second)
-	for runtime.NumGoroutine() > base+2 { // the test server's own connection goroutines may linger briefly
-		if time.Now().After(deadline) {
-			t.Fatalf("%d goroutines, %d before", runtime.NumGoroutine(), base)
-		}
-		time.Sleep(5 * time.Millisecond)
+	if tags := page.Jobs[0].Tags; !reflect.DeepEqual(tags, map[string]any{"n": int64(3), "f": 1.5}) {
+		t.Fatalf("tags %#v: want int64 and float64 as in process", tags)
+	}
+	if j := page.Jobs[0]; j.RuntimeOptions == nil || j.Metadata == nil || j.TimeStamps.CreatedAt.Location() != time.UTC {
+		t.Fatalf("job %+v: want empty maps for {} and UTC times", j)
+	}
+	devices, err := c.ListDevices(ctx, quantum.DeviceQuery{})
+	if err != nil || devices.Devices == nil || len(devices.Devices) != 0 {
+		t.Fatalf("devices %+v, %v: want an empty, non-nil list", devices, err)
+	}
+	res, err := c.GetJobResult(ctx, qrn)
+	if err != nil || res.ResultData.MeasurementCounts == nil {
+		t.Fatalf("result %+v, %v: want empty, non-nil counts", res, err)
 	}
 }
 
-// A stream that keeps failing does not hold Wait forever: the job's own
-// answer ends it.
-func TestWaitGivesUpOnABrokenStream(t *testing.T) {
-	f := newFake(t, func(w http.ResponseWriter, r *http.Request, n int) {
-		fail(w, http.StatusInternalServerError, quantum.EINTERNAL)
-	})
-	ctx, cancel := context.WithTimeout(ctx, 20*time.Second)
-	defer cancel()
-	_, err := newClient(t, f.srv.URL, client.WithRetries(2)).Wait(ctx, qrn)
-	if quantum.ErrorCode(err) != quantum.EINTERNAL {
-		t.Fatalf("Wait: %v, want the server's INTERNAL_ERROR", err)
+func TestErrorAnswers(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		answer func(w http.ResponseWriter)
+		want   func(host string) *quantum.Error
+	}{
+		{
+			name: "an envelope with details and Retry-After",
+			answer: func(w http.ResponseWriter) {
+				w.Header().Set("Content-Type", "application/json")
+				w.Header().Set("Retry-After", "7")
+				w.WriteHeader(http.StatusTooManyRequests)
+				fmt.Fprint(w, `{"success":false,"message":"slow down","error":{"code":"TOO_MANY_ACTIVE_JOBS","message":"slow down","details":[{"field":"f","message":"g"}]}}`)
+			},
+			want: func(string) *quantum.Error {
+				return &quantum.Error{Code: quantum.ETOOMANYJOBS, Message: "slow down", Details: []quantum.FieldError{{Field: "f", Message: "g"}}, RetryAfter: 7 * time.Second}
+			},
+		},
+		{
+			name: "a proxy's 502",
+			answer: func(w http.ResponseWriter) {
+				w.Header().Set("Content-Type", "text/html")
+				w.WriteHeader(http.StatusBadGateway)
+				fmt.Fprint(w, "<html>\x00bad\r\ngateway</html>"+strings.Repeat("x", 1000))
+			},
+			want: func(host string) *quantum.Error {
+				return &quantum.Error{Code: quantum.EINTERNAL, Message: "HTTP 502 from " + host + ": <html> bad  gateway</html>" + strings.Repeat("x", 200-26)}
+			},
+		},
+		{
+			name:   "a bare 404",
+			answer: func(w http.ResponseWriter) { http.NotFound(w, nil) },
+			want: func(host string) *quantum.Error {
+				return &quantum.Error{Code: quantum.ENOTFOUND, Message: "HTTP 404 from " + host + ": 404 page not found"}
+			},
+		},
+		{
+			name: "a 503 with a date",
+			answer: func(w http.ResponseWriter) {
+				w.Header().Set("Retry-After", time.Now().Add(time.Hour).UTC().Format(http.TimeFormat))
+				w.WriteHeader(http.StatusServiceUnavailable)
+			},
+			want: func(host string) *quantum.Error {
+				return &quantum.Error{Code: quantum.EBUSY, Message: "HTTP 503 from " + host, RetryAfter: time.Hour}
+			},
+		},
+		{
+			name:   "a success that is not an envelope",
+			answer: func(w http.ResponseWriter) { fmt.Fprint(w, "<html>hello</html>") },
+			want: func(host string) *quantum.Error {
+				return &quantum.Error{Code: quantum.EINTERNAL, Message: "client: the answer of GET /api/v1/jobs/" + qrn + " is not a success envelope: <html>hello</html>"}
+			},
+		},
+		{
+			name:   "an answer too large",
+			answer: func(w http.ResponseWriter) { ok(w, 200, `"`+strings.Repeat("x", 5<<20)+`"`) },
+			want: func(host string) *quantum.Error {
+				return &quantum.Error{Code: quantum.EINTERNAL, Message: "client: the answer of GET /api/v1/jobs/" + qrn + " is larger than 4194304 bytes"}
+			},
+		},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f := newFake(t, func(w http.ResponseWriter, r *http.Request, n int) { tc.answer(w) })
+			_, err := newClient(t, f.srv.URL, client.WithRetries(0)).GetJob(ctx, qrn)
+			want := tc.want(strings.TrimPrefix(f.srv.URL, "http://"))
+			var qe *quantum.Error
+			if !errors.As(err, &qe) {
+				t.Fatalf("%v, want %#v", err, want)
+			}
+			if want.RetryAfter == time.Hour && qe.RetryAfter > time.Hour-time.Minute && qe.RetryAfter <= time.Hour {
+				qe.RetryAfter = time.Hour // from a date to the second: a moment may have passed
+			}
+			if !reflect.DeepEqual(qe, want) {
+				t.Fatalf("got  %#v\nwant %#v", qe, want)
+			}
+		})
 	}
-	if n := f.count("GET /api/v1/jobs/" + qrn + "/events"); n != 3 {
-		t.Fatalf("the stream was tried %d times, want 3", n)
+}
+
+// A redirect is not followed: it would take the API key elsewhere.
+func TestRedirectsKeepTheKey(t *testing.T) {
+	elsewhere := newFake(t, func(w http.ResponseWriter, r *http.Request, n int) { ok(w, 200, `{}`) })
+	f := newFake(t, func(w http.ResponseWriter, r *http.Request, n int) {
+		http.Redirect(w, r, elsewhere.srv.URL+r.URL.Path, http.StatusTemporaryRedirect)
+	})
+	_, err := newClient(t, f.srv.URL).VerifyUser(ctx)
+	if quantum.ErrorCode(err) != quantum.EINTERNAL || !strings.Contains(err.Error(), "HTTP 307") || !strings.Contains(err.Error(), "does not follow") {
+		t.Fatalf("%v, want an INTERNAL_ERROR naming the redirect", err)
+	}
+	if n := len(elsewhere.requests()); n != 0 {
+		t.Fatalf("the redirect was followed %d times", n)
+	}
+}
+
+// An answer of the wrong shape (a server of another version, say) says
+// so, rather than passing for a garbled envelope.
+func TestAnswerOfTheWrongShape(t *testing.T) {
+	f := newFake(t, func(w http.ResponseWriter, r *http.Request, n int) { ok(w, 200, `{"shots":"many"}`) })
+	_, err := newClient(t, f.srv.URL).GetJob(ctx, qrn)
+	if quantum.ErrorCode(err) != quantum.EINTERNAL || !strings.Contains(err.Error(), "does not match the API") || len(f.requests()) != 1 {
+		t.Fatalf("%v after %d requests, want one INTERNAL_ERROR saying the answer does not match the API", err, len(f.requests()))
 	}
 }

@@ -27,11 +27,14 @@ func answerError(res *http.Response, body []byte) *quantum.Error {
 	if json.Unmarshal(body, &env) == nil && env.Error != nil && env.Error.Code != "" {
 		return &quantum.Error{Code: env.Error.Code, Message: env.Error.Message, Details: env.Error.Details, RetryAfter: retry}
 	}
-	return &quantum.Error{
-		Code:       codeOfStatus(res.StatusCode),
-		Message:    fmt.Sprintf("HTTP %d from %s: %s", res.StatusCode, res.Request.URL.Host, snippet(body)),
-		RetryAfter: retry,
+	msg := fmt.Sprintf("HTTP %d from %s", res.StatusCode, res.Request.URL.Host)
+	if s := snippet(body); s != "" {
+		msg += ": " + s
 	}
+	if loc := res.Header.Get("Location"); res.StatusCode < 400 && loc != "" {
+		msg += " (a redirect to " + snippet([]byte(loc)) + ", which the client does not follow)"
+	}
+	return &quantum.Error{Code: codeOfStatus(res.StatusCode), Message: msg, RetryAfter: retry}
 }
 
 // codeOfStatus guesses the code of an answer without an envelope.
@@ -70,13 +73,13 @@ func snippet(body []byte) string {
 }
 
 // retryAfter reads a Retry-After header: seconds or an HTTP date; 0 when
-// absent or unreadable.
+// absent, unreadable or past.
 func retryAfter(v string, now time.Time) time.Duration {
 	if v == "" {
 		return 0
 	}
 	if s, err := strconv.Atoi(strings.TrimSpace(v)); err == nil {
-		return time.Duration(max(s, 0)) * time.Second
+		return time.Duration(min(max(s, 0), 1<<30)) * time.Second // no overflow into the negative
 	}
 	if t, err := http.ParseTime(v); err == nil {
 		return max(t.Sub(now), 0)

@@ -3,53 +3,20 @@ package client
 import (
 	"context"
 	"encoding/json"
-	"net/http"
 	"net/url"
 	"strconv"
-
-	"github.com/google/uuid"
 
 	"github.com/qjobs/quantum"
 )
 
+// Every method that takes a QRN checks it before it goes into a URL path:
+// a "QRN" like "statuses" or "events" would reach another route, and the
+// Service's own check gives the same VALIDATION_ERROR.
+
 func (c *Client) VerifyUser(ctx context.Context) (quantum.User, error) {
 	var u quantum.User
-	err := c.do(ctx, call{method: "GET", path: []string{"users", "verify"}, idempotent: true}, &u)
+	err := c.do(ctx, call{method: "GET", path: []string{"users", "verify"}, idempotent: true}, &u, nil)
 	return u, err
-}
-
-// CreateJob submits a job. Its IdempotencyKey (or, unless
-// WithoutAutoIdempotencyKey, one made for it) goes in the Idempotency-Key
-// header, which makes the create safe to retry.
-func (c *Client) CreateJob(ctx context.Context, req quantum.JobRequest) (*quantum.Job, error) {
-	body := map[string]any{"shots": req.Shots, "deviceQrn": req.DeviceQRN, "name": req.Name}
-	if req.Program != nil {
-		body["program"] = req.Program
-	}
-	if req.Tags != nil {
-		body["tags"] = req.Tags
-	}
-	if req.RuntimeOptions != nil {
-		body["runtimeOptions"] = req.RuntimeOptions
-	}
-	data, err := json.Marshal(body)
-	if err != nil {
-		return nil, &quantum.Error{Code: quantum.EVALIDATION, Message: "the request cannot be sent as JSON: " + err.Error(),
-			Details: []quantum.FieldError{{Field: "body", Message: "must hold only JSON values"}}}
-	}
-	key := req.IdempotencyKey
-	if key == "" && c.autoKey {
-		key = uuid.NewString()
-	}
-	k := call{method: "POST", path: []string{"jobs"}, body: data, header: http.Header{}, idempotent: key != ""}
-	if key != "" {
-		k.header.Set("Idempotency-Key", key)
-	}
-	var j quantum.Job
-	if err := c.do(ctx, k, &j); err != nil {
-		return nil, err
-	}
-	return &j, nil
 }
 
 func (c *Client) GetJob(ctx context.Context, qrn string) (*quantum.Job, error) {
@@ -57,7 +24,7 @@ func (c *Client) GetJob(ctx context.Context, qrn string) (*quantum.Job, error) {
 		return nil, err
 	}
 	var j quantum.Job
-	if err := c.do(ctx, call{method: "GET", path: []string{"jobs", qrn}, idempotent: true}, &j); err != nil {
+	if err := c.do(ctx, call{method: "GET", path: []string{"jobs", qrn}, idempotent: true}, &j, nil); err != nil {
 		return nil, err
 	}
 	return &j, nil
@@ -69,7 +36,7 @@ func (c *Client) GetJobResult(ctx context.Context, qrn string) (*quantum.JobResu
 	}
 	var r quantum.JobResult
 	k := call{method: "GET", path: []string{"jobs", qrn, "result"}, idempotent: true, limit: maxResult}
-	if err := c.do(ctx, k, &r); err != nil {
+	if err := c.do(ctx, k, &r, nil); err != nil {
 		return nil, err
 	}
 	if r.ResultData.MeasurementCounts == nil {
@@ -84,7 +51,7 @@ func (c *Client) GetJobProgram(ctx context.Context, qrn string) (*quantum.Progra
 	}
 	var p quantum.Program
 	k := call{method: "GET", path: []string{"jobs", qrn, "program"}, idempotent: true, limit: maxResult}
-	if err := c.do(ctx, k, &p); err != nil {
+	if err := c.do(ctx, k, &p, nil); err != nil {
 		return nil, err
 	}
 	return &p, nil
@@ -96,24 +63,27 @@ func (c *Client) CancelJob(ctx context.Context, qrn string) error {
 	if err := quantum.CheckJobQRN(qrn); err != nil {
 		return err
 	}
-	return c.do(ctx, call{method: "POST", path: []string{"jobs", qrn, "cancel"}, idempotent: true}, nil)
+	return c.do(ctx, call{method: "POST", path: []string{"jobs", qrn, "cancel"}, idempotent: true}, nil, nil)
 }
 
 func (c *Client) DeleteJob(ctx context.Context, qrn string) error {
 	if err := quantum.CheckJobQRN(qrn); err != nil {
 		return err
 	}
-	return c.do(ctx, call{method: "DELETE", path: []string{"jobs", qrn}, idempotent: true}, nil)
+	return c.do(ctx, call{method: "DELETE", path: []string{"jobs", qrn}, idempotent: true}, nil, nil)
 }
 
 func (c *Client) DeleteJobs(ctx context.Context, qrns []string) (*quantum.DeleteJobsResult, error) {
 	if qrns == nil {
 		qrns = []string{}
 	}
-	list, _ := json.Marshal(qrns)
+	list, err := json.Marshal(qrns)
+	if err != nil {
+		return nil, &quantum.Error{Code: quantum.EINTERNAL, Message: "client: " + err.Error()}
+	}
 	var r quantum.DeleteJobsResult
 	k := call{method: "DELETE", path: []string{"jobs"}, query: url.Values{"qrns": {string(list)}}, idempotent: true}
-	if err := c.do(ctx, k, &r); err != nil {
+	if err := c.do(ctx, k, &r, nil); err != nil {
 		return nil, err
 	}
 	return &r, nil
@@ -129,18 +99,17 @@ func (c *Client) ListJobs(ctx context.Context, q quantum.JobQuery) (*quantum.Job
 	if q.Tags != nil {
 		tags, err := json.Marshal(q.Tags)
 		if err != nil {
-			return nil, &quantum.Error{Code: quantum.EVALIDATION, Message: "tags: must be a JSON object of tag keys and values",
-				Details: []quantum.FieldError{{Field: "tags", Message: "must be a JSON object of tag keys and values"}}}
+			return nil, invalid(quantum.FieldError{Field: "tags", Message: "must be a JSON object of tag keys and values"})
 		}
 		v.Set("tags", string(tags))
 	}
 	setInt(v, "page", q.Page)
 	setInt(v, "limit", q.Limit)
-	var page quantum.JobPage
-	if err := c.page(ctx, []string{"jobs"}, v, &page.Jobs, &page.Pagination); err != nil {
+	page := quantum.JobPage{Jobs: []*quantum.Job{}}
+	if err := c.do(ctx, call{method: "GET", path: []string{"jobs"}, query: v, idempotent: true}, &page.Jobs, &page.Pagination); err != nil {
 		return nil, err
 	}
-	if page.Jobs == nil {
+	if page.Jobs == nil { // "data": null
 		page.Jobs = []*quantum.Job{}
 	}
 	return &page, nil
@@ -153,18 +122,17 @@ func (c *Client) ListDevices(ctx context.Context, q quantum.DeviceQuery) (*quant
 	set(v, "providerId", q.ProviderID)
 	set(v, "deviceType", q.DeviceType)
 	set(v, "status", q.Status)
-	for name, b := range map[string]*bool{"retired": q.Retired, "private": q.Private, "verified": q.Verified, "directAccess": q.DirectAccess} {
-		if b != nil {
-			v.Set(name, strconv.FormatBool(*b))
-		}
-	}
+	setBool(v, "retired", q.Retired)
+	setBool(v, "private", q.Private)
+	setBool(v, "verified", q.Verified)
+	setBool(v, "directAccess", q.DirectAccess)
 	set(v, "search", q.Search)
 	set(v, "sortBy", q.SortBy)
 	set(v, "sortOrder", q.SortOrder)
 	setInt(v, "page", q.Page)
 	setInt(v, "limit", q.Limit)
-	var page quantum.DevicePage
-	if err := c.page(ctx, []string{"devices"}, v, &page.Devices, &page.Pagination); err != nil {
+	page := quantum.DevicePage{Devices: []*quantum.Device{}}
+	if err := c.do(ctx, call{method: "GET", path: []string{"devices"}, query: v, idempotent: true}, &page.Devices, &page.Pagination); err != nil {
 		return nil, err
 	}
 	if page.Devices == nil {
@@ -173,26 +141,12 @@ func (c *Client) ListDevices(ctx context.Context, q quantum.DeviceQuery) (*quant
 	return &page, nil
 }
 
-// page reads a list: its data into items, and its pagination.
-func (c *Client) page(ctx context.Context, path []string, q url.Values, items any, p *quantum.Pagination) error {
-	var env struct {
-		Data       json.RawMessage    `json:"data"`
-		Pagination quantum.Pagination `json:"pagination"`
-	}
-	k := call{method: "GET", path: path, query: q, idempotent: true}
-	if err := c.do(ctx, k, rawEnvelope{&env}); err != nil {
-		return err
-	}
-	*p = env.Pagination
-	return decodeInto(env.Data, items)
-}
-
 func (c *Client) GetDevice(ctx context.Context, qrn string) (*quantum.Device, error) {
 	if err := quantum.CheckDeviceQRN(qrn); err != nil {
 		return nil, err
 	}
 	var d quantum.Device
-	if err := c.do(ctx, call{method: "GET", path: []string{"devices", qrn}, idempotent: true}, &d); err != nil {
+	if err := c.do(ctx, call{method: "GET", path: []string{"devices", qrn}, idempotent: true}, &d, nil); err != nil {
 		return nil, err
 	}
 	return &d, nil
@@ -203,8 +157,10 @@ func (c *Client) EstimateCost(ctx context.Context, deviceQRN string, shots int) 
 		EstimatedCost float64 `json:"estimatedCost"`
 	}
 	q := url.Values{"deviceQrn": {deviceQRN}, "shots": {strconv.Itoa(shots)}}
-	err := c.do(ctx, call{method: "GET", path: []string{"jobs", "cost-estimate"}, query: q, idempotent: true}, &r)
-	return r.EstimatedCost, err
+	if err := c.do(ctx, call{method: "GET", path: []string{"jobs", "cost-estimate"}, query: q, idempotent: true}, &r, nil); err != nil {
+		return 0, err
+	}
+	return r.EstimatedCost, nil
 }
 
 func set(v url.Values, name, value string) {
@@ -216,5 +172,11 @@ func set(v url.Values, name, value string) {
 func setInt(v url.Values, name string, n int) {
 	if n != 0 {
 		v.Set(name, strconv.Itoa(n))
+	}
+}
+
+func setBool(v url.Values, name string, b *bool) {
+	if b != nil {
+		v.Set(name, strconv.FormatBool(*b))
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"io"
 	"strings"
 	"testing"
+	"time"
 )
 
 func TestEventReader(t *testing.T) {
@@ -21,6 +22,12 @@ func TestEventReader(t *testing.T) {
 		{"no space after colon", "event:job\ndata:x\n\n", []event{{"", "job", "x"}}},
 		{"unterminated last event is dropped", "event: job\ndata: x\n\nevent: job\ndata: y", []event{{"", "job", "x"}}},
 		{"event without data is not dispatched", "event: job\n\nevent: other\ndata: z\n\n", []event{{"", "other", "z"}}},
+		{"an id without data still counts", "id: 5\n\ndata: z\n\n", []event{{"5", "message", "z"}}},
+		{"an empty id clears it", "id: 5\ndata: a\n\nid\ndata: b\n\n", []event{{"5", "message", "a"}, {"", "message", "b"}}},
+		{"an id with NUL is ignored", "id: 5\ndata: a\n\nid: 6\x007\ndata: b\n\n", []event{{"5", "message", "a"}, {"5", "message", "b"}}},
+		{"a byte order mark", "\uFEFFdata: a\n\n", []event{{"", "message", "a"}}},
+		{"unknown fields and a colon in the value", "foo: bar\ndata: a: b\n\n", []event{{"", "message", "a: b"}}},
+		{"only one space is cut", "data:  a\n\n", []event{{"", "message", " a"}}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			r := newEventReader(strings.NewReader(tc.in))
@@ -47,10 +54,38 @@ func TestEventReader(t *testing.T) {
 	}
 }
 
-func TestEventReaderBoundsLines(t *testing.T) {
-	r := newEventReader(io.MultiReader(strings.NewReader("data: "), strings.NewReader(strings.Repeat("x", maxEventLine+10))))
-	if _, err := r.next(); !errors.Is(err, errLineTooLong) {
-		t.Fatalf("a line over the bound: %v, want errLineTooLong", err)
+// An event's last id counts only once the event is whole: a resume from
+// an event cut off would skip it.
+func TestEventReaderCommitsIDsAtDispatch(t *testing.T) {
+	r := newEventReader(strings.NewReader("id: 1\ndata: a\n\nid: 2\ndata: b\n"))
+	if ev, err := r.next(); err != nil || ev.id != "1" {
+		t.Fatalf("%v %v", ev, err)
+	}
+	if _, err := r.next(); err != io.EOF || r.lastID != "1" {
+		t.Fatalf("%v, last id %q; want EOF and 1", err, r.lastID)
+	}
+}
+
+func TestEventReaderRetry(t *testing.T) {
+	r := newEventReader(strings.NewReader("retry: 1500\nretry: 2x\nretry: -1\ndata: a\n\n"))
+	if _, err := r.next(); err != nil || r.retry != 1500*time.Millisecond {
+		t.Fatalf("%v, retry %v; want 1.5s", err, r.retry)
+	}
+}
+
+func TestEventReaderBounds(t *testing.T) {
+	long := strings.Repeat("x", maxEventLine+10)
+	many := strings.Repeat("data: "+strings.Repeat("x", 1<<20)+"\n", maxEventData>>20+1)
+	for _, tc := range []struct {
+		name, in string
+		want     error
+	}{
+		{"a line", "data: " + long, errLineTooLong},
+		{"an event", many + "\n", errEventTooLong},
+	} {
+		if _, err := newEventReader(strings.NewReader(tc.in)).next(); !errors.Is(err, tc.want) {
+			t.Errorf("%s over the bound: %v, want %v", tc.name, err, tc.want)
+		}
 	}
 }
 

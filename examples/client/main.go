@@ -4,8 +4,10 @@
 //
 //	go run ./examples/client -key $KEY bell.qasm
 //
-// The server is -url (default $QUANTUM_URL, else http://127.0.0.1:8080);
-// the API key is -key (default $QUANTUM_API_KEY).
+// The server is -url (default $QUANTUM_URL, else http://localhost:8080);
+// the API key is -key (default $QUANTUM_API_KEY). The exit code is 0 when
+// the job completed, 1 when it did not or something failed, 2 for a
+// wrong command line.
 package main
 
 import (
@@ -39,11 +41,11 @@ const maxProgram = 4 << 20
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("client", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	url := fs.String("url", envOr("QUANTUM_URL", "http://127.0.0.1:8080"), "the server's base URL")
+	url := fs.String("url", envOr("QUANTUM_URL", "http://localhost:8080"), "the server's base URL")
 	key := fs.String("key", os.Getenv("QUANTUM_API_KEY"), "the API key (default $QUANTUM_API_KEY)")
 	device := fs.String("device", "qbraid:qbraid:sim:qir-sv", "the device QRN")
 	shots := fs.Int("shots", 1000, "how many shots")
-	format := fs.String("format", "", "the program format (default: qasm2 or qasm3, from the file)")
+	format := fs.String("format", "", "the program format (default: qasm3, or qasm2 for a file that starts with OPENQASM 2)")
 	timeout := fs.Duration("timeout", 5*time.Minute, "how long to wait for the job")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: client [flags] PROGRAM-FILE")
@@ -128,17 +130,15 @@ func readProgram(path string) (string, error) {
 	return string(data), nil
 }
 
-// formatOf tells QASM 2 from 3 by the version line; files that say
-// neither are taken for QASM 3.
+// formatOf is the format of a QASM file: a .qasm2 or .qasm3 extension
+// says it; else its version line tells 2 from 3, and a file that has none
+// (OpenQASM 3 makes it optional) is QASM 3.
 func formatOf(path, src string) string {
-	if strings.HasPrefix(strings.TrimSpace(src), "OPENQASM 2") {
+	switch ext := filepath.Ext(path); {
+	case ext == ".qasm2" || ext == ".qasm3":
+		return ext[1:]
+	case strings.HasPrefix(strings.TrimSpace(src), "OPENQASM 2"):
 		return "qasm2"
-	}
-	switch filepath.Ext(path) {
-	case ".ll":
-		return "qir.ll"
-	case ".bc":
-		return "qir.bc"
 	}
 	return "qasm3"
 }
@@ -165,6 +165,9 @@ func histogram(w io.Writer, counts map[string]int) {
 	for _, n := range counts {
 		total += n
 		most = max(most, n)
+	}
+	if most == 0 {
+		return // nothing measured: no bar to scale
 	}
 	keys := slices.Sorted(maps.Keys(counts))
 	pad := 0

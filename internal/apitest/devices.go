@@ -1,0 +1,216 @@
+package apitest
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/qjobs/quantum"
+	"github.com/qjobs/quantum/quantumtest"
+)
+
+// builtinDevice is a built-in device as a list shows it.
+func builtinDevice(qrn, name, vendor string, pricing quantum.Pricing) *quantum.Device {
+	return &quantum.Device{
+		Name: name, QRN: qrn, Vendor: vendor, DeviceType: quantum.DeviceSimulator, RunInputTypes: []string{"qasm2", "qasm3"},
+		Status: quantum.DeviceOnline, NumberQubits: 28, Paradigm: "gate_model", Modality: ptr("state_vector"),
+		PricingModel: "fixed", Pricing: pricing, DirectAccess: true,
+	}
+}
+
+// fakeDevice is a quantumtest.Device as a list shows it.
+func fakeDevice(qrn, name, status string) *quantum.Device {
+	return &quantum.Device{
+		Name: name, QRN: qrn, Vendor: "qbraid", DeviceType: quantum.DeviceSimulator, RunInputTypes: []string{"qasm2", "qasm3"},
+		Status: status, NumberQubits: 32, Paradigm: "gate_model", PricingModel: "fixed", DirectAccess: true,
+	}
+}
+
+// deviceEnv has the built-in devices, a RETIRED one and one private to
+// alice.
+type deviceEnv struct {
+	*env
+	ionq, private, retired, flagship, sv1 *quantum.Device
+}
+
+func openDevices(t *testing.T, target Target) *deviceEnv {
+	t.Helper()
+	e := open(t, target)
+	retired := e.device("retired", &quantumtest.FakeBackend{}, func(d *quantum.Device) { d.Status, d.Name = quantum.DeviceRetired, "Old" })
+	private := e.device("private", &quantumtest.FakeBackend{}, func(d *quantum.Device) {
+		d.Private, d.AllowedUsers, d.Name = true, []string{e.aliceUser.ID}, "Mine"
+	})
+	return &deviceEnv{
+		env:      e,
+		ionq:     builtinDevice(ionqSim, "IonQ Simulator", "ionq", quantum.Pricing{}),
+		private:  fakeDevice(private, "Mine", quantum.DeviceOnline),
+		retired:  fakeDevice(retired, "Old", quantum.DeviceRetired),
+		flagship: builtinDevice(flagship, "QIR Simulator", "qbraid", quantum.Pricing{}),
+		sv1:      builtinDevice(sv1, "SV1", "aws", quantum.Pricing{PerMinute: 7.5}),
+	}
+}
+
+// testListDevices: the devices a user may see, filtered, sorted and
+// paged; each page compared whole, its devices with GetDevice's.
+func testListDevices(t *testing.T, target Target) {
+	e := openDevices(t, target)
+	yes, no := ptr(true), ptr(false)
+	one := func(total int) quantum.Pagination {
+		return quantum.Pagination{Page: 1, Limit: 20, Total: total, TotalPages: min(total, 1)}
+	}
+	none := []*quantum.Device{}
+	byName := []*quantum.Device{e.ionq, e.private, e.flagship, e.sv1}
+	builtins := []*quantum.Device{e.ionq, e.flagship, e.sv1}
+	tests := []struct {
+		name    string
+		q       quantum.DeviceQuery
+		devices []*quantum.Device
+		pages   quantum.Pagination
+	}{
+		{"all, by name", quantum.DeviceQuery{}, byName, one(4)},
+		{"retired too", quantum.DeviceQuery{Retired: yes}, []*quantum.Device{e.ionq, e.private, e.retired, e.flagship, e.sv1}, one(5)},
+		{"not retired", quantum.DeviceQuery{Retired: no}, byName, one(4)},
+		{"status RETIRED", quantum.DeviceQuery{Status: quantum.DeviceRetired}, []*quantum.Device{e.retired}, one(1)},
+		{"status ONLINE", quantum.DeviceQuery{Status: quantum.DeviceOnline}, byName, one(4)},
+		{"status OFFLINE", quantum.DeviceQuery{Status: quantum.DeviceOffline}, none, one(0)},
+		{"vendor", quantum.DeviceQuery{Vendor: "aws"}, []*quantum.Device{e.sv1}, one(1)},
+		{"provider", quantum.DeviceQuery{ProviderID: "ionq"}, []*quantum.Device{e.ionq}, one(1)},
+		{"type QPU", quantum.DeviceQuery{DeviceType: quantum.DeviceQPU}, none, one(0)},
+		{"type SIMULATOR", quantum.DeviceQuery{DeviceType: quantum.DeviceSimulator}, byName, one(4)},
+		{"private", quantum.DeviceQuery{Private: yes}, []*quantum.Device{e.private}, one(1)},
+		{"public", quantum.DeviceQuery{Private: no}, builtins, one(3)},
+		{"verified", quantum.DeviceQuery{Verified: yes}, builtins, one(3)},
+		{"not verified", quantum.DeviceQuery{Verified: no}, []*quantum.Device{e.private}, one(1)},
+		{"direct access", quantum.DeviceQuery{DirectAccess: yes}, byName, one(4)},
+		{"no direct access", quantum.DeviceQuery{DirectAccess: no}, none, one(0)},
+		{"search", quantum.DeviceQuery{Search: "BRAKET"}, []*quantum.Device{e.sv1}, one(1)},
+		{"search nothing there", quantum.DeviceQuery{Search: "zzz"}, none, one(0)},
+		{"qrn", quantum.DeviceQuery{QRN: flagship}, []*quantum.Device{e.flagship}, one(1)},
+		{"name desc, page 2 of 2", quantum.DeviceQuery{SortBy: "name", SortOrder: "desc", Limit: 2, Page: 2},
+			[]*quantum.Device{e.private, e.ionq}, quantum.Pagination{Page: 2, Limit: 2, Total: 4, TotalPages: 2, HasPrev: true}},
+		{"by vendor", quantum.DeviceQuery{SortBy: "vendor"}, []*quantum.Device{e.sv1, e.ionq, e.private, e.flagship}, one(4)},
+		{"by qubits desc", quantum.DeviceQuery{SortBy: "numberQubits", SortOrder: "desc"}, []*quantum.Device{e.private, e.sv1, e.ionq, e.flagship}, one(4)},
+		{"by status, retired too", quantum.DeviceQuery{SortBy: "status", Retired: yes},
+			[]*quantum.Device{e.sv1, e.ionq, e.private, e.flagship, e.retired}, one(5)},
+		{"by type asc", quantum.DeviceQuery{SortBy: "deviceType", SortOrder: "asc"}, []*quantum.Device{e.sv1, e.ionq, e.private, e.flagship}, one(4)},
+		{"past the end", quantum.DeviceQuery{Page: 5}, none, quantum.Pagination{Page: 5, Limit: 20, Total: 4, TotalPages: 1, HasPrev: true}},
+		{"everything at once", quantum.DeviceQuery{Vendor: "qbraid", ProviderID: "qbraid", DeviceType: quantum.DeviceSimulator,
+			Status: quantum.DeviceOnline, Retired: no, Private: no, Verified: yes, DirectAccess: yes, Search: "simulator",
+			SortBy: "name", SortOrder: "asc", Page: 1, Limit: 1}, []*quantum.Device{e.flagship}, quantum.Pagination{Page: 1, Limit: 1, Total: 1, TotalPages: 1}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			p, err := e.alice.ListDevices(ctx, tc.q)
+			if err != nil {
+				t.Fatalf("ListDevices(%+v): %v", tc.q, err)
+			}
+			wantEqual(t, "page", p, &quantum.DevicePage{Devices: tc.devices, Pagination: tc.pages})
+		})
+	}
+	p, err := e.bob.ListDevices(ctx, quantum.DeviceQuery{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantEqual(t, "bob's page", p, &quantum.DevicePage{Devices: builtins, Pagination: one(3)})
+
+	// A list shows each device as GetDevice does, without its description.
+	p, err = e.alice.ListDevices(ctx, quantum.DeviceQuery{Retired: yes})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range p.Devices {
+		one, err := e.alice.GetDevice(ctx, d.QRN)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if one.Description == "" {
+			t.Fatalf("GetDevice(%s) has no description", d.QRN)
+		}
+		one.Description = ""
+		wantEqual(t, "device from GetDevice without its description", one, d)
+	}
+}
+
+// testListDevicesInvalid: every rule of a device query, alone and
+// several at once.
+func testListDevicesInvalid(t *testing.T, target Target) {
+	e := open(t, target)
+	const (
+		pageRule   = "must be at least 1"
+		limitRule  = "must be between 1 and 100"
+		vendorRule = "must be one of aws, azure, ibm, ionq, qbraid"
+		typeRule   = "must be QPU or SIMULATOR"
+		statusRule = "must be one of ONLINE, OFFLINE, RETIRED, UNAVAILABLE"
+		searchRule = "must be 1 to 255 characters"
+		textRule   = "must be valid UTF-8 without NUL characters"
+		sortRule   = "must be one of name, vendor, deviceType, status, numberQubits, createdAt, updatedAt"
+		orderRule  = "must be asc or desc"
+	)
+	long := strings.Repeat("s", 256)
+	tests := []struct {
+		name string
+		q    quantum.DeviceQuery
+		want *quantum.Error
+	}{
+		{"negative page", quantum.DeviceQuery{Page: -1}, invalid(field("page", pageRule))},
+		{"limit 101", quantum.DeviceQuery{Limit: 101}, invalid(field("limit", limitRule))},
+		{"vendor all", quantum.DeviceQuery{Vendor: "all"}, invalid(field("vendor", vendorRule))},
+		{"type GPU", quantum.DeviceQuery{DeviceType: "GPU"}, invalid(field("deviceType", typeRule))},
+		{"status ON", quantum.DeviceQuery{Status: "ON"}, invalid(field("status", statusRule))},
+		{"long search", quantum.DeviceQuery{Search: long}, invalid(field("search", searchRule))},
+		{"qrn with NUL", quantum.DeviceQuery{QRN: "a\x00"}, invalid(field("qrn", textRule))},
+		{"providerId with NUL", quantum.DeviceQuery{ProviderID: "a\x00"}, invalid(field("providerId", textRule))},
+		{"sort by price", quantum.DeviceQuery{SortBy: "price"}, invalid(field("sortBy", sortRule))},
+		{"sort order up", quantum.DeviceQuery{SortOrder: "up"}, invalid(field("sortOrder", orderRule))},
+		{"several at once", quantum.DeviceQuery{Page: -1, Limit: 500, Vendor: "x", DeviceType: "x", Status: "x", Search: long,
+			QRN: "a\x00", ProviderID: "a\x00", SortBy: "x", SortOrder: "x"},
+			invalid(field("page", pageRule), field("limit", limitRule), field("vendor", vendorRule), field("deviceType", typeRule),
+				field("status", statusRule), field("search", searchRule), field("qrn", textRule), field("providerId", textRule),
+				field("sortBy", sortRule), field("sortOrder", orderRule))},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := e.alice.ListDevices(ctx, tc.q)
+			wantErr(t, "ListDevices", err, tc.want)
+		})
+	}
+}
+
+// testGetDevice: one device with its description; a private device
+// does not exist for others; unknown and malformed QRNs.
+func testGetDevice(t *testing.T, target Target) {
+	e := openDevices(t, target)
+	for _, want := range []*quantum.Device{e.flagship, e.sv1, e.ionq} {
+		got, err := e.alice.GetDevice(ctx, want.QRN)
+		if err != nil {
+			t.Fatalf("GetDevice(%s): %v", want.QRN, err)
+		}
+		if !strings.Contains(got.Description, "simulator") {
+			t.Fatalf("GetDevice(%s): description %q", want.QRN, got.Description)
+		}
+		w := *want
+		w.Description = got.Description
+		wantEqual(t, "device", got, &w)
+	}
+	for _, want := range []*quantum.Device{e.private, e.retired} {
+		got, err := e.alice.GetDevice(ctx, want.QRN)
+		if err != nil {
+			t.Fatalf("GetDevice(%s): %v", want.QRN, err)
+		}
+		w := *want
+		w.Description = "a quantumtest.FakeBackend device"
+		wantEqual(t, "device", got, &w)
+	}
+	_, err := e.bob.GetDevice(ctx, e.private.QRN)
+	wantErr(t, "bob's GetDevice of alice's private device", err, errorf(quantum.ENOTFOUND, "device %s not found", e.private.QRN))
+	for _, qrn := range []string{"aws:aws:sim:none", "x:y:qpu:z"} {
+		_, err := e.alice.GetDevice(ctx, qrn)
+		wantErr(t, "GetDevice of an unknown device", err, errorf(quantum.ENOTFOUND, "device %s not found", qrn))
+	}
+	for _, qrn := range []string{"nonsense", "", "a/b", "AWS:aws:sim:sv1", "aws:aws:gpu:sv1", sv1 + "/x", sv1 + "?x=1", " " + sv1, "..", "aws:aws:sim:"} {
+		t.Run(fmt.Sprintf("%q", qrn), func(t *testing.T) {
+			_, err := e.alice.GetDevice(ctx, qrn)
+			wantErr(t, "GetDevice", err, invalid(field("device_qrn", "must be a device QRN vendor:provider:type:name")))
+		})
+	}
+}
