@@ -1,0 +1,238 @@
+package qir
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+
+	"github.com/qjobs/quantum/sim"
+)
+
+// The two devices the interpreter runs on.
+
+// tracer writes the program's quantum operations into a sim circuit. It
+// works for a program whose operations are the same every shot: one that
+// never reads a measured result. A read stops it with errDynamic.
+type tracer struct {
+	circ    sim.Circuit
+	bitOf   []int // result id → the classical bit of its latest measurement, −1 none
+	records []int // classical bits in record order; −1 a result never measured
+	maxOps  int
+	// bytes is what the circuit holds so far, against maxTraceBytes.
+	bytes int64
+}
+
+// maxTraceBytes bounds the memory of a traced circuit: past it the
+// program runs shot by shot, which holds no circuit.
+const maxTraceBytes = 64 << 20
+
+// opBytes is about what an operation of the circuit takes: the Op, its
+// matrix and its qubit lists.
+func opBytes(op *sim.Op) int64 {
+	return 200 + 16*int64(len(op.Gate.Matrix)) + 8*int64(len(op.Gate.Targets)) + 16*int64(len(op.Gate.Controls))
+}
+
+// errTraceLong stops a trace past maxOps: the program runs shot by shot.
+var errTraceLong = errors.New("the program's trace is too long")
+
+func (t *tracer) add(op sim.Op) error {
+	if t.bytes += opBytes(&op); len(t.circ.Ops) >= t.maxOps || t.bytes > maxTraceBytes {
+		return errTraceLong
+	}
+	t.circ.Ops = append(t.circ.Ops, op)
+	return nil
+}
+
+func (t *tracer) gate(g sim.Gate) error { return t.add(sim.Op{Kind: sim.OpGate, Gate: g}) }
+
+func (t *tracer) measure(q, r int) error {
+	for len(t.bitOf) <= r {
+		t.bitOf = append(t.bitOf, -1)
+	}
+	t.bitOf[r] = t.circ.NumClbits
+	t.circ.NumClbits++
+	return t.add(sim.Op{Kind: sim.OpMeasure, Qubit: q, Bit: t.bitOf[r]})
+}
+
+func (t *tracer) reset(q int) error { return t.add(sim.Op{Kind: sim.OpReset, Qubit: q}) }
+
+func (t *tracer) bit(r int) int {
+	if r < 0 || r >= len(t.bitOf) {
+		return -1
+	}
+	return t.bitOf[r]
+}
+
+func (t *tracer) read(r int) (bool, error) {
+	if t.bit(r) < 0 {
+		return false, nil // never written: 0, the same every shot
+	}
+	return false, errDynamic
+}
+
+func (t *tracer) record(r int) error {
+	if r == resultOne {
+		return errDynamic // a constant 1 bit: rare enough to run shot by shot
+	}
+	if len(t.records) >= maxRecords {
+		return fmt.Errorf("more than %d results recorded in a shot", maxRecords)
+	}
+	t.records = append(t.records, t.bit(r))
+	return nil
+}
+
+// maxRecords bounds the results a shot records: the width of a count's key.
+const maxRecords = 1 << 16
+
+// circuit finishes the trace: recorded result i becomes classical bit i,
+// the other measurements' bits follow. ok is false when the records do
+// not map onto bits one to one (a result recorded twice, or records but
+// no measurement): the program then runs shot by shot.
+func (t *tracer) circuit(qubits int) (c *sim.Circuit, resultBits int, ok bool) {
+	c = &t.circ
+	c.NumQubits = qubits
+	nrec := len(t.records)
+	measured := false
+	for _, op := range c.Ops {
+		measured = measured || op.Kind == sim.OpMeasure
+	}
+	if nrec == 0 {
+		// Nothing recorded: every qubit is measured at the end, qubit i
+		// into bit i, after the program's own measurements' bits.
+		remap := func(b int) int { return b + qubits }
+		for i := range c.Ops {
+			if c.Ops[i].Kind == sim.OpMeasure {
+				c.Ops[i].Bit = remap(c.Ops[i].Bit)
+			}
+		}
+		n := c.NumClbits
+		for q := range qubits {
+			c.Ops = append(c.Ops, sim.Op{Kind: sim.OpMeasure, Qubit: q, Bit: q})
+		}
+		c.NumClbits = n + qubits
+		return c, qubits, true
+	}
+	if !measured {
+		return nil, 0, false
+	}
+	newBit := make([]int, c.NumClbits)
+	for i := range newBit {
+		newBit[i] = -1
+	}
+	for k, b := range t.records {
+		if b >= 0 {
+			if newBit[b] >= 0 {
+				return nil, 0, false
+			}
+			newBit[b] = k
+		}
+	}
+	next := nrec
+	for i := range newBit {
+		if newBit[i] < 0 {
+			newBit[i] = next
+			next++
+		}
+	}
+	for i := range c.Ops {
+		if c.Ops[i].Kind == sim.OpMeasure {
+			c.Ops[i].Bit = newBit[c.Ops[i].Bit]
+		}
+	}
+	// Records of never-measured results are bits nothing writes: 0.
+	c.NumClbits = next
+	return c, nrec, true
+}
+
+// live runs shots on a state vector.
+type live struct {
+	ctx context.Context
+	st  *sim.State
+	rng *rand.Rand
+	res []bool // result values by id
+	rec []byte // this shot's records, '0' or '1', in record order
+	// force, when set, chooses measurement outcomes instead of rng: the
+	// exact enumeration of a program's outcomes in tests.
+	force func(q int) (bool, error)
+}
+
+func (l *live) gate(g sim.Gate) error { return l.st.ApplyGateContext(l.ctx, g) }
+
+func (l *live) outcome(q int) (bool, error) {
+	if l.force != nil {
+		return l.force(q)
+	}
+	return l.st.Measure(l.ctx, q, l.rng)
+}
+
+func (l *live) measure(q, r int) error {
+	one, err := l.outcome(q)
+	if err != nil {
+		return err
+	}
+	for len(l.res) <= r {
+		l.res = append(l.res, false)
+	}
+	l.res[r] = one
+	return nil
+}
+
+func (l *live) reset(q int) error {
+	if l.force == nil {
+		return l.st.ResetQubit(l.ctx, q, l.rng)
+	}
+	one, err := l.force(q)
+	if err != nil || !one {
+		return err
+	}
+	x, _ := sim.LookupGate("x")
+	g, _ := x.Gate(nil, q)
+	return l.gate(g)
+}
+
+func (l *live) read(r int) (bool, error) {
+	if r < 0 || r >= len(l.res) {
+		return false, nil
+	}
+	return l.res[r], nil
+}
+
+func (l *live) record(r int) error {
+	if len(l.rec) >= maxRecords {
+		return fmt.Errorf("more than %d results recorded in a shot", maxRecords)
+	}
+	b, _ := l.read(r)
+	if r == resultOne {
+		b = true
+	}
+	c := byte('0')
+	if b {
+		c = '1'
+	}
+	l.rec = append(l.rec, c)
+	return nil
+}
+
+// key is the shot's count key: recorded result 0 rightmost; with no
+// records, every qubit measured now, qubit 0 rightmost.
+func (l *live) key() (string, error) {
+	if len(l.rec) == 0 {
+		for q := range l.st.NumQubits() {
+			one, err := l.outcome(q)
+			if err != nil {
+				return "", err
+			}
+			c := byte('0')
+			if one {
+				c = '1'
+			}
+			l.rec = append(l.rec, c)
+		}
+	}
+	k := make([]byte, len(l.rec))
+	for i, c := range l.rec {
+		k[len(k)-1-i] = c
+	}
+	return string(k), nil
+}
