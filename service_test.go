@@ -21,6 +21,8 @@ const (
 	flagship = "qbraid:qbraid:sim:qir-sv"
 	bell2    = "OPENQASM 2.0;\ninclude \"qelib1.inc\";\nqreg q[2];\ncreg c[2];\nh q[0];\ncx q[0],q[1];\nmeasure q -> c;\n"
 	bell3    = "OPENQASM 3.0;\ninclude \"stdgates.inc\";\nqubit[2] q;\nbit[2] c;\nh q[0];\ncx q[0], q[1];\nc = measure q;\n"
+	// twoEntries is a QIR module with two entry points.
+	twoEntries = "define void @a() #0 {\n  ret void\n}\ndefine void @b() #0 {\n  ret void\n}\nattributes #0 = { \"entry_point\" }\n"
 )
 
 func request(device, format, program string, shots int) quantum.JobRequest {
@@ -92,7 +94,9 @@ func TestCreateJobValidation(t *testing.T) {
 		{"unknown device", request("aws:aws:sim:nope", "qasm2", bell2, 1), []string{"deviceQrn"}, "no device"},
 		{"offline device", request(offline, "qasm2", bell2, 1), []string{"deviceQrn"}, "OFFLINE"},
 		{"format the device lacks", request(qasm3only, "qasm2", bell2, 1), []string{"program.format"}, "qasm3"},
-		{"unknown format", request(flagship, "qir.bc", "AAAA", 1), []string{"program.format"}, "qasm2, qasm3"},
+		{"unknown format", request(flagship, "qir.json", "AAAA", 1), []string{"program.format"}, "qasm2, qasm3, qir.ll"},
+		{"QIR that is not bitcode", request(flagship, "qir.bc", "AAAA", 1), []string{"program.data"}, "not of LLVM bitcode"},
+		{"QIR with two entry points", request(flagship, "qir.ll", twoEntries, 1), []string{"runtimeOptions.entryPoint"}, "2 entry points"},
 		{"version mismatch", request(flagship, "qasm2", bell3, 1), []string{"program.format"}, "OpenQASM 3"},
 		{"parse error with position", request(flagship, "qasm2", "OPENQASM 2.0;\nqreg q[1];\nfoo q[0];\n", 1), []string{"program.data"}, "3:"},
 		{"more qubits than the device", request(flagship, "qasm2", wide, 1), []string{"program.data"}, "28"},

@@ -5,27 +5,57 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"time"
 
 	"github.com/qjobs/quantum/qasm"
+	"github.com/qjobs/quantum/qir"
 	"github.com/qjobs/quantum/sim"
 )
 
-// simBackend is the built-in backend: OpenQASM 2 and 3 compiled by qasm and
-// run on sim.
+// simBackend is the built-in backend: OpenQASM 2 and 3 compiled by qasm,
+// QIR read by qir, both run on sim.
 type simBackend struct {
 	budget int64
 }
 
 func (b *simBackend) Cancellable() bool { return true }
 
-// compile checks the format against the program's version line and lowers
-// it, refusing more qubits than the device has or the budget holds.
-func (b *simBackend) compile(ctx context.Context, t Task) (*qasm.Program, error) {
+// program is a compiled program of either front end.
+type program struct {
+	numQubits  int
+	circuit    *sim.Circuit // qasm, and QIR that is the same circuit every shot
+	resultBits int
+	qir        *qir.Program
+}
+
+func (p *program) memoryNeed(opts sim.Options) int64 {
+	if p.qir != nil {
+		return p.qir.MemoryNeed(opts)
+	}
+	return sim.MemoryNeed(p.circuit, opts)
+}
+
+func (p *program) run(ctx context.Context, opts sim.Options) (*sim.Result, error) {
+	if p.qir != nil {
+		return p.qir.Run(ctx, opts)
+	}
+	return sim.Run(ctx, p.circuit, opts)
+}
+
+// qirFormats are the formats qir reads.
+var qirFormats = []string{"qir.ll", "qir.bc", "pyqir"}
+
+// compile checks the format against the program and lowers it, refusing
+// more qubits than the device has or the budget holds.
+func (b *simBackend) compile(ctx context.Context, t Task) (*program, error) {
 	limit := t.Device.NumberQubits
 	for limit > 0 && sim.StateBytes(limit) > b.budget {
 		limit--
+	}
+	if slices.Contains(qirFormats, t.Program.Format) {
+		return b.compileQIR(ctx, t, limit)
 	}
 	p, err := qasm.CompileProgramContext(ctx, t.Program.Data, qasm.Options{
 		MaxQubits: limit,
@@ -41,7 +71,27 @@ func (b *simBackend) compile(ctx context.Context, t Task) (*qasm.Program, error)
 	if p.Version != want {
 		return nil, invalid("program.format", "is %s but the program is OpenQASM %d", t.Program.Format, p.Version)
 	}
-	return p, nil
+	return &program{numQubits: p.Circuit.NumQubits, circuit: p.Circuit, resultBits: p.OutputBits}, nil
+}
+
+// compileQIR reads a QIR program; runtimeOptions.entryPoint picks the
+// function of a module with several entry points.
+func (b *simBackend) compileQIR(ctx context.Context, t Task, limit int) (*program, error) {
+	entry, _ := t.RuntimeOptions["entryPoint"].(string)
+	if v, ok := t.RuntimeOptions["entryPoint"]; ok && entry == "" {
+		return nil, invalid("runtimeOptions.entryPoint", "must be a function's name, a non-empty string (got %v)", v)
+	}
+	p, err := qir.Compile(ctx, t.Program.Format, t.Program.Data, qir.Options{MaxQubits: limit, EntryPoint: entry})
+	var ep *qir.EntryPointError
+	switch {
+	case err == nil:
+		return &program{numQubits: p.NumQubits, circuit: p.Circuit, resultBits: p.ResultBits, qir: p}, nil
+	case isContextErr(err):
+		return nil, err
+	case errors.As(err, &ep):
+		return nil, invalid("runtimeOptions.entryPoint", "%s", ep.Msg)
+	}
+	return nil, invalid("program.data", "%s", err.Error())
 }
 
 func (b *simBackend) Check(ctx context.Context, t Task) (Resources, error) {
@@ -49,17 +99,17 @@ func (b *simBackend) Check(ctx context.Context, t Task) (Resources, error) {
 	if err != nil {
 		return Resources{}, err
 	}
-	return Resources{Memory: sim.MemoryNeed(p.Circuit, b.options(t, p, nil))}, nil
+	return Resources{Memory: p.memoryNeed(b.options(t, p, nil))}, nil
 }
 
 // options are the simulator's options for a task: the same at create,
 // where they size the job's memory, and at run.
-func (b *simBackend) options(t Task, p *qasm.Program, seed *uint64) sim.Options {
+func (b *simBackend) options(t Task, p *program, seed *uint64) sim.Options {
 	return sim.Options{
 		Shots:      t.Shots,
 		Seed:       seed,
 		Limits:     sim.Limits{MaxQubits: t.Device.NumberQubits, MemoryBudget: b.budget},
-		ResultBits: p.OutputBits,
+		ResultBits: p.resultBits,
 	}
 }
 
@@ -76,7 +126,7 @@ func (b *simBackend) Run(ctx context.Context, t Task) (*RunResult, error) {
 		seed = &s
 	}
 	start := time.Now()
-	res, err := sim.Run(ctx, p.Circuit, b.options(t, p, seed))
+	res, err := p.run(ctx, b.options(t, p, seed))
 	if err != nil {
 		if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
 			return nil, err
@@ -87,15 +137,16 @@ func (b *simBackend) Run(ctx context.Context, t Task) (*RunResult, error) {
 	if res.PerShot {
 		path = "per-shot"
 	}
-	return &RunResult{
-		Counts: res.Counts,
-		Metadata: map[string]any{
-			"seed":          res.Seed,
-			"executionPath": path,
-			"numQubits":     p.Circuit.NumQubits,
-			"simulationMs":  time.Since(start).Milliseconds(),
-		},
-	}, nil
+	md := map[string]any{
+		"seed":          res.Seed,
+		"executionPath": path,
+		"numQubits":     p.numQubits,
+		"simulationMs":  time.Since(start).Milliseconds(),
+	}
+	if p.qir != nil {
+		md["entryPoint"] = p.qir.EntryPoint
+	}
+	return &RunResult{Counts: res.Counts, Metadata: md}, nil
 }
 
 // inputs passes runtimeOptions to OpenQASM 3 input declarations: every key
@@ -103,7 +154,7 @@ func (b *simBackend) Run(ctx context.Context, t Task) (*RunResult, error) {
 func inputs(opts map[string]any) map[string]any {
 	in := map[string]any{}
 	for k, v := range opts {
-		if k != "seed" && k != "noiseModel" {
+		if k != "seed" && k != "noiseModel" && k != "entryPoint" {
 			in[k] = v
 		}
 	}
@@ -116,7 +167,7 @@ func builtinDevices(now time.Time) []Device {
 	qubits := 28 // a 28-qubit state is 4 GiB; the memory budget may allow fewer
 	common := func(d Device) Device {
 		d.DeviceType = DeviceSimulator
-		d.RunInputTypes = []string{"qasm2", "qasm3"}
+		d.RunInputTypes = []string{"qasm2", "qasm3", "qir.ll", "qir.bc", "pyqir"}
 		d.Status = DeviceOnline
 		d.NumberQubits = qubits
 		d.Paradigm = "gate_model"
@@ -132,7 +183,7 @@ func builtinDevices(now time.Time) []Device {
 			Name: "QIR Simulator", QRN: "qbraid:qbraid:sim:qir-sv", Vendor: "qbraid", Provider: "qbraid",
 			Description: "qBraid's free state-vector simulator, running in-process on this service's own simulator: " +
 				"exact amplitudes, seeded sampling, up to 28 qubits.",
-			About: "state vector simulator, OpenQASM 2 and 3",
+			About: "state vector simulator, OpenQASM 2 and 3, QIR (base and adaptive profiles)",
 		}),
 		common(Device{
 			Name: "SV1", QRN: "aws:aws:sim:sv1", Vendor: "aws", Provider: "aws",

@@ -3,6 +3,7 @@
 // and prints the measurement counts as a text histogram.
 //
 //	go run ./examples/client -key $KEY bell.qasm
+//	go run ./examples/client -key $KEY program.ll   (QIR text; .bc for bitcode)
 //
 // The server is -url (default $QUANTUM_URL, else http://localhost:8080);
 // the API key is -key (default $QUANTUM_API_KEY). The exit code is 0 when
@@ -12,6 +13,7 @@ package main
 
 import (
 	"context"
+	"encoding/base64"
 	"errors"
 	"flag"
 	"fmt"
@@ -45,7 +47,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	key := fs.String("key", os.Getenv("QUANTUM_API_KEY"), "the API key (default $QUANTUM_API_KEY)")
 	device := fs.String("device", "qbraid:qbraid:sim:qir-sv", "the device QRN")
 	shots := fs.Int("shots", 1000, "how many shots")
-	format := fs.String("format", "", "the program format (default: qasm3, or qasm2 for a file that starts with OPENQASM 2)")
+	format := fs.String("format", "", "the program format (default: qir.ll for .ll, qir.bc for .bc, qasm2 for a file that starts with OPENQASM 2, else qasm3)")
 	timeout := fs.Duration("timeout", 5*time.Minute, "how long to wait for the job")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: client [flags] PROGRAM-FILE")
@@ -68,6 +70,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	if *format == "" {
 		*format = formatOf(fs.Arg(0), src)
+	}
+	if *format == "qir.bc" || *format == "pyqir" {
+		// Bitcode travels as base64, as the public SDK sends it.
+		src = base64.StdEncoding.EncodeToString([]byte(src))
 	}
 	api, err := client.New(*url, *key)
 	if err != nil {
@@ -130,11 +136,16 @@ func readProgram(path string) (string, error) {
 	return string(data), nil
 }
 
-// formatOf is the format of a QASM file: a .qasm2 or .qasm3 extension
-// says it; else its version line tells 2 from 3, and a file that has none
-// (OpenQASM 3 makes it optional) is QASM 3.
+// formatOf is the format of a program file: .ll is QIR text, .bc QIR
+// bitcode, a .qasm2 or .qasm3 extension says it; else its version line
+// tells OpenQASM 2 from 3, and a file that has none (OpenQASM 3 makes it
+// optional) is QASM 3.
 func formatOf(path, src string) string {
 	switch ext := filepath.Ext(path); {
+	case ext == ".ll":
+		return "qir.ll"
+	case ext == ".bc":
+		return "qir.bc"
 	case ext == ".qasm2" || ext == ".qasm3":
 		return ext[1:]
 	case strings.HasPrefix(strings.TrimSpace(src), "OPENQASM 2"):

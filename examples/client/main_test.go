@@ -77,6 +77,8 @@ func TestFormatOf(t *testing.T) {
 		{"a.qasm2", "// no version line", "qasm2"},
 		{"a.qasm3", "OPENQASM 2.0;", "qasm3"},
 		{"a.txt", "OPENQASM 2.0;", "qasm2"},
+		{"bell.ll", "define void @main() #0 {", "qir.ll"},
+		{"bell.bc", "BC\xc0\xde", "qir.bc"},
 	} {
 		if got := formatOf(tc.path, tc.src); got != tc.want {
 			t.Errorf("formatOf(%q, %q) = %s, want %s", tc.path, tc.src, got, tc.want)

@@ -12,7 +12,7 @@ import (
 // builtinDevice is a built-in device as a list shows it.
 func builtinDevice(qrn, name, vendor string, pricing quantum.Pricing) *quantum.Device {
 	return &quantum.Device{
-		Name: name, QRN: qrn, Vendor: vendor, DeviceType: quantum.DeviceSimulator, RunInputTypes: []string{"qasm2", "qasm3"},
+		Name: name, QRN: qrn, Vendor: vendor, DeviceType: quantum.DeviceSimulator, RunInputTypes: []string{"qasm2", "qasm3", "qir.ll", "qir.bc", "pyqir"},
 		Status: quantum.DeviceOnline, NumberQubits: 28, Paradigm: "gate_model", Modality: ptr("state_vector"),
 		PricingModel: "fixed", Pricing: pricing, DirectAccess: true,
 	}
