@@ -481,6 +481,11 @@ func (r *bcReader) readAttrGroups() error {
 				g[k] = v
 			case 7: // constant range: attr, bit width, lower, upper
 				i += 5
+			case 8: // constant range list: attr, ranges, bit width, (lower, upper)…
+				if i+2 >= len(ops) || ops[i+2] > uint64(len(ops)) {
+					break attrs
+				}
+				i += 4 + 2*int(ops[i+2])
 			default:
 				break attrs // a kind this reader does not know: its length is not known either
 			}
