@@ -11,6 +11,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/qjobs/quantum/sim"
 )
 
 // corpusDir holds QIR programs that producers wrote, with their exact
@@ -101,8 +103,45 @@ func TestCorpusText(t *testing.T) {
 				t.Errorf("entry point %s, want %s", p.EntryPoint, want.Entry)
 			}
 			checkDistribution(t, exact(t, p), want, p.NumQubits)
+			if p.Circuit != nil && !p.PerShot() {
+				checkDistribution(t, fromFinalState(t, p), want, p.NumQubits)
+			}
 		})
 	}
+}
+
+// fromFinalState is the distribution of a sampled program's keys read off
+// its circuit's final state: the probability of each basis state, summed
+// by the bits its terminal measurements write.
+func fromFinalState(t *testing.T, p *Program) map[string]float64 {
+	t.Helper()
+	gates := &sim.Circuit{NumQubits: p.Circuit.NumQubits}
+	var measures []sim.Op
+	for _, op := range p.Circuit.Ops {
+		if op.Kind == sim.OpMeasure {
+			measures = append(measures, op)
+		} else {
+			gates.Ops = append(gates.Ops, op)
+		}
+	}
+	st, err := sim.Simulate(context.Background(), gates, sim.Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]float64{}
+	for i, pr := range st.Probabilities() {
+		if pr == 0 {
+			continue
+		}
+		key := []byte(strings.Repeat("0", p.ResultBits))
+		for _, m := range measures {
+			if m.Bit < p.ResultBits && i>>m.Qubit&1 == 1 {
+				key[p.ResultBits-1-m.Bit] = '1'
+			}
+		}
+		out[string(key)] += pr
+	}
+	return out
 }
 
 // The bitcode its producers wrote (LLVM 10 to 14) gives the same exact
