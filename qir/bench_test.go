@@ -5,10 +5,12 @@ import (
 	"encoding/base64"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/qjobs/quantum/qir"
+	"github.com/qjobs/quantum/sim"
 )
 
 // benchModule is a base-profile module of n gates on 20 qubits, in the
@@ -97,4 +99,28 @@ func BenchmarkCompileBitcode(b *testing.B) {
 		b.Fatal(err)
 	}
 	benchCompile(b, "qir.bc", base64.StdEncoding.EncodeToString(raw))
+}
+
+// BenchmarkRunAdaptive runs 1,000 shots of the QIR specification's
+// adaptive teleport chain (6 qubits, branches on 2 results per hop), each
+// interpreted on the state vector.
+func BenchmarkRunAdaptive(b *testing.B) {
+	src, err := os.ReadFile(filepath.Join(qir.CorpusDir, "qirspec_adaptive_teleportchain_opaque.ll"))
+	if err != nil {
+		b.Skip(err)
+	}
+	p, err := qir.Compile(context.Background(), "qir.ll", string(src), qir.Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	if p.Circuit != nil {
+		b.Fatal("the teleport chain became a circuit")
+	}
+	seed := uint64(1)
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := p.Run(context.Background(), sim.Options{Shots: 1000, Seed: &seed}); err != nil {
+			b.Fatal(err)
+		}
+	}
 }

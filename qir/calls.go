@@ -25,15 +25,17 @@ func (m *machine) call(fr *frame, in *inst) error {
 	g := in.callee.fn
 	m.steps += int64(len(in.args)) / 8 // a call of many arguments costs what it evaluates
 	if g.blocks != nil {
-		args := make([]rv, len(in.args))
-		for i, a := range in.args {
+		// push copies the arguments into the new frame: one buffer serves
+		// every call.
+		m.argBuf = m.argBuf[:0]
+		for _, a := range in.args {
 			v, err := m.eval(fr, a)
 			if err != nil {
 				return err
 			}
-			args[i] = v
+			m.argBuf = append(m.argBuf, v)
 		}
-		return m.push(g, args[:min(len(args), len(g.ty.params))], in.dst)
+		return m.push(g, m.argBuf[:min(len(m.argBuf), len(g.ty.params))], in.dst)
 	}
 	var buf [4]rv
 	args := buf[:0]
@@ -127,11 +129,12 @@ func (m *machine) releaseQubit(q int) error {
 func (m *machine) intrinsic(g *function, k intrinsic, args []rv) (rv, error) {
 	switch k.kind {
 	case inGate:
-		params := make([]float64, k.params)
+		var pbuf [3]float64
+		var qbuf [3]int
+		params, qs := pbuf[:k.params], qbuf[:k.qubits]
 		for i := range params {
 			params[i] = args[i].f
 		}
-		qs := make([]int, k.qubits)
 		for i := range qs {
 			q, err := m.qubit(args[k.params+i])
 			if err != nil {

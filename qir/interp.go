@@ -54,6 +54,7 @@ type machine struct {
 	mem    memory
 	frames []frame
 	slots  int // the values of the frames in use
+	argBuf []rv
 	// width is the qubits the device has; static ids are below
 	// c.qubits, allocated ones from there up.
 	width    int
