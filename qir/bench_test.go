@@ -102,7 +102,7 @@ func BenchmarkCompileBitcode(b *testing.B) {
 }
 
 // BenchmarkRunAdaptive runs 1,000 shots of the QIR specification's
-// adaptive teleport chain (6 qubits, branches on 2 results per hop), each
+// adaptive teleport chain (6 qubits, branches on measured results), each
 // interpreted on the state vector.
 func BenchmarkRunAdaptive(b *testing.B) {
 	src, err := os.ReadFile(filepath.Join(qir.CorpusDir, "qirspec_adaptive_teleportchain_opaque.ll"))
