@@ -2,7 +2,6 @@ package qir
 
 import (
 	"fmt"
-	"strconv"
 	"strings"
 )
 
@@ -40,12 +39,10 @@ type checked struct {
 // its function for bitcode.
 func posError(f *function, in *inst, format string, args ...any) *Error {
 	e := &Error{Func: f.name, Msg: fmt.Sprintf(format, args...)}
-	if in != nil && in.pos != "" {
-		l, c, _ := strings.Cut(in.pos, ":")
-		e.Line, _ = strconv.Atoi(l)
-		e.Col, _ = strconv.Atoi(c)
-	} else if in == nil && strings.HasPrefix(f.pos, "line ") {
-		e.Line, _ = strconv.Atoi(strings.TrimPrefix(f.pos, "line "))
+	if in != nil {
+		e.Line, e.Col = in.line, in.col
+	} else {
+		e.Line = f.line
 	}
 	return e
 }

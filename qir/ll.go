@@ -432,7 +432,7 @@ func (p *llParser) atTopLevelStart() bool {
 	t := p.tok
 	return t.kind == tEOF || t.kind == tGlobal || t.kind == tMeta ||
 		t.kind == tLocal && p.ahead(1).kind == tPunct && p.ahead(1).text == "=" ||
-		t.kind == tWord && (t.text == "define" || t.kind == tWord && t.text == "declare" || t.text == "attributes")
+		t.kind == tWord && (t.text == "define" || t.text == "declare" || t.text == "attributes")
 }
 
 // skipAttachment skips what follows a comma after a global, a function
@@ -522,7 +522,7 @@ func (p *llParser) parseFunctionHeader(define bool) *function {
 	p.paramAttrs() // of the return value
 	ret := p.parseType()
 	nameTok := p.expectKind(tGlobal, "a function name")
-	f := &function{name: nameTok.text, attrs: map[string]string{}, pos: "line " + strconv.Itoa(nameTok.line)}
+	f := &function{name: nameTok.text, attrs: map[string]string{}, line: nameTok.line}
 	ft := &typ{kind: tyFunc, ret: ret}
 	p.expect(tPunct, "(")
 	p.locals = map[string]int{}

@@ -164,7 +164,7 @@ func (p *llParser) parseInst() *inst {
 		p.expect(tPunct, "=")
 	}
 	start := p.tok
-	in := &inst{dst: -1, pos: strconv.Itoa(start.line) + ":" + strconv.Itoa(start.col)}
+	in := &inst{dst: -1, line: start.line, col: start.col}
 	if p.isWord("tail") || p.isWord("musttail") || p.isWord("notail") {
 		p.advance()
 	}

@@ -101,9 +101,9 @@ type function struct {
 	// then the results of instructions.
 	nslots int
 	blocks []*block // nil for a declaration; blocks[0] is the entry
-	// pos is where the function is, for messages: "line 12" for text,
-	// "" for bitcode (messages then name the function).
-	pos string
+	// line is where the function is defined, for messages: 0 for
+	// bitcode (messages then name the function).
+	line int
 }
 
 // block is a basic block.
@@ -233,9 +233,9 @@ type inst struct {
 	cases   []int64
 	callee  *value
 	indices []int64
-	// pos is where the instruction is, for messages: "12:5" (line:column)
-	// for text, "" for bitcode.
-	pos string
+	// line and col are where the instruction is, for messages; 0 for
+	// bitcode.
+	line, col int
 }
 
 // module is a whole QIR module.
