@@ -838,3 +838,72 @@ r[0] = measure q[2];
 		t.Fatalf("%d shots counted, want 400", total)
 	}
 }
+
+// runtimeOptions.precision picks the state's precision on the built-in
+// devices, is checked at create, and is recorded in the metadata.
+func TestPrecisionOption(t *testing.T) {
+	svc, u := quantumtest.NewService(t)
+	for _, tc := range []struct {
+		opts map[string]any
+		want string
+	}{{nil, "double"}, {map[string]any{"precision": "double"}, "double"}, {map[string]any{"precision": "single"}, "single"}} {
+		req := request(flagship, "qasm3", bell3, 500)
+		req.RuntimeOptions = tc.opts
+		j := create(t, svc, u, req)
+		done := quantumtest.WaitForJob(t, svc, u, j.JobQRN)
+		if done.Status != quantum.StatusCompleted || done.Metadata["precision"] != tc.want {
+			t.Fatalf("%v: %s, metadata %v", tc.opts, done.Status, done.Metadata)
+		}
+		res, err := svc.GetJobResult(ctx, u, j.JobQRN)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if c := res.ResultData.MeasurementCounts; c["00"]+c["11"] != 500 {
+			t.Fatalf("%v: counts %v", tc.opts, c)
+		}
+	}
+	// A QIR program that runs shot by shot, on a single-precision state.
+	adaptive := `define void @main() #0 {
+  call void @__quantum__qis__h__body(ptr null)
+  call void @__quantum__qis__mz__body(ptr null, ptr null)
+  %r = call i1 @__quantum__rt__read_result(ptr null)
+  br i1 %r, label %flip, label %done
+flip:
+  call void @__quantum__qis__x__body(ptr inttoptr (i64 1 to ptr))
+  br label %done
+done:
+  call void @__quantum__qis__mz__body(ptr inttoptr (i64 1 to ptr), ptr inttoptr (i64 1 to ptr))
+  call void @__quantum__rt__result_record_output(ptr null, ptr null)
+  call void @__quantum__rt__result_record_output(ptr inttoptr (i64 1 to ptr), ptr null)
+  ret void
+}
+declare void @__quantum__qis__h__body(ptr)
+declare void @__quantum__qis__x__body(ptr)
+declare void @__quantum__qis__mz__body(ptr, ptr)
+declare i1 @__quantum__rt__read_result(ptr)
+declare void @__quantum__rt__result_record_output(ptr, ptr)
+attributes #0 = { "entry_point" "qir_profiles"="adaptive_profile" }
+`
+	req := request(flagship, "qir.ll", adaptive, 500)
+	req.RuntimeOptions = map[string]any{"precision": "single"}
+	j := create(t, svc, u, req)
+	if done := quantumtest.WaitForJob(t, svc, u, j.JobQRN); done.Metadata["precision"] != "single" || done.Metadata["executionPath"] != "per-shot" {
+		t.Fatalf("QIR job metadata %v", done.Metadata)
+	}
+	res, err := svc.GetJobResult(ctx, u, j.JobQRN)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c := res.ResultData.MeasurementCounts; c["00"]+c["11"] != 500 || c["00"] == 0 || c["11"] == 0 {
+		t.Fatalf("QIR counts %v", c)
+	}
+	for _, bad := range []any{"half", 32, true} {
+		req := request(flagship, "qasm3", bell3, 1)
+		req.RuntimeOptions = map[string]any{"precision": bad}
+		_, err := svc.CreateJob(ctx, u, req)
+		var qe *quantum.Error
+		if !errors.As(err, &qe) || qe.Code != quantum.EVALIDATION || len(qe.Details) != 1 || qe.Details[0].Field != "runtimeOptions.precision" {
+			t.Fatalf("precision %v: %v", bad, err)
+		}
+	}
+}

@@ -24,6 +24,7 @@ func (b *simBackend) Cancellable() bool { return true }
 
 // program is a compiled program of either front end.
 type program struct {
+	precision  sim.Precision
 	numQubits  int
 	circuit    *sim.Circuit // qasm, and QIR that is the same circuit every shot
 	resultBits int
@@ -50,10 +51,36 @@ var qirFormats = []string{"qir.ll", "qir.bc", "pyqir"}
 // compile checks the format against the program and lowers it, refusing
 // more qubits than the device has or the budget holds.
 func (b *simBackend) compile(ctx context.Context, t Task) (*program, error) {
+	prec, err := precision(t.RuntimeOptions)
+	if err != nil {
+		return nil, err
+	}
 	limit := t.Device.NumberQubits
-	for limit > 0 && sim.StateBytes(limit) > b.budget {
+	for limit > 0 && (sim.Limits{MaxQubits: limit, MemoryBudget: b.budget}).CheckPrecision(limit, prec) != nil {
 		limit--
 	}
+	p, err := b.compileFormat(ctx, t, limit)
+	if err != nil {
+		return nil, err
+	}
+	p.precision = prec
+	return p, nil
+}
+
+// precision reads runtimeOptions.precision: "double" (the default) or
+// "single", which halves the state's memory for errors around 1e-6.
+func precision(opts map[string]any) (sim.Precision, error) {
+	v, ok := opts["precision"]
+	if !ok || v == nil || v == "double" {
+		return sim.Double, nil
+	}
+	if v == "single" {
+		return sim.Single, nil
+	}
+	return 0, invalid("runtimeOptions.precision", `must be "double" or "single"`)
+}
+
+func (b *simBackend) compileFormat(ctx context.Context, t Task, limit int) (*program, error) {
 	if slices.Contains(qirFormats, t.Program.Format) {
 		return b.compileQIR(ctx, t, limit)
 	}
@@ -110,6 +137,7 @@ func (b *simBackend) options(t Task, p *program, seed *uint64) sim.Options {
 		Seed:       seed,
 		Limits:     sim.Limits{MaxQubits: t.Device.NumberQubits, MemoryBudget: b.budget},
 		ResultBits: p.resultBits,
+		Precision:  p.precision,
 	}
 }
 
@@ -142,6 +170,7 @@ func (b *simBackend) Run(ctx context.Context, t Task) (*RunResult, error) {
 		"executionPath": path,
 		"numQubits":     p.numQubits,
 		"simulationMs":  time.Since(start).Milliseconds(),
+		"precision":     p.precision.String(),
 	}
 	if p.qir != nil {
 		md["entryPoint"] = p.qir.EntryPoint
@@ -154,7 +183,7 @@ func (b *simBackend) Run(ctx context.Context, t Task) (*RunResult, error) {
 func inputs(opts map[string]any) map[string]any {
 	in := map[string]any{}
 	for k, v := range opts {
-		if k != "seed" && k != "noiseModel" && k != "entryPoint" {
+		if k != "seed" && k != "noiseModel" && k != "entryPoint" && k != "precision" {
 			in[k] = v
 		}
 	}

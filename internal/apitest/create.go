@@ -71,7 +71,7 @@ func testCreateCompletes(t *testing.T, target Target) {
 		t.Fatalf("metadata.simulationMs %#v: want a non-negative int64", done.Metadata["simulationMs"])
 	}
 	want = ended(t, want, done, quantum.StatusCompleted, map[string]any{
-		"node": node, "seed": int64(42), "executionPath": "sampled", "numQubits": int64(2), "simulationMs": ms,
+		"node": node, "seed": int64(42), "executionPath": "sampled", "numQubits": int64(2), "simulationMs": ms, "precision": "double",
 	})
 	wantEqual(t, "job from Wait", done, want)
 	wantEqual(t, "job from GetJob after Wait", e.get(e.alice, created.JobQRN), want)
