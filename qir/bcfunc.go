@@ -20,6 +20,7 @@ type fnReader struct {
 	blocks  []*block // declared
 	cur     int      // the block being filled
 	started bool     // an instruction was read: no constants after it
+	refs    int      // one past the highest frame slot an operand names
 }
 
 func (r *bcReader) readFunction() error {
@@ -104,6 +105,9 @@ func (fr *fnReader) end() error {
 			return errors.New("bitcode: a declared block without instructions")
 		}
 	}
+	if fr.refs > len(fr.slotTy) {
+		return errors.New("bitcode: a reference to a value that is never defined")
+	}
 	fr.f.blocks = fr.blocks
 	fr.f.nslots = len(fr.slotTy)
 	return nil
@@ -131,6 +135,7 @@ func (fr *fnReader) value(id uint64, t *typ) (*value, error) {
 	if t == nil {
 		return nil, errors.New("bitcode: a forward reference without its type")
 	}
+	fr.refs = max(fr.refs, int(slot)+1)
 	return &value{kind: vLocal, slot: int(slot), ty: t}, nil
 }
 

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"strconv"
 )
 
 // The module of LLVM bitcode (LLVM 10 to 20): types, attributes, globals,
@@ -124,6 +125,13 @@ func readBitcode(data []byte) (m *module, err error) {
 
 func (r *bcReader) nameError(fe *fnError) error {
 	e := &Error{Msg: fe.err.Error(), err: fe.err}
+	// Without a string table (or with one that does not read) names are
+	// empty and finish numbers the function as LLVM would print it.
+	defer func() {
+		if e.Func == "" && r.finish() == nil {
+			e.Func = fe.f.name
+		}
+	}()
 	mod := r.c.stack[0]
 	r.c.stack, r.c.width, r.c.abbrevs = nil, 2, nil
 	if mod.end > len(r.c.r.data)*8 {
@@ -142,11 +150,7 @@ func (r *bcReader) nameError(fe *fnError) error {
 			}
 			continue
 		}
-		if r.readStrtab() == nil {
-			if n, err := r.name(r.fnames[fe.f]); err == nil {
-				e.Func = n
-			}
-		}
+		_ = r.readStrtab()
 		return e
 	}
 }
@@ -183,6 +187,21 @@ func (r *bcReader) finish() error {
 			return err
 		}
 		f.name = s
+	}
+	// Unnamed globals and functions are numbered in module order, globals
+	// first, as LLVM's text form numbers them (@0, @1, …).
+	n := 0
+	for _, g := range r.m.globals {
+		if g.name == "" {
+			g.name = strconv.Itoa(n)
+			n++
+		}
+	}
+	for _, f := range r.m.funcs {
+		if f.name == "" {
+			f.name = strconv.Itoa(n)
+			n++
+		}
 	}
 	for f, li := range r.fnAttrs {
 		if li == 0 || li > uint64(len(r.lists)) {
