@@ -151,6 +151,26 @@ func fuseGates(ctx context.Context, gates []*Gate, width, diagWidth int) ([]*ker
 			}
 			continue
 		}
+		// Too wide together: keep the largest touched block that the gate
+		// still fits into and close only the others. Open blocks are on
+		// disjoint qubits, so the closed ones' gates commute with the kept
+		// one's; they all come before g. (In H+CX layers, h q then cx q-1,q
+		// fuse so, where closing everything would leave cx alone.)
+		if keep := keepOne(touched, qs, diag, width, diagWidth); keep != nil {
+			touched = slices.DeleteFunc(touched, func(b *block) bool { return b == keep })
+			if err := closeBlocks(touched); err != nil {
+				return nil, err
+			}
+			keep.gates = append(keep.gates, g)
+			union = append(append(union[:0], qs...), keep.qubits...)
+			slices.Sort(union)
+			keep.qubits = append(keep.qubits[:0], slices.Compact(union)...)
+			keep.diag = keep.diag && diag
+			for _, q := range keep.qubits {
+				open[q] = keep
+			}
+			continue
+		}
 		if err := closeBlocks(touched); err != nil {
 			return nil, err
 		}
@@ -377,4 +397,26 @@ func extract(x, mask int) int {
 		mask &^= low
 	}
 	return y
+}
+
+// keepOne returns the touched block with the most qubits whose union with
+// qs fits its width, or nil.
+func keepOne(touched []*block, qs []int, diag bool, width, diagWidth int) *block {
+	var keep *block
+	for _, b := range touched {
+		limit := width
+		if diag && b.diag {
+			limit = diagWidth
+		}
+		n := len(b.qubits)
+		for _, q := range qs {
+			if !slices.Contains(b.qubits, q) {
+				n++
+			}
+		}
+		if n <= limit && (keep == nil || len(b.qubits) > len(keep.qubits)) {
+			keep = b
+		}
+	}
+	return keep
 }

@@ -215,3 +215,29 @@ func randomGateOn(rng *rand.Rand, n int) sim.Gate {
 	}
 	return g
 }
+
+// In layers of h on every qubit then cx q,q+1, fusion keeps the block of
+// h q when cx q-1,q closes the block before it: n−1 blocks a layer at
+// width 2, where closing every touched block would leave each cx alone
+// (2n−2).
+func TestFusionKeepsABlockThatFits(t *testing.T) {
+	const n, layers = 10, 3
+	var gates []*sim.Gate
+	for range layers {
+		for q := range n {
+			g := stdGate("h", nil, q)
+			gates = append(gates, &g)
+		}
+		for q := range n - 1 {
+			g := stdGate("cx", nil, q, q+1)
+			gates = append(gates, &g)
+		}
+	}
+	got, err := sim.FuseGates(context.Background(), gates, 2, sim.DefaultDiagonalFusionWidth)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got != layers*(n-1) {
+		t.Errorf("%d kernels, want %d", got, layers*(n-1))
+	}
+}

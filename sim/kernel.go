@@ -39,6 +39,16 @@ type kernel struct {
 
 	c128 coefs[complex128]
 	c64  coefs[complex64]
+	// vc is the matrix for the vector kernels (simd.go): the 1-qubit
+	// matrix, kPhase's phase, kGeneral2's 4×4 or kDiagK's diagonal.
+	vc simdCoefs
+	// low is the 1-qubit matrix for targets inside a register (simd.go).
+	low lowCoefs
+	// lowPair and diagLow serve kGeneral2 and kDiagK kernels whose lowest
+	// target lies inside a register (lowkernels.go).
+	lowPair lowPairCoefs
+	lowBoth lowBothCoefs
+	diagLow *diagPatterns
 }
 
 // coefs are a kernel's matrix entries in one precision.
@@ -119,6 +129,8 @@ func newDiagKernel(targets []int, diag []complex128) *kernel {
 	k.off = offsets(targets)
 	k.c128 = newCoefs[complex128]([4]complex128{}, [16]complex128{}, diag)
 	k.c64 = newCoefs[complex64]([4]complex128{}, [16]complex128{}, diag)
+	k.vc = newSIMDCoefs(diag)
+	k.diagLow = newDiagPatterns(targets, diag)
 	return k
 }
 
@@ -148,7 +160,15 @@ func newKernel(g *Gate) *kernel {
 		}
 	default:
 		k.off = offsets(g.Targets)
-		if perm, ok := permutation(m, d); ok {
+		// A 2-qubit permutation that is not diagonal (swap, cx as a fused
+		// block) runs as a dense 4×4 where vector kernels exist: a few more
+		// multiplications, but register-wide, where the permutation's loop
+		// moves one amplitude at a time.
+		perm, isPerm := permutation(m, d)
+		if isPerm && nt == 2 && bestSIMD != simdNone && !slices.Equal(perm, []int{0, 1, 2, 3}) {
+			isPerm = false
+		}
+		if isPerm {
 			k.perm = perm
 			mat = make([]complex128, d)
 			for r := range d {
@@ -173,6 +193,24 @@ func newKernel(g *Gate) *kernel {
 	}
 	k.c128 = newCoefs[complex128](m1, m2, mat)
 	k.c64 = newCoefs[complex64](m1, m2, mat)
+	switch k.kind {
+	case kPhase:
+		k.vc = newSIMDCoefs(m1[:1])
+	case kDiag1, kAntiDiag1, kGeneral1:
+		k.vc = newSIMDCoefs(m1[:])
+		if k.ctrlMask == 0 {
+			k.low = newLowCoefs(m1, g.Targets[0])
+		}
+	case kGeneral2:
+		k.vc = newSIMDCoefs(m2[:])
+		k.lowPair = newLowPairCoefs(m2, g.Targets, k.ctrlMask)
+		k.lowBoth = newLowBothCoefs(m2, g.Targets)
+	case kDiagK:
+		k.vc = newSIMDCoefs(mat)
+		if k.ctrlMask == 0 {
+			k.diagLow = newDiagPatterns(g.Targets, mat)
+		}
+	}
 	return k
 }
 
@@ -242,11 +280,12 @@ func applyKernel[T amplitude](k *kernel, c *coefs[T], s []T, lo, hi int, buf []T
 		applyRun(k, c, s, lo, hi-lo, buf)
 		return
 	}
-	run := 1 << k.fixed[0]
-	for j := lo; j < hi; {
-		n := min(run-j&(run-1), hi-j)
-		applyRun(k, c, s, k.base(j), n, buf)
-		j += n
+	switch {
+	case k.kind == kGeneral2 && applyLowPair(k, c, s, lo, hi, buf):
+	case k.kind == kGeneral2 && applyLowBoth(k, c, s, lo, hi, buf):
+	case k.kind == kDiagK && applyDiagLow(k, c, s, lo, hi):
+	default:
+		applyRuns(k, c, s, lo, hi, buf)
 	}
 }
 
@@ -255,6 +294,7 @@ func applyRun[T amplitude](k *kernel, c *coefs[T], s []T, b, n int, buf []T) {
 	switch k.kind {
 	case kPhase:
 		x := s[b : b+n]
+		x = x[vectorScale(&k.vc, 0, x):]
 		ph := c.m[0]
 		for i := range x {
 			x[i] *= ph
@@ -266,6 +306,7 @@ func applyRun[T amplitude](k *kernel, c *coefs[T], s []T, b, n int, buf []T) {
 				continue
 			}
 			x := s[b+o : b+o+n]
+			x = x[vectorScale(&k.vc, r, x):]
 			for i := range x {
 				x[i] *= d
 			}
@@ -276,6 +317,9 @@ func applyRun[T amplitude](k *kernel, c *coefs[T], s []T, b, n int, buf []T) {
 		x1 := s[b+k.off[1] : b+k.off[1]+n]
 		x2 := s[b+k.off[2] : b+k.off[2]+n]
 		x3 := s[b+k.off[3] : b+k.off[3]+n]
+		if v := vectorQuad(&k.vc, x0, x1, x2, x3); v > 0 {
+			x0, x1, x2, x3 = x0[v:], x1[v:], x2[v:], x3[v:]
+		}
 		for i := range x0 {
 			a0, a1, a2, a3 := x0[i], x1[i], x2[i], x3[i]
 			x0[i] = m[0]*a0 + m[1]*a1 + m[2]*a2 + m[3]*a3
@@ -316,6 +360,11 @@ func applyRun[T amplitude](k *kernel, c *coefs[T], s []T, b, n int, buf []T) {
 func apply1[T amplitude](k *kernel, c *coefs[T], s []T, lo, hi int) {
 	stride := 1 << k.targets[0]
 	low := stride - 1
+	if lo&low == 0 && k.low.d != nil {
+		// Counters from a multiple of the stride start a pair: a target
+		// inside a register takes the whole range at once.
+		lo += vectorLow(&k.low, k.targets[0], s[2*lo:2*hi]) / 2
+	}
 	for j := lo; j < hi; {
 		off := j & low
 		n := min(stride-off, hi-j)
@@ -328,6 +377,16 @@ func apply1[T amplitude](k *kernel, c *coefs[T], s []T, lo, hi int) {
 // pairs applies the 2×2 matrix to each (x[i], y[i]).
 func pairs[T amplitude](k *kernel, c *coefs[T], x, y []T) {
 	y = y[:len(x)]
+	if k.kind == kDiag1 {
+		v := vectorScale(&k.vc, 0, x)
+		vectorScale(&k.vc, 3, y[:v])
+		x, y = x[v:], y[v:]
+	} else if v := vectorPairs(&k.vc, x, y); v > 0 {
+		x, y = x[v:], y[v:]
+	}
+	if len(x) == 0 {
+		return
+	}
 	m0, m1, m2, m3 := c.m[0], c.m[1], c.m[2], c.m[3]
 	switch {
 	case k.kind == kDiag1:
@@ -375,6 +434,7 @@ func apply1Controlled[T amplitude](k *kernel, c *coefs[T], s []T, lo, hi int) {
 		if k.kind == kDiag1 && c.m[0] == 1 {
 			// cp, cz, cs…: only the target's |1⟩ half changes.
 			ph := c.m[3]
+			y = y[vectorScale(&k.vc, 3, y):]
 			for i := range y {
 				y[i] *= ph
 			}

@@ -1,0 +1,145 @@
+package sim
+
+import (
+	"context"
+	"fmt"
+	"math/cmplx"
+	"math/rand/v2"
+	"testing"
+)
+
+// simdLevels are the vector levels this CPU runs, pure Go first.
+func simdLevels() []simdLevel {
+	out := []simdLevel{simdNone}
+	for l := simdAVX2; l <= bestSIMD; l++ {
+		out = append(out, l)
+	}
+	return out
+}
+
+func randomComplex(rng *rand.Rand) complex128 {
+	return complex(rng.Float64()*2-1, rng.Float64()*2-1)
+}
+
+func randomMatrix(rng *rand.Rand, d int) []complex128 {
+	m := make([]complex128, d*d)
+	for i := range m {
+		m[i] = randomComplex(rng)
+	}
+	return m
+}
+
+// simdCases are gates of every kernel the vector code serves, on every
+// qubit position of n qubits: targets low (inside a register) and high
+// (across registers), with controls below, between and above.
+func simdCases(rng *rand.Rand, n int) []Gate {
+	var gs []Gate
+	diag := func(d int) []complex128 {
+		m := make([]complex128, d*d)
+		for i := range d {
+			m[i*d+i] = randomComplex(rng)
+		}
+		return m
+	}
+	for t := range n {
+		anti := []complex128{0, randomComplex(rng), randomComplex(rng), 0}
+		real1 := []complex128{complex(rng.Float64(), 0), complex(rng.Float64(), 0), complex(rng.Float64(), 0), complex(rng.Float64(), 0)}
+		for _, m := range [][]complex128{randomMatrix(rng, 2), diag(2), anti, real1} {
+			gs = append(gs, Gate{Name: "1q", Matrix: m, Targets: []int{t}})
+			for _, c := range []int{0, n / 2, n - 1} {
+				if c != t {
+					gs = append(gs, Gate{Name: "c1q", Matrix: m, Targets: []int{t}, Controls: []Control{{Qubit: c, Negated: c == 0}}})
+				}
+			}
+		}
+		// cp: only the |1⟩ half of the target changes.
+		if c := (t + 1) % n; c != t {
+			gs = append(gs, Gate{Name: "cp", Matrix: []complex128{1, 0, 0, cmplx.Exp(complex(0, rng.Float64()))}, Targets: []int{t}, Controls: []Control{{Qubit: c}}})
+		}
+		gs = append(gs, Gate{Name: "phase", Matrix: []complex128{randomComplex(rng)}, Controls: []Control{{Qubit: t}}})
+		for u := range n {
+			if u == t {
+				continue
+			}
+			gs = append(gs, Gate{Name: "2q", Matrix: randomMatrix(rng, 4), Targets: []int{t, u}})
+			if u+1 < n && u+1 != t {
+				gs = append(gs, Gate{Name: "diag3", Matrix: diag(8), Targets: []int{t, u, u + 1}})
+			}
+		}
+	}
+	gs = append(gs, Gate{Name: "diag2 controlled", Matrix: diag(4), Targets: []int{0, n - 2}, Controls: []Control{{Qubit: 3}}})
+	gs = append(gs, Gate{Name: "2q controlled", Matrix: randomMatrix(rng, 4), Targets: []int{n - 1, 1}, Controls: []Control{{Qubit: 0}}})
+	return gs
+}
+
+func randomVector[T amplitude](rng *rand.Rand, n int) *vec[T] {
+	v := newVec[T](n)
+	for i := range v.a {
+		v.a[i] = T(randomComplex(rng))
+	}
+	return v
+}
+
+// maxDiff is the largest difference between a and b relative to b's
+// largest amplitude: the random matrices are not unitary, and a long run
+// of them scales the state far from 1.
+func maxDiff[T amplitude](a, b []T) float64 {
+	d, scale := 0.0, 0.0
+	for i := range a {
+		d = max(d, cmplx.Abs(complex128(a[i])-complex128(b[i])))
+		scale = max(scale, cmplx.Abs(complex128(b[i])))
+	}
+	return d / scale
+}
+
+// TestVectorKernelsMatchPureGo applies each gate with every vector level
+// to the same random state and compares with the pure-Go loops.
+func TestVectorKernelsMatchPureGo(t *testing.T) {
+	t.Cleanup(func() { simd = bestSIMD })
+	t.Logf("vector kernels on this CPU: %s", bestSIMD)
+	rng := rand.New(rand.NewPCG(17, 4))
+	const n = 7 // runs of 1 to 64 amplitudes
+	for _, g := range simdCases(rng, n) {
+		k := newKernel(&g)
+		name := fmt.Sprintf("%s%v%v", g.Name, g.Targets, g.Controls)
+		checkLevels(t, name, n, 1e-12, func(v *vec[complex128]) error { return v.apply(context.Background(), k, n, 1) }, rng)
+		checkLevels(t, name+"/single", n, 2e-6, func(v *vec[complex64]) error { return v.apply(context.Background(), k, n, 1) }, rng)
+	}
+}
+
+// TestVectorKernelsBlocked runs kernels on low qubits through the cache
+// blocked path, on more qubits than a block and on two workers.
+func TestVectorKernelsBlocked(t *testing.T) {
+	t.Cleanup(func() { simd = bestSIMD })
+	rng := rand.New(rand.NewPCG(5, 9))
+	const n = blockBits + 2
+	var ks []*kernel
+	for _, g := range simdCases(rng, blockBits) {
+		if len(g.Targets) <= 2 {
+			ks = append(ks, newKernel(&g))
+		}
+	}
+	checkLevels(t, "blocked", n, 1e-9, func(v *vec[complex128]) error { return v.applyBlocked(context.Background(), ks, n, 2) }, rng)
+	checkLevels(t, "blocked/single", n, 1e-3, func(v *vec[complex64]) error { return v.applyBlocked(context.Background(), ks, n, 2) }, rng)
+}
+
+func checkLevels[T amplitude](t *testing.T, name string, n int, tol float64, apply func(*vec[T]) error, rng *rand.Rand) {
+	t.Helper()
+	start := randomVector[T](rng, n)
+	var want []T
+	for _, l := range simdLevels() {
+		simd = l
+		v := &vec[T]{a: append([]T(nil), start.a...)}
+		if err := apply(v); err != nil {
+			t.Fatal(err)
+		}
+		if l == simdNone {
+			want = v.a
+			continue
+		}
+		if d := maxDiff(v.a, want); !(d <= tol) {
+			t.Errorf("%s with %s: differs from pure Go by %.3g (relative)", name, l, d)
+		}
+	}
+	simd = bestSIMD
+}
