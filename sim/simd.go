@@ -25,6 +25,8 @@ func (l simdLevel) String() string {
 	return "none"
 }
 
+//go:generate go run ./internal/simdgen
+
 // simd is the level the kernels use: the best the CPU offers.
 var simd = bestSIMD
 

@@ -1,10 +1,14 @@
 package sim
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"math/cmplx"
 	"math/rand/v2"
+	"os"
+	"os/exec"
+	"path/filepath"
 	"testing"
 )
 
@@ -142,4 +146,31 @@ func checkLevels[T amplitude](t *testing.T, name string, n int, tol float64, app
 		}
 	}
 	simd = bestSIMD
+}
+
+// TestGeneratedKernelsUpToDate regenerates the kernels into a temporary
+// directory and compares them with the files in the package, so that an
+// edit of the generator without `go generate` fails here.
+func TestGeneratedKernelsUpToDate(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs the generator")
+	}
+	dir := t.TempDir()
+	out, err := exec.Command("go", "run", "./internal/simdgen", "-dir", dir).CombinedOutput()
+	if err != nil {
+		t.Fatalf("simdgen: %v\n%s", err, out)
+	}
+	for _, name := range []string{"simd_amd64.s", "simd_kernels_amd64.go", "simd_kernels_other.go"} {
+		want, err := os.ReadFile(filepath.Join(dir, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := os.ReadFile(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(got, want) {
+			t.Errorf("%s differs from what internal/simdgen writes: run go generate in sim/", name)
+		}
+	}
 }

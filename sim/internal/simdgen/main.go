@@ -1,0 +1,352 @@
+// Command simdgen writes the vector kernels of package sim for amd64:
+// simd_amd64.s (the assembly, spelled out register by register),
+// simd_kernels_amd64.go (their Go declarations) and simd_kernels_other.go
+// (stubs for other architectures and -tags purego). Run it from sim/ with
+// `go generate` (see simd.go); the files it writes are not to be edited.
+//
+// A register holds 2 (ymm) or 4 (zmm) complex128, 4 or 8 complex64, as
+// (re, im) pairs. The product m·a of a matrix entry m = (mr, mi) with
+// amplitudes a is a·R + swap(a)·I with R = (mr, mr, …), I = (−mi, mi, …)
+// and swap exchanging re and im in each pair: one permute, then a multiply
+// and an FMA, or two FMAs when the product adds to a sum. Coefficients are
+// laid out by sim's posVectors and seqVectors: 128 bytes an entry, R at
+// +0 and I at +64, 64 bytes each, so that a zmm load reads a whole vector
+// and a ymm load its first half.
+package main
+
+import (
+	"bytes"
+	"flag"
+	"fmt"
+	"go/format"
+	"log"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// isa is a register width: the register letter, its bytes, and its
+// name in function names.
+type isa struct {
+	name  string
+	reg   string // "Y" or "Z"
+	bytes int
+}
+
+var (
+	avx2   = isa{"AVX2", "Y", 32}
+	avx512 = isa{"AVX512", "Z", 64}
+)
+
+// prec is a precision: the suffix of its function names, its Go types,
+// and its instructions.
+type prec struct {
+	suffix      string // "128" or "64"
+	goType      string
+	coefType    string
+	ampBytes    int
+	mov, mul    string
+	fma, swapOp string
+}
+
+var (
+	double = prec{"128", "complex128", "float64", 16, "VMOVUPD", "VMULPD", "VFMADD231PD", "VPERMILPD $0x55"}
+	single = prec{"64", "complex64", "float32", 8, "VMOVUPS", "VMULPS", "VFMADD231PS", "VPERMILPS $0xB1"}
+)
+
+// shift is log2 of the amplitudes a register holds.
+func (p prec) shift(i isa) int {
+	n := i.bytes / p.ampBytes
+	s := 0
+	for n > 1 {
+		n >>= 1
+		s++
+	}
+	return s
+}
+
+// perm is the shuffle that swaps each amplitude with its partner across
+// target t, inside a register: "" when t is not inside one.
+func perm(p prec, i isa, t int) func(a, dst string) string {
+	var f string
+	switch {
+	case p == double && i == avx2 && t == 0:
+		f = "VPERM2F128 $0x01, %[1]s, %[1]s, %[2]s"
+	case p == double && i == avx512 && t == 0:
+		f = "VSHUFF64X2 $0xB1, %[1]s, %[1]s, %[2]s"
+	case p == double && i == avx512 && t == 1:
+		f = "VSHUFF64X2 $0x4E, %[1]s, %[1]s, %[2]s"
+	case p == single && i == avx2 && t == 0:
+		f = "VPERMILPD $0x05, %[1]s, %[2]s"
+	case p == single && i == avx2 && t == 1:
+		f = "VPERM2F128 $0x01, %[1]s, %[1]s, %[2]s"
+	case p == single && i == avx512 && t == 0:
+		f = "VPERMILPD $0x55, %[1]s, %[2]s"
+	case p == single && i == avx512 && t == 1:
+		f = "VSHUFF64X2 $0xB1, %[1]s, %[1]s, %[2]s"
+	case p == single && i == avx512 && t == 2:
+		f = "VSHUFF64X2 $0x4E, %[1]s, %[1]s, %[2]s"
+	default:
+		return nil
+	}
+	return func(a, dst string) string { return fmt.Sprintf(f, a, dst) }
+}
+
+// gen accumulates the three files.
+type gen struct {
+	asm, decl, stub bytes.Buffer
+}
+
+func (g *gen) ins(format string, args ...any) {
+	fmt.Fprintf(&g.asm, "\t"+format+"\n", args...)
+}
+
+// fn starts a function: its assembly header and its declarations.
+func (g *gen) fn(name, params string, frame int, doc string) {
+	fmt.Fprintf(&g.asm, "\n// func %s(%s)\nTEXT ·%s(SB), NOSPLIT, $0-%d\n", name, params, name, frame)
+	fmt.Fprintf(&g.decl, "\n// %s\n//\n//go:noescape\nfunc %s(%s)\n", doc, name, params)
+	fmt.Fprintf(&g.stub, "func %s(%s) { panic(\"no vector kernels\") }\n", name, params)
+}
+
+// loop emits the loop over CX iterations around body, then the return.
+func (g *gen) loop(name string, body func()) {
+	g.ins("JZ   %sdone", name)
+	fmt.Fprintf(&g.asm, "\n%sloop:\n", name)
+	body()
+	g.ins("DECQ CX")
+	g.ins("JNZ  %sloop", name)
+	fmt.Fprintf(&g.asm, "\n%sdone:\n", name)
+	g.ins("VZEROUPPER")
+	g.ins("RET")
+}
+
+// mulAcc emits acc = a·R + sw·I (first) or acc += a·R + sw·I, with the
+// entry at byte off from base.
+func (g *gen) mulAcc(p prec, first bool, off int, base, a, sw, acc string) {
+	if first {
+		g.ins("%s %d(%s), %s, %s", p.mul, off, base, a, acc)
+	} else {
+		g.ins("%s %d(%s), %s, %s", p.fma, off, base, a, acc)
+	}
+	g.ins("%s %d(%s), %s, %s", p.fma, off+64, base, sw, acc)
+}
+
+func (g *gen) swap(p prec, a, dst string) { g.ins("%s, %s, %s", p.swapOp, a, dst) }
+
+func r(i isa, n int) string { return fmt.Sprintf("%s%d", i.reg, n) }
+
+// pairs: x' = m0·x + m1·y, y' = m2·x + m3·y on two runs.
+func (g *gen) pairs(p prec, i isa) {
+	name := "pairs" + p.suffix + i.name
+	g.fn(name, fmt.Sprintf("x, y *%s, n int, m *%s", p.goType, p.coefType), 32, name+" applies a 2×2 matrix to the runs x and y.")
+	g.ins("MOVQ x+0(FP), DI")
+	g.ins("MOVQ y+8(FP), SI")
+	g.ins("MOVQ n+16(FP), CX")
+	g.ins("MOVQ m+24(FP), AX")
+	g.ins("SHRQ $%d, CX", p.shift(i))
+	g.loop(name, func() {
+		g.ins("%s (DI), %s", p.mov, r(i, 0))
+		g.ins("%s (SI), %s", p.mov, r(i, 1))
+		g.swap(p, r(i, 0), r(i, 2))
+		g.swap(p, r(i, 1), r(i, 3))
+		g.mulAcc(p, true, 0, "AX", r(i, 0), r(i, 2), r(i, 4))
+		g.mulAcc(p, false, 128, "AX", r(i, 1), r(i, 3), r(i, 4))
+		g.mulAcc(p, true, 256, "AX", r(i, 0), r(i, 2), r(i, 5))
+		g.mulAcc(p, false, 384, "AX", r(i, 1), r(i, 3), r(i, 5))
+		g.ins("%s %s, (DI)", p.mov, r(i, 4))
+		g.ins("%s %s, (SI)", p.mov, r(i, 5))
+		g.ins("ADDQ $%d, DI", i.bytes)
+		g.ins("ADDQ $%d, SI", i.bytes)
+	})
+}
+
+// scale: x' = m0·x, one entry for the whole run; seq: x' = c·x with a
+// coefficient of its own for each amplitude (a diagonal's pattern).
+func (g *gen) scale(p prec, i isa, seq bool) {
+	name := "scale" + p.suffix + i.name
+	doc := name + " multiplies the run x by one entry."
+	shift := p.shift(i)
+	if seq {
+		name = "mulSeq" + p.suffix + i.name
+		doc = name + " multiplies each amplitude of x by its own coefficient, 128 bytes of them a chunk of 4 complex128 or 8 complex64."
+		shift = p.shift(avx512) // a loop step is a whole chunk
+	}
+	g.fn(name, fmt.Sprintf("x *%s, n int, m *%s", p.goType, p.coefType), 24, doc)
+	g.ins("MOVQ x+0(FP), DI")
+	g.ins("MOVQ n+8(FP), CX")
+	g.ins("MOVQ m+16(FP), AX")
+	g.ins("SHRQ $%d, CX", shift)
+	g.loop(name, func() {
+		regs := 1
+		if seq && i == avx2 {
+			regs = 2 // a ymm is half a chunk
+		}
+		for k := range regs {
+			a, sw, acc := r(i, 3*k), r(i, 3*k+1), r(i, 3*k+2)
+			g.ins("%s %d(DI), %s", p.mov, k*i.bytes, a)
+			g.swap(p, a, sw)
+			g.ins("%s %d(AX), %s, %s", p.mul, k*i.bytes, a, acc)
+			g.ins("%s %d(AX), %s, %s", p.fma, 64+k*i.bytes, sw, acc)
+			g.ins("%s %s, %d(DI)", p.mov, acc, k*i.bytes)
+		}
+		g.ins("ADDQ $%d, DI", regs*i.bytes)
+		if seq {
+			g.ins("ADDQ $128, AX")
+		}
+	})
+}
+
+// quad: the 4×4 matrix on four runs.
+func (g *gen) quad(p prec, i isa) {
+	name := "quad" + p.suffix + i.name
+	g.fn(name, fmt.Sprintf("x0, x1, x2, x3 *%s, n int, m *%s", p.goType, p.coefType), 48, name+" applies a 4×4 matrix to the runs x0…x3.")
+	ptrs := []string{"DI", "SI", "R8", "R9"}
+	for k, ptr := range ptrs {
+		g.ins("MOVQ x%d+%d(FP), %s", k, 8*k, ptr)
+	}
+	g.ins("MOVQ n+32(FP), CX")
+	g.ins("MOVQ m+40(FP), AX")
+	g.ins("SHRQ $%d, CX", p.shift(i))
+	g.loop(name, func() {
+		for k, ptr := range ptrs {
+			g.ins("%s (%s), %s", p.mov, ptr, r(i, k))
+		}
+		for k := range ptrs {
+			g.swap(p, r(i, k), r(i, 4+k))
+		}
+		for row, ptr := range ptrs {
+			for col := range 4 {
+				g.mulAcc(p, col == 0, (4*row+col)*128, "AX", r(i, col), r(i, 4+col), r(i, 8))
+			}
+			g.ins("%s %s, (%s)", p.mov, r(i, 8), ptr)
+		}
+		for _, ptr := range ptrs {
+			g.ins("ADDQ $%d, %s", i.bytes, ptr)
+		}
+	})
+}
+
+// low: a 1-qubit matrix on target t inside the register: A⊙C1 + P(A)⊙C2.
+func (g *gen) low(p prec, i isa, t int) {
+	name := fmt.Sprintf("low%s%st%d", p.suffix, i.name, t)
+	g.fn(name, fmt.Sprintf("x *%s, n int, m *%s", p.goType, p.coefType), 24, name+" applies a 1-qubit matrix on target "+fmt.Sprint(t)+", inside the register, to x.")
+	g.ins("MOVQ x+0(FP), DI")
+	g.ins("MOVQ n+8(FP), CX")
+	g.ins("MOVQ m+16(FP), AX")
+	g.ins("SHRQ $%d, CX", p.shift(i))
+	pm := perm(p, i, t)
+	g.loop(name, func() {
+		g.ins("%s (DI), %s", p.mov, r(i, 0))
+		g.ins("%s", pm(r(i, 0), r(i, 2)))
+		g.swap(p, r(i, 0), r(i, 1))
+		g.swap(p, r(i, 2), r(i, 3))
+		g.mulAcc(p, true, 0, "AX", r(i, 0), r(i, 1), r(i, 4))
+		g.mulAcc(p, false, 128, "AX", r(i, 2), r(i, 3), r(i, 4))
+		g.ins("%s %s, (DI)", p.mov, r(i, 4))
+		g.ins("ADDQ $%d, DI", i.bytes)
+	})
+}
+
+// lowPair: a 2-qubit matrix, target t inside the register and the other
+// across the runs x and y: outputs are sums over x, P(x), y, P(y).
+func (g *gen) lowPair(p prec, i isa, t int) {
+	name := fmt.Sprintf("lowPair%s%st%d", p.suffix, i.name, t)
+	g.fn(name, fmt.Sprintf("x, y *%s, n int, m *%s", p.goType, p.coefType), 32, name+" applies a 2-qubit matrix with one target ("+fmt.Sprint(t)+") inside the register to the runs x and y.")
+	g.ins("MOVQ x+0(FP), DI")
+	g.ins("MOVQ y+8(FP), SI")
+	g.ins("MOVQ n+16(FP), CX")
+	g.ins("MOVQ m+24(FP), AX")
+	g.ins("SHRQ $%d, CX", p.shift(i))
+	pm := perm(p, i, t)
+	g.loop(name, func() {
+		// inputs 0 x, 1 P(x), 2 y, 3 P(y); their swaps 4–7.
+		g.ins("%s (DI), %s", p.mov, r(i, 0))
+		g.ins("%s (SI), %s", p.mov, r(i, 2))
+		g.ins("%s", pm(r(i, 0), r(i, 1)))
+		g.ins("%s", pm(r(i, 2), r(i, 3)))
+		for k := range 4 {
+			g.swap(p, r(i, k), r(i, 4+k))
+		}
+		for out := range 2 {
+			for k := range 4 {
+				g.mulAcc(p, k == 0, (4*out+k)*128, "AX", r(i, k), r(i, 4+k), r(i, 8+out))
+			}
+		}
+		g.ins("%s %s, (DI)", p.mov, r(i, 8))
+		g.ins("%s %s, (SI)", p.mov, r(i, 9))
+		g.ins("ADDQ $%d, DI", i.bytes)
+		g.ins("ADDQ $%d, SI", i.bytes)
+	})
+}
+
+// lowBoth: a 2-qubit matrix on targets a < b both inside the register:
+// A⊙C0 + PA⊙C1 + PB⊙C2 + PAB⊙C3.
+func (g *gen) lowBoth(p prec, i isa, a, b int) {
+	name := fmt.Sprintf("lowBoth%s%st%d%d", p.suffix, i.name, a, b)
+	g.fn(name, fmt.Sprintf("x *%s, n int, m *%s", p.goType, p.coefType), 24, fmt.Sprintf("%s applies a 2-qubit matrix on targets %d and %d, both inside the register, to x.", name, a, b))
+	g.ins("MOVQ x+0(FP), DI")
+	g.ins("MOVQ n+8(FP), CX")
+	g.ins("MOVQ m+16(FP), AX")
+	g.ins("SHRQ $%d, CX", p.shift(i))
+	pa, pb := perm(p, i, a), perm(p, i, b)
+	g.loop(name, func() {
+		// inputs 0 A, 1 PA, 2 PB, 3 PAB; their swaps 4–7.
+		g.ins("%s (DI), %s", p.mov, r(i, 0))
+		g.ins("%s", pa(r(i, 0), r(i, 1)))
+		g.ins("%s", pb(r(i, 0), r(i, 2)))
+		g.ins("%s", pa(r(i, 2), r(i, 3)))
+		for k := range 4 {
+			g.swap(p, r(i, k), r(i, 4+k))
+		}
+		for k := range 4 {
+			g.mulAcc(p, k == 0, k*128, "AX", r(i, k), r(i, 4+k), r(i, 8))
+		}
+		g.ins("%s %s, (DI)", p.mov, r(i, 8))
+		g.ins("ADDQ $%d, DI", i.bytes)
+	})
+}
+
+func main() {
+	dir := flag.String("dir", ".", "where to write the files")
+	flag.Parse()
+	var g gen
+	g.asm.WriteString("// Code generated by simdgen; DO NOT EDIT.\n\n//go:build !purego\n\n#include \"textflag.h\"\n")
+	g.decl.WriteString("// Code generated by simdgen; DO NOT EDIT.\n\n//go:build !purego\n\npackage sim\n\n// The kernels of simd_amd64.s (see internal/simdgen). n counts\n// amplitudes, a multiple of what one loop step takes; m points at the\n// coefficients laid out by posVectors or seqVectors.\n")
+	g.stub.WriteString("// Code generated by simdgen; DO NOT EDIT.\n\n//go:build purego || !amd64\n\npackage sim\n\n// Without assembly every loop is pure Go: bestSIMD is simdNone and these\n// are never called.\n\n")
+	for _, p := range []prec{double, single} {
+		for _, i := range []isa{avx2, avx512} {
+			g.pairs(p, i)
+			g.scale(p, i, false)
+			g.scale(p, i, true)
+			g.quad(p, i)
+			for t := range 3 {
+				if perm(p, i, t) != nil {
+					g.low(p, i, t)
+					g.lowPair(p, i, t)
+				}
+			}
+			for a := range 3 {
+				for b := a + 1; b < 3; b++ {
+					if perm(p, i, a) != nil && perm(p, i, b) != nil {
+						g.lowBoth(p, i, a, b)
+					}
+				}
+			}
+		}
+	}
+	write := func(name string, b *bytes.Buffer) {
+		out := []byte(strings.TrimRight(b.String(), "\n") + "\n")
+		if strings.HasSuffix(name, ".go") {
+			var err error
+			if out, err = format.Source(out); err != nil {
+				log.Fatal(err)
+			}
+		}
+		if err := os.WriteFile(filepath.Join(*dir, name), out, 0o644); err != nil {
+			log.Fatal(err)
+		}
+	}
+	write("simd_amd64.s", &g.asm)
+	write("simd_kernels_amd64.go", &g.decl)
+	write("simd_kernels_other.go", &g.stub)
+}
