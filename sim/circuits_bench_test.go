@@ -33,13 +33,19 @@ func BenchmarkCircuits(b *testing.B) {
 			c    *sim.Circuit
 		}{{"qft", qftCircuit(n)}, {"hcx", hcxLayers(n, 10)}} {
 			for _, p := range []sim.Precision{sim.Double, sim.Single} {
-				b.Run(fmt.Sprintf("%s%d/%s", c.name, n, p), func(b *testing.B) {
-					for b.Loop() {
-						if _, err := sim.SimulateWith(context.Background(), c.c, sim.Options{Precision: p}); err != nil {
-							b.Fatal(err)
-						}
+				for _, w := range []int{0, 2, 3, 4} {
+					name := fmt.Sprintf("%s%d/%s", c.name, n, p)
+					if w > 0 {
+						name += fmt.Sprintf("/width=%d", w)
 					}
-				})
+					b.Run(name, func(b *testing.B) {
+						for b.Loop() {
+							if _, err := sim.SimulateWith(context.Background(), c.c, sim.Options{Precision: p, FusionWidth: w}); err != nil {
+								b.Fatal(err)
+							}
+						}
+					})
+				}
 			}
 		}
 	}

@@ -44,11 +44,12 @@ type kernel struct {
 	vc simdCoefs
 	// low is the 1-qubit matrix for targets inside a register (simd.go).
 	low lowCoefs
-	// lowPair and diagLow serve kGeneral2 and kDiagK kernels whose lowest
-	// target lies inside a register (lowkernels.go).
-	lowPair lowPairCoefs
-	lowBoth lowBothCoefs
+	// diagLow serves kDiagK kernels whose lowest target lies inside a
+	// register (lowkernels.go).
 	diagLow *diagPatterns
+	// mats are the matrix of a dense kernel without controls prepared for
+	// the mat kernels (matkernels.go), nil for other kernels.
+	mats *matPlans
 }
 
 // coefs are a kernel's matrix entries in one precision.
@@ -160,12 +161,12 @@ func newKernel(g *Gate) *kernel {
 		}
 	default:
 		k.off = offsets(g.Targets)
-		// A 2-qubit permutation that is not diagonal (swap, cx as a fused
+		// A permutation of up to 4 qubits that is not diagonal (swap, cx as a fused
 		// block) runs as a dense 4×4 where vector kernels exist: a few more
 		// multiplications, but register-wide, where the permutation's loop
 		// moves one amplitude at a time.
 		perm, isPerm := permutation(m, d)
-		if isPerm && nt == 2 && bestSIMD != simdNone && !slices.Equal(perm, []int{0, 1, 2, 3}) {
+		if isPerm && nt <= 4 && bestSIMD != simdNone && !isIdentityPerm(perm) {
 			isPerm = false
 		}
 		if isPerm {
@@ -193,6 +194,9 @@ func newKernel(g *Gate) *kernel {
 	}
 	k.c128 = newCoefs[complex128](m1, m2, mat)
 	k.c64 = newCoefs[complex64](m1, m2, mat)
+	if (k.kind == kGeneral2 || k.kind == kGeneralK) && k.ctrlMask == 0 && bestSIMD != simdNone {
+		k.mats = &matPlans{}
+	}
 	switch k.kind {
 	case kPhase:
 		k.vc = newSIMDCoefs(m1[:1])
@@ -203,8 +207,6 @@ func newKernel(g *Gate) *kernel {
 		}
 	case kGeneral2:
 		k.vc = newSIMDCoefs(m2[:])
-		k.lowPair = newLowPairCoefs(m2, g.Targets, k.ctrlMask)
-		k.lowBoth = newLowBothCoefs(m2, g.Targets)
 	case kDiagK:
 		k.vc = newSIMDCoefs(mat)
 		if k.ctrlMask == 0 {
@@ -281,8 +283,7 @@ func applyKernel[T amplitude](k *kernel, c *coefs[T], s []T, lo, hi int, buf []T
 		return
 	}
 	switch {
-	case k.kind == kGeneral2 && applyLowPair(k, c, s, lo, hi, buf):
-	case k.kind == kGeneral2 && applyLowBoth(k, c, s, lo, hi, buf):
+	case k.mats != nil && applyMat(k, c, s, lo, hi, buf):
 	case k.kind == kDiagK && applyDiagLow(k, c, s, lo, hi):
 	default:
 		applyRuns(k, c, s, lo, hi, buf)
@@ -453,4 +454,13 @@ func pairsReal32(x, y []complex64, c *coefs[complex64]) {
 		x[i] = complex(r0*real(a0)+r1*real(a1), r0*imag(a0)+r1*imag(a1))
 		y[i] = complex(r2*real(a0)+r3*real(a1), r2*imag(a0)+r3*imag(a1))
 	}
+}
+
+func isIdentityPerm(perm []int) bool {
+	for r, c := range perm {
+		if r != c {
+			return false
+		}
+	}
+	return true
 }

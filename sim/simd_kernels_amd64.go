@@ -33,11 +33,6 @@ func quad128AVX2(x0, x1, x2, x3 *complex128, n int, m *float64)
 //go:noescape
 func low128AVX2t0(x *complex128, n int, m *float64)
 
-// lowPair128AVX2t0 applies a 2-qubit matrix with one target (0) inside the register to the runs x and y.
-//
-//go:noescape
-func lowPair128AVX2t0(x, y *complex128, n int, m *float64)
-
 // pairs128AVX512 applies a 2×2 matrix to the runs x and y.
 //
 //go:noescape
@@ -63,25 +58,10 @@ func quad128AVX512(x0, x1, x2, x3 *complex128, n int, m *float64)
 //go:noescape
 func low128AVX512t0(x *complex128, n int, m *float64)
 
-// lowPair128AVX512t0 applies a 2-qubit matrix with one target (0) inside the register to the runs x and y.
-//
-//go:noescape
-func lowPair128AVX512t0(x, y *complex128, n int, m *float64)
-
 // low128AVX512t1 applies a 1-qubit matrix on target 1, inside the register, to x.
 //
 //go:noescape
 func low128AVX512t1(x *complex128, n int, m *float64)
-
-// lowPair128AVX512t1 applies a 2-qubit matrix with one target (1) inside the register to the runs x and y.
-//
-//go:noescape
-func lowPair128AVX512t1(x, y *complex128, n int, m *float64)
-
-// lowBoth128AVX512t01 applies a 2-qubit matrix on targets 0 and 1, both inside the register, to x.
-//
-//go:noescape
-func lowBoth128AVX512t01(x *complex128, n int, m *float64)
 
 // pairs64AVX2 applies a 2×2 matrix to the runs x and y.
 //
@@ -108,25 +88,10 @@ func quad64AVX2(x0, x1, x2, x3 *complex64, n int, m *float32)
 //go:noescape
 func low64AVX2t0(x *complex64, n int, m *float32)
 
-// lowPair64AVX2t0 applies a 2-qubit matrix with one target (0) inside the register to the runs x and y.
-//
-//go:noescape
-func lowPair64AVX2t0(x, y *complex64, n int, m *float32)
-
 // low64AVX2t1 applies a 1-qubit matrix on target 1, inside the register, to x.
 //
 //go:noescape
 func low64AVX2t1(x *complex64, n int, m *float32)
-
-// lowPair64AVX2t1 applies a 2-qubit matrix with one target (1) inside the register to the runs x and y.
-//
-//go:noescape
-func lowPair64AVX2t1(x, y *complex64, n int, m *float32)
-
-// lowBoth64AVX2t01 applies a 2-qubit matrix on targets 0 and 1, both inside the register, to x.
-//
-//go:noescape
-func lowBoth64AVX2t01(x *complex64, n int, m *float32)
 
 // pairs64AVX512 applies a 2×2 matrix to the runs x and y.
 //
@@ -153,42 +118,326 @@ func quad64AVX512(x0, x1, x2, x3 *complex64, n int, m *float32)
 //go:noescape
 func low64AVX512t0(x *complex64, n int, m *float32)
 
-// lowPair64AVX512t0 applies a 2-qubit matrix with one target (0) inside the register to the runs x and y.
-//
-//go:noescape
-func lowPair64AVX512t0(x, y *complex64, n int, m *float32)
-
 // low64AVX512t1 applies a 1-qubit matrix on target 1, inside the register, to x.
 //
 //go:noescape
 func low64AVX512t1(x *complex64, n int, m *float32)
-
-// lowPair64AVX512t1 applies a 2-qubit matrix with one target (1) inside the register to the runs x and y.
-//
-//go:noescape
-func lowPair64AVX512t1(x, y *complex64, n int, m *float32)
 
 // low64AVX512t2 applies a 1-qubit matrix on target 2, inside the register, to x.
 //
 //go:noescape
 func low64AVX512t2(x *complex64, n int, m *float32)
 
-// lowPair64AVX512t2 applies a 2-qubit matrix with one target (2) inside the register to the runs x and y.
+// mat128AVX2h1l0 applies a dense matrix on 1 high and 1 low targets to the runs at offs from x.
 //
 //go:noescape
-func lowPair64AVX512t2(x, y *complex64, n int, m *float32)
+func mat128AVX2h1l0(x *complex128, offs *int, n int, m *float64)
 
-// lowBoth64AVX512t01 applies a 2-qubit matrix on targets 0 and 1, both inside the register, to x.
+// mat128AVX2h2l applies a dense matrix on 2 high and 0 low targets to the runs at offs from x.
 //
 //go:noescape
-func lowBoth64AVX512t01(x *complex64, n int, m *float32)
+func mat128AVX2h2l(x *complex128, offs *int, n int, m *float64)
 
-// lowBoth64AVX512t02 applies a 2-qubit matrix on targets 0 and 2, both inside the register, to x.
+// mat128AVX2h2l0 applies a dense matrix on 2 high and 1 low targets to the runs at offs from x.
 //
 //go:noescape
-func lowBoth64AVX512t02(x *complex64, n int, m *float32)
+func mat128AVX2h2l0(x *complex128, offs *int, n int, m *float64)
 
-// lowBoth64AVX512t12 applies a 2-qubit matrix on targets 1 and 2, both inside the register, to x.
+// mat128AVX2h3l applies a dense matrix on 3 high and 0 low targets to the runs at offs from x.
 //
 //go:noescape
-func lowBoth64AVX512t12(x *complex64, n int, m *float32)
+func mat128AVX2h3l(x *complex128, offs *int, n int, m *float64)
+
+// mat128AVX2h3l0 applies a dense matrix on 3 high and 1 low targets to the runs at offs from x.
+//
+//go:noescape
+func mat128AVX2h3l0(x *complex128, offs *int, n int, m *float64)
+
+// mat128AVX512h0l01 applies a dense matrix on 0 high and 2 low targets to the runs at offs from x.
+//
+//go:noescape
+func mat128AVX512h0l01(x *complex128, offs *int, n int, m *float64)
+
+// mat128AVX512h1l0 applies a dense matrix on 1 high and 1 low targets to the runs at offs from x.
+//
+//go:noescape
+func mat128AVX512h1l0(x *complex128, offs *int, n int, m *float64)
+
+// mat128AVX512h1l1 applies a dense matrix on 1 high and 1 low targets to the runs at offs from x.
+//
+//go:noescape
+func mat128AVX512h1l1(x *complex128, offs *int, n int, m *float64)
+
+// mat128AVX512h1l01 applies a dense matrix on 1 high and 2 low targets to the runs at offs from x.
+//
+//go:noescape
+func mat128AVX512h1l01(x *complex128, offs *int, n int, m *float64)
+
+// mat128AVX512h2l applies a dense matrix on 2 high and 0 low targets to the runs at offs from x.
+//
+//go:noescape
+func mat128AVX512h2l(x *complex128, offs *int, n int, m *float64)
+
+// mat128AVX512h2l0 applies a dense matrix on 2 high and 1 low targets to the runs at offs from x.
+//
+//go:noescape
+func mat128AVX512h2l0(x *complex128, offs *int, n int, m *float64)
+
+// mat128AVX512h2l1 applies a dense matrix on 2 high and 1 low targets to the runs at offs from x.
+//
+//go:noescape
+func mat128AVX512h2l1(x *complex128, offs *int, n int, m *float64)
+
+// mat128AVX512h2l01 applies a dense matrix on 2 high and 2 low targets to the runs at offs from x.
+//
+//go:noescape
+func mat128AVX512h2l01(x *complex128, offs *int, n int, m *float64)
+
+// mat128AVX512h3l applies a dense matrix on 3 high and 0 low targets to the runs at offs from x.
+//
+//go:noescape
+func mat128AVX512h3l(x *complex128, offs *int, n int, m *float64)
+
+// mat128AVX512h3l0 applies a dense matrix on 3 high and 1 low targets to the runs at offs from x.
+//
+//go:noescape
+func mat128AVX512h3l0(x *complex128, offs *int, n int, m *float64)
+
+// mat128AVX512h3l1 applies a dense matrix on 3 high and 1 low targets to the runs at offs from x.
+//
+//go:noescape
+func mat128AVX512h3l1(x *complex128, offs *int, n int, m *float64)
+
+// mat128AVX512h4l applies a dense matrix on 4 high and 0 low targets to the runs at offs from x.
+//
+//go:noescape
+func mat128AVX512h4l(x *complex128, offs *int, n int, m *float64)
+
+// mat64AVX2h0l01 applies a dense matrix on 0 high and 2 low targets to the runs at offs from x.
+//
+//go:noescape
+func mat64AVX2h0l01(x *complex64, offs *int, n int, m *float32)
+
+// mat64AVX2h1l0 applies a dense matrix on 1 high and 1 low targets to the runs at offs from x.
+//
+//go:noescape
+func mat64AVX2h1l0(x *complex64, offs *int, n int, m *float32)
+
+// mat64AVX2h1l1 applies a dense matrix on 1 high and 1 low targets to the runs at offs from x.
+//
+//go:noescape
+func mat64AVX2h1l1(x *complex64, offs *int, n int, m *float32)
+
+// mat64AVX2h1l01 applies a dense matrix on 1 high and 2 low targets to the runs at offs from x.
+//
+//go:noescape
+func mat64AVX2h1l01(x *complex64, offs *int, n int, m *float32)
+
+// mat64AVX2h2l applies a dense matrix on 2 high and 0 low targets to the runs at offs from x.
+//
+//go:noescape
+func mat64AVX2h2l(x *complex64, offs *int, n int, m *float32)
+
+// mat64AVX2h2l0 applies a dense matrix on 2 high and 1 low targets to the runs at offs from x.
+//
+//go:noescape
+func mat64AVX2h2l0(x *complex64, offs *int, n int, m *float32)
+
+// mat64AVX2h2l1 applies a dense matrix on 2 high and 1 low targets to the runs at offs from x.
+//
+//go:noescape
+func mat64AVX2h2l1(x *complex64, offs *int, n int, m *float32)
+
+// mat64AVX2h2l01 applies a dense matrix on 2 high and 2 low targets to the runs at offs from x.
+//
+//go:noescape
+func mat64AVX2h2l01(x *complex64, offs *int, n int, m *float32)
+
+// mat64AVX2h3l applies a dense matrix on 3 high and 0 low targets to the runs at offs from x.
+//
+//go:noescape
+func mat64AVX2h3l(x *complex64, offs *int, n int, m *float32)
+
+// mat64AVX2h3l0 applies a dense matrix on 3 high and 1 low targets to the runs at offs from x.
+//
+//go:noescape
+func mat64AVX2h3l0(x *complex64, offs *int, n int, m *float32)
+
+// mat64AVX2h3l1 applies a dense matrix on 3 high and 1 low targets to the runs at offs from x.
+//
+//go:noescape
+func mat64AVX2h3l1(x *complex64, offs *int, n int, m *float32)
+
+// mat64AVX512h0l01 applies a dense matrix on 0 high and 2 low targets to the runs at offs from x.
+//
+//go:noescape
+func mat64AVX512h0l01(x *complex64, offs *int, n int, m *float32)
+
+// mat64AVX512h0l02 applies a dense matrix on 0 high and 2 low targets to the runs at offs from x.
+//
+//go:noescape
+func mat64AVX512h0l02(x *complex64, offs *int, n int, m *float32)
+
+// mat64AVX512h0l12 applies a dense matrix on 0 high and 2 low targets to the runs at offs from x.
+//
+//go:noescape
+func mat64AVX512h0l12(x *complex64, offs *int, n int, m *float32)
+
+// mat64AVX512h0l012 applies a dense matrix on 0 high and 3 low targets to the runs at offs from x.
+//
+//go:noescape
+func mat64AVX512h0l012(x *complex64, offs *int, n int, m *float32)
+
+// mat64AVX512h1l0 applies a dense matrix on 1 high and 1 low targets to the runs at offs from x.
+//
+//go:noescape
+func mat64AVX512h1l0(x *complex64, offs *int, n int, m *float32)
+
+// mat64AVX512h1l1 applies a dense matrix on 1 high and 1 low targets to the runs at offs from x.
+//
+//go:noescape
+func mat64AVX512h1l1(x *complex64, offs *int, n int, m *float32)
+
+// mat64AVX512h1l01 applies a dense matrix on 1 high and 2 low targets to the runs at offs from x.
+//
+//go:noescape
+func mat64AVX512h1l01(x *complex64, offs *int, n int, m *float32)
+
+// mat64AVX512h1l2 applies a dense matrix on 1 high and 1 low targets to the runs at offs from x.
+//
+//go:noescape
+func mat64AVX512h1l2(x *complex64, offs *int, n int, m *float32)
+
+// mat64AVX512h1l02 applies a dense matrix on 1 high and 2 low targets to the runs at offs from x.
+//
+//go:noescape
+func mat64AVX512h1l02(x *complex64, offs *int, n int, m *float32)
+
+// mat64AVX512h1l12 applies a dense matrix on 1 high and 2 low targets to the runs at offs from x.
+//
+//go:noescape
+func mat64AVX512h1l12(x *complex64, offs *int, n int, m *float32)
+
+// mat64AVX512h1l012 applies a dense matrix on 1 high and 3 low targets to the runs at offs from x.
+//
+//go:noescape
+func mat64AVX512h1l012(x *complex64, offs *int, n int, m *float32)
+
+// mat64AVX512h2l applies a dense matrix on 2 high and 0 low targets to the runs at offs from x.
+//
+//go:noescape
+func mat64AVX512h2l(x *complex64, offs *int, n int, m *float32)
+
+// mat64AVX512h2l0 applies a dense matrix on 2 high and 1 low targets to the runs at offs from x.
+//
+//go:noescape
+func mat64AVX512h2l0(x *complex64, offs *int, n int, m *float32)
+
+// mat64AVX512h2l1 applies a dense matrix on 2 high and 1 low targets to the runs at offs from x.
+//
+//go:noescape
+func mat64AVX512h2l1(x *complex64, offs *int, n int, m *float32)
+
+// mat64AVX512h2l01 applies a dense matrix on 2 high and 2 low targets to the runs at offs from x.
+//
+//go:noescape
+func mat64AVX512h2l01(x *complex64, offs *int, n int, m *float32)
+
+// mat64AVX512h2l2 applies a dense matrix on 2 high and 1 low targets to the runs at offs from x.
+//
+//go:noescape
+func mat64AVX512h2l2(x *complex64, offs *int, n int, m *float32)
+
+// mat64AVX512h2l02 applies a dense matrix on 2 high and 2 low targets to the runs at offs from x.
+//
+//go:noescape
+func mat64AVX512h2l02(x *complex64, offs *int, n int, m *float32)
+
+// mat64AVX512h2l12 applies a dense matrix on 2 high and 2 low targets to the runs at offs from x.
+//
+//go:noescape
+func mat64AVX512h2l12(x *complex64, offs *int, n int, m *float32)
+
+// mat64AVX512h3l applies a dense matrix on 3 high and 0 low targets to the runs at offs from x.
+//
+//go:noescape
+func mat64AVX512h3l(x *complex64, offs *int, n int, m *float32)
+
+// mat64AVX512h3l0 applies a dense matrix on 3 high and 1 low targets to the runs at offs from x.
+//
+//go:noescape
+func mat64AVX512h3l0(x *complex64, offs *int, n int, m *float32)
+
+// mat64AVX512h3l1 applies a dense matrix on 3 high and 1 low targets to the runs at offs from x.
+//
+//go:noescape
+func mat64AVX512h3l1(x *complex64, offs *int, n int, m *float32)
+
+// mat64AVX512h3l2 applies a dense matrix on 3 high and 1 low targets to the runs at offs from x.
+//
+//go:noescape
+func mat64AVX512h3l2(x *complex64, offs *int, n int, m *float32)
+
+// mat64AVX512h4l applies a dense matrix on 4 high and 0 low targets to the runs at offs from x.
+//
+//go:noescape
+func mat64AVX512h4l(x *complex64, offs *int, n int, m *float32)
+
+// The mat kernels by level, number of high targets and low targets.
+
+var mat128Kernels = map[matKey]func(*complex128, *int, int, *float64){
+	{simdAVX2, 1, "0"}:    mat128AVX2h1l0,
+	{simdAVX2, 2, ""}:     mat128AVX2h2l,
+	{simdAVX2, 2, "0"}:    mat128AVX2h2l0,
+	{simdAVX2, 3, ""}:     mat128AVX2h3l,
+	{simdAVX2, 3, "0"}:    mat128AVX2h3l0,
+	{simdAVX512, 0, "01"}: mat128AVX512h0l01,
+	{simdAVX512, 1, "0"}:  mat128AVX512h1l0,
+	{simdAVX512, 1, "1"}:  mat128AVX512h1l1,
+	{simdAVX512, 1, "01"}: mat128AVX512h1l01,
+	{simdAVX512, 2, ""}:   mat128AVX512h2l,
+	{simdAVX512, 2, "0"}:  mat128AVX512h2l0,
+	{simdAVX512, 2, "1"}:  mat128AVX512h2l1,
+	{simdAVX512, 2, "01"}: mat128AVX512h2l01,
+	{simdAVX512, 3, ""}:   mat128AVX512h3l,
+	{simdAVX512, 3, "0"}:  mat128AVX512h3l0,
+	{simdAVX512, 3, "1"}:  mat128AVX512h3l1,
+	{simdAVX512, 4, ""}:   mat128AVX512h4l,
+}
+
+var mat64Kernels = map[matKey]func(*complex64, *int, int, *float32){
+	{simdAVX2, 0, "01"}:    mat64AVX2h0l01,
+	{simdAVX2, 1, "0"}:     mat64AVX2h1l0,
+	{simdAVX2, 1, "1"}:     mat64AVX2h1l1,
+	{simdAVX2, 1, "01"}:    mat64AVX2h1l01,
+	{simdAVX2, 2, ""}:      mat64AVX2h2l,
+	{simdAVX2, 2, "0"}:     mat64AVX2h2l0,
+	{simdAVX2, 2, "1"}:     mat64AVX2h2l1,
+	{simdAVX2, 2, "01"}:    mat64AVX2h2l01,
+	{simdAVX2, 3, ""}:      mat64AVX2h3l,
+	{simdAVX2, 3, "0"}:     mat64AVX2h3l0,
+	{simdAVX2, 3, "1"}:     mat64AVX2h3l1,
+	{simdAVX512, 0, "01"}:  mat64AVX512h0l01,
+	{simdAVX512, 0, "02"}:  mat64AVX512h0l02,
+	{simdAVX512, 0, "12"}:  mat64AVX512h0l12,
+	{simdAVX512, 0, "012"}: mat64AVX512h0l012,
+	{simdAVX512, 1, "0"}:   mat64AVX512h1l0,
+	{simdAVX512, 1, "1"}:   mat64AVX512h1l1,
+	{simdAVX512, 1, "01"}:  mat64AVX512h1l01,
+	{simdAVX512, 1, "2"}:   mat64AVX512h1l2,
+	{simdAVX512, 1, "02"}:  mat64AVX512h1l02,
+	{simdAVX512, 1, "12"}:  mat64AVX512h1l12,
+	{simdAVX512, 1, "012"}: mat64AVX512h1l012,
+	{simdAVX512, 2, ""}:    mat64AVX512h2l,
+	{simdAVX512, 2, "0"}:   mat64AVX512h2l0,
+	{simdAVX512, 2, "1"}:   mat64AVX512h2l1,
+	{simdAVX512, 2, "01"}:  mat64AVX512h2l01,
+	{simdAVX512, 2, "2"}:   mat64AVX512h2l2,
+	{simdAVX512, 2, "02"}:  mat64AVX512h2l02,
+	{simdAVX512, 2, "12"}:  mat64AVX512h2l12,
+	{simdAVX512, 3, ""}:    mat64AVX512h3l,
+	{simdAVX512, 3, "0"}:   mat64AVX512h3l0,
+	{simdAVX512, 3, "1"}:   mat64AVX512h3l1,
+	{simdAVX512, 3, "2"}:   mat64AVX512h3l2,
+	{simdAVX512, 4, ""}:    mat64AVX512h4l,
+}

@@ -71,6 +71,15 @@ func simdCases(rng *rand.Rand, n int) []Gate {
 			}
 		}
 	}
+	for t := range n {
+		three := []int{t, (t + 1) % n, (t + 3) % n}
+		four := []int{t, (t + 2) % n, (t + 4) % n, (t + 5) % n}
+		gs = append(gs, Gate{Name: "3q", Matrix: randomMatrix(rng, 8), Targets: three})
+		gs = append(gs, Gate{Name: "4q", Matrix: randomMatrix(rng, 16), Targets: four})
+	}
+	// Every target inside a register of 8 complex64.
+	gs = append(gs, Gate{Name: "3q", Matrix: randomMatrix(rng, 8), Targets: []int{2, 0, 1}})
+	gs = append(gs, Gate{Name: "4q", Matrix: randomMatrix(rng, 16), Targets: []int{1, 0, n - 2, 2}})
 	gs = append(gs, Gate{Name: "diag2 controlled", Matrix: diag(4), Targets: []int{0, n - 2}, Controls: []Control{{Qubit: 3}}})
 	gs = append(gs, Gate{Name: "2q controlled", Matrix: randomMatrix(rng, 4), Targets: []int{n - 1, 1}, Controls: []Control{{Qubit: 0}}})
 	return gs

@@ -1,0 +1,163 @@
+package sim
+
+import (
+	"slices"
+	"sync"
+)
+
+// Dense matrices of 2 to 4 targets without controls (fused blocks, most
+// 2-qubit gates) run on the mat kernels of simd_amd64.s: the targets at or
+// above the register's width (high) select runs of amplitudes, those below
+// it (low) vary inside a register. Each output register is a
+// sum, over the input runs and the flips of the low targets, of a shuffled
+// input times coefficients that depend on the position in the register.
+
+// matKey names a mat kernel: the level, the number of high targets and the
+// low targets as digits ("" for none, "01" for 0 and 1).
+type matKey struct {
+	level simdLevel
+	high  int
+	lows  string
+}
+
+// matPlan is a kernel's matrix prepared for one precision and level.
+type matPlan struct {
+	offs []int // byte offset of each input run from the register's base
+	maxO int   // the largest offset, in amplitudes
+	lows int   // number of low targets
+	high []int // high targets, ascending
+	d    []float64
+	s    []float32
+	f128 func(*complex128, *int, int, *float64)
+	f64  func(*complex64, *int, int, *float32)
+}
+
+// matPlans are built on first use, per precision and level: a 4-qubit
+// block's coefficients take 32 KiB in double, and a run uses one.
+type matPlans [2][3]struct {
+	once sync.Once
+	plan *matPlan
+}
+
+func (k *kernel) matPlan(double bool, level simdLevel, rb int) *matPlan {
+	if k.mats == nil || level == simdNone {
+		return nil
+	}
+	pi := 0
+	if double {
+		pi = 1
+	}
+	e := &k.mats[pi][level]
+	e.once.Do(func() { e.plan = newMatPlan(k, double, level, rb) })
+	return e.plan
+}
+
+func newMatPlan(k *kernel, double bool, level simdLevel, rb int) *matPlan {
+	var lows, high []int
+	for _, t := range k.targets {
+		if t < rb {
+			lows = append(lows, t)
+		} else {
+			high = append(high, t)
+		}
+	}
+	slices.Sort(lows)
+	slices.Sort(high)
+	key := matKey{level: level, high: len(high)}
+	for _, t := range lows {
+		key.lows += string(rune('0' + t))
+	}
+	p := &matPlan{lows: len(lows), high: high}
+	if double {
+		p.f128 = mat128Kernels[key]
+	} else {
+		p.f64 = mat64Kernels[key]
+	}
+	if p.f128 == nil && p.f64 == nil {
+		return nil
+	}
+	ampBytes := 8
+	if double {
+		ampBytes = 16
+	}
+	runs, flips := 1<<len(high), 1<<len(lows)
+	p.offs = make([]int, runs)
+	for i := range runs {
+		o := 0
+		for m, t := range high {
+			o |= (i >> m & 1) << t
+		}
+		p.offs[i] = o * ampBytes
+		p.maxO = max(p.maxO, o)
+	}
+	// matIndex is the matrix index of the targets' bits in amplitude
+	// index a: bit j is target j.
+	matIndex := func(a int) int {
+		r := 0
+		for j, t := range k.targets {
+			r |= (a >> t & 1) << j
+		}
+		return r
+	}
+	d := len(k.off)
+	p.d, p.s = posVectors(runs*runs*flips, func(v, pos int) complex128 {
+		pos &= 1<<rb - 1 // positions past the register repeat
+		f, in, out := v%flips, v/flips%runs, v/flips/runs
+		var flip int
+		for j, t := range lows {
+			flip |= (f >> j & 1) << t
+		}
+		row := matIndex(pos | p.offs[out]/ampBytes)
+		col := matIndex(pos ^ flip | p.offs[in]/ampBytes)
+		return k.matrix(row*d + col)
+	})
+	return p
+}
+
+// matrix is entry e of a kGeneral2 or kGeneralK kernel's matrix.
+func (k *kernel) matrix(e int) complex128 {
+	if k.kind == kGeneral2 {
+		return complex128(k.c128.m2[e])
+	}
+	return k.c128.mat[e]
+}
+
+// applyMat runs k on counters [lo, hi) with a mat kernel, register by
+// register over each stretch of amplitudes no high target splits; the
+// ends of a range that do not fill a register take the pure-Go loop. It
+// reports false, doing nothing, when no mat kernel fits.
+func applyMat[T amplitude](k *kernel, c *coefs[T], s []T, lo, hi int, buf []T) bool {
+	rb := regBits[T]()
+	var zero T
+	_, double := any(zero).(complex128)
+	p := k.matPlan(double, simd, rb)
+	if p == nil {
+		return false
+	}
+	per := 1 << (rb - p.lows) // counters per register
+	stretch := hi
+	if len(p.high) > 0 {
+		stretch = 1 << (p.high[0] - p.lows)
+	}
+	for j := lo; j < hi; {
+		end := min(hi, (j/stretch+1)*stretch)
+		a := min(end, (j+per-1)/per*per)
+		applyRuns(k, c, s, j, a, buf)
+		if m := (end - a) &^ (per - 1); m > 0 {
+			b, n := k.base(a), m/per<<rb
+			if b+n+p.maxO > len(s) {
+				panic("sim: a mat kernel past the state") // a bug, not an input
+			}
+			switch x := any(s).(type) {
+			case []complex128:
+				p.f128(&x[b], &p.offs[0], n, &p.d[0])
+			case []complex64:
+				p.f64(&x[b], &p.offs[0], n, &p.s[0])
+			}
+			a += m
+		}
+		applyRuns(k, c, s, a, end, buf)
+		j = end
+	}
+	return true
+}
