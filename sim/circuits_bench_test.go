@@ -33,7 +33,7 @@ func BenchmarkCircuits(b *testing.B) {
 			c    *sim.Circuit
 		}{{"qft", qftCircuit(n)}, {"hcx", hcxLayers(n, 10)}} {
 			for _, p := range []sim.Precision{sim.Double, sim.Single} {
-				for _, w := range []int{0, 2, 3, 4} {
+				for _, w := range []int{2, 3, 4, 0} {
 					name := fmt.Sprintf("%s%d/%s", c.name, n, p)
 					if w > 0 {
 						name += fmt.Sprintf("/width=%d", w)

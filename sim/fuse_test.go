@@ -241,3 +241,33 @@ func TestFusionKeepsABlockThatFits(t *testing.T) {
 		t.Errorf("%d kernels, want %d", got, layers*(n-1))
 	}
 }
+
+// On 16 qubits and more the default fusion picks its width by the cost
+// model; whatever it picks must end in the unfused state.
+func TestAutoFusionMatchesUnfused(t *testing.T) {
+	rng := rand.New(rand.NewPCG(31, 32))
+	for _, c := range []*sim.Circuit{hcxLayers(16, 3), qftCircuit(16), randomLayers(17, 4)} {
+		for range 100 {
+			c.Apply(randomGate(rng, c.NumQubits))
+		}
+		for _, p := range []sim.Precision{sim.Double, sim.Single} {
+			want, err := sim.SimulateWith(context.Background(), c, sim.Options{FusionWidth: -1, Precision: p})
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := sim.SimulateWith(context.Background(), c, sim.Options{Precision: p})
+			if err != nil {
+				t.Fatal(err)
+			}
+			tol := 1e-20
+			if p == sim.Single {
+				tol = 1e-10
+			}
+			for i, a := range want.Amplitudes() {
+				if d := got.Amplitude(i) - a; real(d)*real(d)+imag(d)*imag(d) > tol {
+					t.Fatalf("%d qubits, %s: amplitude %d = %v, want %v", c.NumQubits, p, i, got.Amplitude(i), a)
+				}
+			}
+		}
+	}
+}

@@ -42,8 +42,6 @@ type kernel struct {
 	// vc is the matrix for the vector kernels (simd.go): the 1-qubit
 	// matrix, kPhase's phase, kGeneral2's 4×4 or kDiagK's diagonal.
 	vc simdCoefs
-	// low is the 1-qubit matrix for targets inside a register (simd.go).
-	low lowCoefs
 	// diagLow serves kDiagK kernels whose lowest target lies inside a
 	// register (lowkernels.go).
 	diagLow *diagPatterns
@@ -194,7 +192,7 @@ func newKernel(g *Gate) *kernel {
 	}
 	k.c128 = newCoefs[complex128](m1, m2, mat)
 	k.c64 = newCoefs[complex64](m1, m2, mat)
-	if (k.kind == kGeneral2 || k.kind == kGeneralK) && k.ctrlMask == 0 && bestSIMD != simdNone {
+	if k.kind != kPhase && k.kind != kPermK && k.kind != kDiagK && k.ctrlMask == 0 && bestSIMD != simdNone {
 		k.mats = &matPlans{}
 	}
 	switch k.kind {
@@ -202,9 +200,6 @@ func newKernel(g *Gate) *kernel {
 		k.vc = newSIMDCoefs(m1[:1])
 	case kDiag1, kAntiDiag1, kGeneral1:
 		k.vc = newSIMDCoefs(m1[:])
-		if k.ctrlMask == 0 {
-			k.low = newLowCoefs(m1, g.Targets[0])
-		}
 	case kGeneral2:
 		k.vc = newSIMDCoefs(m2[:])
 	case kDiagK:
@@ -271,9 +266,11 @@ func (k *kernel) base(j int) int {
 func applyKernel[T amplitude](k *kernel, c *coefs[T], s []T, lo, hi int, buf []T) {
 	switch k.kind {
 	case kDiag1, kAntiDiag1, kGeneral1:
-		if k.ctrlMask != 0 {
+		switch {
+		case k.ctrlMask != 0:
 			apply1Controlled(k, c, s, lo, hi)
-		} else {
+		case k.mats != nil && applyMat(k, c, s, lo, hi, nil):
+		default:
 			apply1(k, c, s, lo, hi)
 		}
 		return
@@ -361,11 +358,6 @@ func applyRun[T amplitude](k *kernel, c *coefs[T], s []T, b, n int, buf []T) {
 func apply1[T amplitude](k *kernel, c *coefs[T], s []T, lo, hi int) {
 	stride := 1 << k.targets[0]
 	low := stride - 1
-	if lo&low == 0 && k.low.d != nil {
-		// Counters from a multiple of the stride start a pair: a target
-		// inside a register takes the whole range at once.
-		lo += vectorLow(&k.low, k.targets[0], s[2*lo:2*hi]) / 2
-	}
 	for j := lo; j < hi; {
 		off := j & low
 		n := min(stride-off, hi-j)

@@ -26,10 +26,14 @@ type matPlan struct {
 	maxO int   // the largest offset, in amplitudes
 	lows int   // number of low targets
 	high []int // high targets, ascending
-	d    []float64
-	s    []float32
-	f128 func(*complex128, *int, int, *float64)
-	f64  func(*complex64, *int, int, *float32)
+	// Stretches of amplitudes no high target splits come at a regular
+	// stride (bytes) up to the next high target above the consecutive
+	// ones from high[0]: outer of them (0: to the end of the state).
+	stride, outer int
+	d             []float64
+	s             []float32
+	f128          func(*complex128, *int, int, int, int, *float64)
+	f64           func(*complex64, *int, int, int, int, *float32)
 }
 
 // matPlans are built on first use, per precision and level: a 4-qubit
@@ -99,7 +103,17 @@ func newMatPlan(k *kernel, double bool, level simdLevel, rb int) *matPlan {
 		}
 		return r
 	}
-	d := len(k.off)
+	if len(high) > 0 {
+		e := high[0]
+		for slices.Contains(high, e+1) {
+			e++
+		}
+		p.stride = 1 << (e + 1) * ampBytes
+		if i := slices.IndexFunc(high, func(t int) bool { return t > e }); i >= 0 {
+			p.outer = 1 << (high[i] - e - 1)
+		}
+	}
+	d := 1 << len(k.targets)
 	p.d, p.s = posVectors(runs*runs*flips, func(v, pos int) complex128 {
 		pos &= 1<<rb - 1 // positions past the register repeat
 		f, in, out := v%flips, v/flips%runs, v/flips/runs
@@ -114,18 +128,22 @@ func newMatPlan(k *kernel, double bool, level simdLevel, rb int) *matPlan {
 	return p
 }
 
-// matrix is entry e of a kGeneral2 or kGeneralK kernel's matrix.
+// matrix is entry e of a dense kernel's matrix.
 func (k *kernel) matrix(e int) complex128 {
-	if k.kind == kGeneral2 {
-		return complex128(k.c128.m2[e])
+	switch k.kind {
+	case kDiag1, kAntiDiag1, kGeneral1:
+		return k.c128.m[e]
+	case kGeneral2:
+		return k.c128.m2[e]
 	}
 	return k.c128.mat[e]
 }
 
-// applyMat runs k on counters [lo, hi) with a mat kernel, register by
-// register over each stretch of amplitudes no high target splits; the
-// ends of a range that do not fill a register take the pure-Go loop. It
-// reports false, doing nothing, when no mat kernel fits.
+// applyMat runs k on counters [lo, hi) with a mat kernel: whole
+// stretches of amplitudes that no high target splits in one call each run
+// of them at a regular stride, and the ends of a range that do not fill a
+// register in the pure-Go loop. It reports false, doing nothing, when no
+// mat kernel fits.
 func applyMat[T amplitude](k *kernel, c *coefs[T], s []T, lo, hi int, buf []T) bool {
 	rb := regBits[T]()
 	var zero T
@@ -135,29 +153,56 @@ func applyMat[T amplitude](k *kernel, c *coefs[T], s []T, lo, hi int, buf []T) b
 		return false
 	}
 	per := 1 << (rb - p.lows) // counters per register
-	stretch := hi
+	inner := 1 << 62          // counters per stretch: unbounded without high targets
 	if len(p.high) > 0 {
-		stretch = 1 << (p.high[0] - p.lows)
+		inner = 1 << (p.high[0] - p.lows)
 	}
 	for j := lo; j < hi; {
-		end := min(hi, (j/stretch+1)*stretch)
+		end := min(hi, (j/inner+1)*inner)
+		if j%inner == 0 && end-j == inner {
+			// Whole stretches from here, as many as come at the stride.
+			q := (hi - j) / inner
+			if p.outer > 0 {
+				q = min(q, p.outer-j/inner%p.outer)
+			}
+			p.call(s, k.base(j), inner<<p.lows, q)
+			j += q * inner
+			continue
+		}
 		a := min(end, (j+per-1)/per*per)
-		applyRuns(k, c, s, j, a, buf)
+		applyScalar(k, c, s, j, a, buf)
 		if m := (end - a) &^ (per - 1); m > 0 {
-			b, n := k.base(a), m/per<<rb
-			if b+n+p.maxO > len(s) {
-				panic("sim: a mat kernel past the state") // a bug, not an input
-			}
-			switch x := any(s).(type) {
-			case []complex128:
-				p.f128(&x[b], &p.offs[0], n, &p.d[0])
-			case []complex64:
-				p.f64(&x[b], &p.offs[0], n, &p.s[0])
-			}
+			p.call(s, k.base(a), m<<p.lows, 1)
 			a += m
 		}
-		applyRuns(k, c, s, a, end, buf)
+		applyScalar(k, c, s, a, end, buf)
 		j = end
 	}
 	return true
+}
+
+// applyScalar runs k on counters [lo, hi) in pure Go.
+func applyScalar[T amplitude](k *kernel, c *coefs[T], s []T, lo, hi int, buf []T) {
+	switch k.kind {
+	case kDiag1, kAntiDiag1, kGeneral1:
+		apply1(k, c, s, lo, hi)
+	default:
+		applyRuns(k, c, s, lo, hi, buf)
+	}
+}
+
+// call runs the kernel on q stretches of n amplitudes from s[b].
+func (p *matPlan) call(s any, b, n, q int) {
+	switch x := s.(type) {
+	case []complex128:
+		if b+(q-1)*p.stride/16+n+p.maxO > len(x) {
+			panic("sim: a mat kernel past the state") // a bug, not an input
+		}
+		p.f128(&x[b], &p.offs[0], n, q, p.stride, &p.d[0])
+	case []complex64:
+		if b+(q-1)*p.stride/8+n+p.maxO > len(x) {
+			panic("sim: a mat kernel past the state")
+		}
+		p.f64(&x[b], &p.offs[0], n, q, p.stride, &p.s[0])
+	}
 }

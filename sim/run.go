@@ -164,18 +164,22 @@ type prepared struct {
 	head []*kernel
 }
 
-// fusion widths; see DefaultFusionWidth.
-type fusion struct{ width, diagWidth int }
+// fusion widths; see DefaultFusionWidth. auto lets the cost model pick
+// the general width (fusecost.go).
+type fusion struct {
+	width, diagWidth int
+	auto             bool
+}
 
 func (o Options) fusion() fusion {
 	switch {
 	case o.FusionWidth < 0:
 		return fusion{}
 	case o.FusionWidth == 0:
-		return fusion{DefaultFusionWidth, DefaultDiagonalFusionWidth}
+		return fusion{DefaultFusionWidth, DefaultDiagonalFusionWidth, true}
 	}
 	w := min(o.FusionWidth, maxFusionWidth)
-	return fusion{w, max(w, DefaultDiagonalFusionWidth)}
+	return fusion{w, max(w, DefaultDiagonalFusionWidth), false}
 }
 
 // prepare analyses c followed by extra and builds what running it needs.
@@ -213,7 +217,7 @@ func prepare(ctx context.Context, c *Circuit, extra []Op, f fusion, perShot bool
 	// Fuse between barriers: a barrier keeps gates from merging across it.
 	var run []*Gate
 	flush := func() error {
-		ks, err := fuseGates(ctx, run, f.width, f.diagWidth)
+		ks, err := fuseBest(ctx, run, c.NumQubits, f)
 		p.head = append(p.head, ks...)
 		run = run[:0]
 		return err

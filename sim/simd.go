@@ -193,30 +193,6 @@ func vectorQuad[T amplitude](v *simdCoefs, x0, x1, x2, x3 []T) int {
 	return 0
 }
 
-// lowCoefs holds a 1-qubit matrix for the low-target kernels: for each
-// position of a register, the entry that multiplies the amplitude itself
-// (m0 or m3, by the target bit) and the one that multiplies its partner
-// (m1 or m2), as R1, I1, R2, I2 vectors of 64 bytes each. Built only for
-// targets below 3, the lowest a register of 8 complex64 holds.
-type lowCoefs struct {
-	d []float64
-	s []float32
-}
-
-func newLowCoefs(m [4]complex128, t int) lowCoefs {
-	if bestSIMD == simdNone || t > 2 {
-		return lowCoefs{}
-	}
-	d, f := posVectors(2, func(v, p int) complex128 {
-		// v 0 multiplies the amplitude, v 1 its partner.
-		if p>>t&1 == 0 {
-			return m[v]
-		}
-		return m[3-v]
-	})
-	return lowCoefs{d: d, s: f}
-}
-
 // posVectors lays out nvec vectors of coefficients that vary with the
 // position p in a register (4 complex128 or 8 complex64), 128 bytes each:
 // the real parts twice per position, then (−imag, imag) per position.
@@ -237,64 +213,4 @@ func posVectors(nvec int, coef func(v, p int) complex128) ([]float64, []float32)
 		}
 	}
 	return d, s
-}
-
-// vectorLow applies a 1-qubit gate on target t, whose pairs lie inside a
-// register, to the front of x (which starts at a pair) and returns how
-// many amplitudes it did: 0 when t is not low for this precision.
-func vectorLow[T amplitude](c *lowCoefs, t int, x []T) int {
-	if simd == simdNone || c.d == nil {
-		return 0
-	}
-	switch x := any(x).(type) {
-	case []complex128:
-		switch {
-		case simd == simdAVX512 && t <= 1:
-			n := len(x) &^ 3
-			if n == 0 {
-				return 0
-			}
-			if t == 0 {
-				low128AVX512t0(&x[0], n, &c.d[0])
-			} else {
-				low128AVX512t1(&x[0], n, &c.d[0])
-			}
-			return n
-		case simd == simdAVX2 && t == 0:
-			n := len(x) &^ 1
-			if n > 0 {
-				low128AVX2t0(&x[0], n, &c.d[0])
-			}
-			return n
-		}
-	case []complex64:
-		switch {
-		case simd == simdAVX512 && t <= 2:
-			n := len(x) &^ 7
-			if n == 0 {
-				return 0
-			}
-			switch t {
-			case 0:
-				low64AVX512t0(&x[0], n, &c.s[0])
-			case 1:
-				low64AVX512t1(&x[0], n, &c.s[0])
-			default:
-				low64AVX512t2(&x[0], n, &c.s[0])
-			}
-			return n
-		case simd == simdAVX2 && t <= 1:
-			n := len(x) &^ 3
-			if n == 0 {
-				return 0
-			}
-			if t == 0 {
-				low64AVX2t0(&x[0], n, &c.s[0])
-			} else {
-				low64AVX2t1(&x[0], n, &c.s[0])
-			}
-			return n
-		}
-	}
-	return 0
 }

@@ -154,32 +154,6 @@ quad128AVX2done:
 	VZEROUPPER
 	RET
 
-// func low128AVX2t0(x *complex128, n int, m *float64)
-TEXT ·low128AVX2t0(SB), NOSPLIT, $0-24
-	MOVQ x+0(FP), DI
-	MOVQ n+8(FP), CX
-	MOVQ m+16(FP), AX
-	SHRQ $1, CX
-	JZ   low128AVX2t0done
-
-low128AVX2t0loop:
-	VMOVUPD (DI), Y0
-	VPERM2F128 $0x01, Y0, Y0, Y2
-	VPERMILPD $0x55, Y0, Y1
-	VPERMILPD $0x55, Y2, Y3
-	VMULPD 0(AX), Y0, Y4
-	VFMADD231PD 64(AX), Y1, Y4
-	VFMADD231PD 128(AX), Y2, Y4
-	VFMADD231PD 192(AX), Y3, Y4
-	VMOVUPD Y4, (DI)
-	ADDQ $32, DI
-	DECQ CX
-	JNZ  low128AVX2t0loop
-
-low128AVX2t0done:
-	VZEROUPPER
-	RET
-
 // func pairs128AVX512(x, y *complex128, n int, m *float64)
 TEXT ·pairs128AVX512(SB), NOSPLIT, $0-32
 	MOVQ x+0(FP), DI
@@ -322,58 +296,6 @@ quad128AVX512loop:
 	JNZ  quad128AVX512loop
 
 quad128AVX512done:
-	VZEROUPPER
-	RET
-
-// func low128AVX512t0(x *complex128, n int, m *float64)
-TEXT ·low128AVX512t0(SB), NOSPLIT, $0-24
-	MOVQ x+0(FP), DI
-	MOVQ n+8(FP), CX
-	MOVQ m+16(FP), AX
-	SHRQ $2, CX
-	JZ   low128AVX512t0done
-
-low128AVX512t0loop:
-	VMOVUPD (DI), Z0
-	VSHUFF64X2 $0xB1, Z0, Z0, Z2
-	VPERMILPD $0x55, Z0, Z1
-	VPERMILPD $0x55, Z2, Z3
-	VMULPD 0(AX), Z0, Z4
-	VFMADD231PD 64(AX), Z1, Z4
-	VFMADD231PD 128(AX), Z2, Z4
-	VFMADD231PD 192(AX), Z3, Z4
-	VMOVUPD Z4, (DI)
-	ADDQ $64, DI
-	DECQ CX
-	JNZ  low128AVX512t0loop
-
-low128AVX512t0done:
-	VZEROUPPER
-	RET
-
-// func low128AVX512t1(x *complex128, n int, m *float64)
-TEXT ·low128AVX512t1(SB), NOSPLIT, $0-24
-	MOVQ x+0(FP), DI
-	MOVQ n+8(FP), CX
-	MOVQ m+16(FP), AX
-	SHRQ $2, CX
-	JZ   low128AVX512t1done
-
-low128AVX512t1loop:
-	VMOVUPD (DI), Z0
-	VSHUFF64X2 $0x4E, Z0, Z0, Z2
-	VPERMILPD $0x55, Z0, Z1
-	VPERMILPD $0x55, Z2, Z3
-	VMULPD 0(AX), Z0, Z4
-	VFMADD231PD 64(AX), Z1, Z4
-	VFMADD231PD 128(AX), Z2, Z4
-	VFMADD231PD 192(AX), Z3, Z4
-	VMOVUPD Z4, (DI)
-	ADDQ $64, DI
-	DECQ CX
-	JNZ  low128AVX512t1loop
-
-low128AVX512t1done:
 	VZEROUPPER
 	RET
 
@@ -527,58 +449,6 @@ quad64AVX2done:
 	VZEROUPPER
 	RET
 
-// func low64AVX2t0(x *complex64, n int, m *float32)
-TEXT ·low64AVX2t0(SB), NOSPLIT, $0-24
-	MOVQ x+0(FP), DI
-	MOVQ n+8(FP), CX
-	MOVQ m+16(FP), AX
-	SHRQ $2, CX
-	JZ   low64AVX2t0done
-
-low64AVX2t0loop:
-	VMOVUPS (DI), Y0
-	VPERMILPD $0x05, Y0, Y2
-	VPERMILPS $0xB1, Y0, Y1
-	VPERMILPS $0xB1, Y2, Y3
-	VMULPS 0(AX), Y0, Y4
-	VFMADD231PS 64(AX), Y1, Y4
-	VFMADD231PS 128(AX), Y2, Y4
-	VFMADD231PS 192(AX), Y3, Y4
-	VMOVUPS Y4, (DI)
-	ADDQ $32, DI
-	DECQ CX
-	JNZ  low64AVX2t0loop
-
-low64AVX2t0done:
-	VZEROUPPER
-	RET
-
-// func low64AVX2t1(x *complex64, n int, m *float32)
-TEXT ·low64AVX2t1(SB), NOSPLIT, $0-24
-	MOVQ x+0(FP), DI
-	MOVQ n+8(FP), CX
-	MOVQ m+16(FP), AX
-	SHRQ $2, CX
-	JZ   low64AVX2t1done
-
-low64AVX2t1loop:
-	VMOVUPS (DI), Y0
-	VPERM2F128 $0x01, Y0, Y0, Y2
-	VPERMILPS $0xB1, Y0, Y1
-	VPERMILPS $0xB1, Y2, Y3
-	VMULPS 0(AX), Y0, Y4
-	VFMADD231PS 64(AX), Y1, Y4
-	VFMADD231PS 128(AX), Y2, Y4
-	VFMADD231PS 192(AX), Y3, Y4
-	VMOVUPS Y4, (DI)
-	ADDQ $32, DI
-	DECQ CX
-	JNZ  low64AVX2t1loop
-
-low64AVX2t1done:
-	VZEROUPPER
-	RET
-
 // func pairs64AVX512(x, y *complex64, n int, m *float32)
 TEXT ·pairs64AVX512(SB), NOSPLIT, $0-32
 	MOVQ x+0(FP), DI
@@ -724,92 +594,109 @@ quad64AVX512done:
 	VZEROUPPER
 	RET
 
-// func low64AVX512t0(x *complex64, n int, m *float32)
-TEXT ·low64AVX512t0(SB), NOSPLIT, $0-24
-	MOVQ x+0(FP), DI
-	MOVQ n+8(FP), CX
-	MOVQ m+16(FP), AX
-	SHRQ $3, CX
-	JZ   low64AVX512t0done
-
-low64AVX512t0loop:
-	VMOVUPS (DI), Z0
-	VPERMILPD $0x55, Z0, Z2
-	VPERMILPS $0xB1, Z0, Z1
-	VPERMILPS $0xB1, Z2, Z3
-	VMULPS 0(AX), Z0, Z4
-	VFMADD231PS 64(AX), Z1, Z4
-	VFMADD231PS 128(AX), Z2, Z4
-	VFMADD231PS 192(AX), Z3, Z4
-	VMOVUPS Z4, (DI)
-	ADDQ $64, DI
-	DECQ CX
-	JNZ  low64AVX512t0loop
-
-low64AVX512t0done:
-	VZEROUPPER
-	RET
-
-// func low64AVX512t1(x *complex64, n int, m *float32)
-TEXT ·low64AVX512t1(SB), NOSPLIT, $0-24
-	MOVQ x+0(FP), DI
-	MOVQ n+8(FP), CX
-	MOVQ m+16(FP), AX
-	SHRQ $3, CX
-	JZ   low64AVX512t1done
-
-low64AVX512t1loop:
-	VMOVUPS (DI), Z0
-	VSHUFF64X2 $0xB1, Z0, Z0, Z2
-	VPERMILPS $0xB1, Z0, Z1
-	VPERMILPS $0xB1, Z2, Z3
-	VMULPS 0(AX), Z0, Z4
-	VFMADD231PS 64(AX), Z1, Z4
-	VFMADD231PS 128(AX), Z2, Z4
-	VFMADD231PS 192(AX), Z3, Z4
-	VMOVUPS Z4, (DI)
-	ADDQ $64, DI
-	DECQ CX
-	JNZ  low64AVX512t1loop
-
-low64AVX512t1done:
-	VZEROUPPER
-	RET
-
-// func low64AVX512t2(x *complex64, n int, m *float32)
-TEXT ·low64AVX512t2(SB), NOSPLIT, $0-24
-	MOVQ x+0(FP), DI
-	MOVQ n+8(FP), CX
-	MOVQ m+16(FP), AX
-	SHRQ $3, CX
-	JZ   low64AVX512t2done
-
-low64AVX512t2loop:
-	VMOVUPS (DI), Z0
-	VSHUFF64X2 $0x4E, Z0, Z0, Z2
-	VPERMILPS $0xB1, Z0, Z1
-	VPERMILPS $0xB1, Z2, Z3
-	VMULPS 0(AX), Z0, Z4
-	VFMADD231PS 64(AX), Z1, Z4
-	VFMADD231PS 128(AX), Z2, Z4
-	VFMADD231PS 192(AX), Z3, Z4
-	VMOVUPS Z4, (DI)
-	ADDQ $64, DI
-	DECQ CX
-	JNZ  low64AVX512t2loop
-
-low64AVX512t2done:
-	VZEROUPPER
-	RET
-
-// func mat128AVX2h1l0(x *complex128, offs *int, n int, m *float64)
-TEXT ·mat128AVX2h1l0(SB), NOSPLIT, $0-32
+// func mat128AVX2h0l0(x *complex128, offs *int, n, outer, stride int, m *float64)
+TEXT ·mat128AVX2h0l0(SB), NOSPLIT, $0-48
 	MOVQ x+0(FP), DI
 	MOVQ offs+8(FP), BX
+	MOVQ outer+24(FP), R12
+	MOVQ m+40(FP), AX
+	TESTQ R12, R12
+	JZ   mat128AVX2h0l0done
+
+mat128AVX2h0l0outer:
+	MOVQ DI, R13
 	MOVQ n+16(FP), CX
-	MOVQ m+24(FP), AX
 	SHRQ $1, CX
+	JZ   mat128AVX2h0l0next
+
+mat128AVX2h0l0loop:
+	MOVQ 0(BX), R11
+	VMOVUPD (DI)(R11*1), Y1
+	VPERM2F128 $0x01, Y1, Y1, Y2
+	VPERMILPD $0x55, Y1, Y3
+	VPERMILPD $0x55, Y2, Y4
+	VMULPD 0(AX), Y1, Y0
+	VFMADD231PD 64(AX), Y3, Y0
+	VFMADD231PD 128(AX), Y2, Y0
+	VFMADD231PD 192(AX), Y4, Y0
+	MOVQ 0(BX), R11
+	VMOVUPD Y0, (DI)(R11*1)
+	ADDQ $32, DI
+	DECQ CX
+	JNZ  mat128AVX2h0l0loop
+
+mat128AVX2h0l0next:
+	MOVQ R13, DI
+	ADDQ stride+32(FP), DI
+	DECQ R12
+	JNZ  mat128AVX2h0l0outer
+
+mat128AVX2h0l0done:
+	VZEROUPPER
+	RET
+
+// func mat128AVX2h1l(x *complex128, offs *int, n, outer, stride int, m *float64)
+TEXT ·mat128AVX2h1l(SB), NOSPLIT, $0-48
+	MOVQ x+0(FP), DI
+	MOVQ offs+8(FP), BX
+	MOVQ outer+24(FP), R12
+	MOVQ m+40(FP), AX
+	TESTQ R12, R12
+	JZ   mat128AVX2h1ldone
+
+mat128AVX2h1louter:
+	MOVQ DI, R13
+	MOVQ n+16(FP), CX
+	SHRQ $1, CX
+	JZ   mat128AVX2h1lnext
+
+mat128AVX2h1lloop:
+	MOVQ 0(BX), R11
+	VMOVUPD (DI)(R11*1), Y2
+	VPERMILPD $0x55, Y2, Y3
+	VMULPD 0(AX), Y2, Y0
+	VFMADD231PD 64(AX), Y3, Y0
+	VMULPD 256(AX), Y2, Y1
+	VFMADD231PD 320(AX), Y3, Y1
+	MOVQ 8(BX), R11
+	VMOVUPD (DI)(R11*1), Y2
+	VPERMILPD $0x55, Y2, Y3
+	VFMADD231PD 128(AX), Y2, Y0
+	VFMADD231PD 192(AX), Y3, Y0
+	VFMADD231PD 384(AX), Y2, Y1
+	VFMADD231PD 448(AX), Y3, Y1
+	MOVQ 0(BX), R11
+	VMOVUPD Y0, (DI)(R11*1)
+	MOVQ 8(BX), R11
+	VMOVUPD Y1, (DI)(R11*1)
+	ADDQ $32, DI
+	DECQ CX
+	JNZ  mat128AVX2h1lloop
+
+mat128AVX2h1lnext:
+	MOVQ R13, DI
+	ADDQ stride+32(FP), DI
+	DECQ R12
+	JNZ  mat128AVX2h1louter
+
+mat128AVX2h1ldone:
+	VZEROUPPER
+	RET
+
+// func mat128AVX2h1l0(x *complex128, offs *int, n, outer, stride int, m *float64)
+TEXT ·mat128AVX2h1l0(SB), NOSPLIT, $0-48
+	MOVQ x+0(FP), DI
+	MOVQ offs+8(FP), BX
+	MOVQ outer+24(FP), R12
+	MOVQ m+40(FP), AX
+	TESTQ R12, R12
 	JZ   mat128AVX2h1l0done
+
+mat128AVX2h1l0outer:
+	MOVQ DI, R13
+	MOVQ n+16(FP), CX
+	SHRQ $1, CX
+	JZ   mat128AVX2h1l0next
 
 mat128AVX2h1l0loop:
 	MOVQ 0(BX), R11
@@ -846,18 +733,30 @@ mat128AVX2h1l0loop:
 	DECQ CX
 	JNZ  mat128AVX2h1l0loop
 
+mat128AVX2h1l0next:
+	MOVQ R13, DI
+	ADDQ stride+32(FP), DI
+	DECQ R12
+	JNZ  mat128AVX2h1l0outer
+
 mat128AVX2h1l0done:
 	VZEROUPPER
 	RET
 
-// func mat128AVX2h2l(x *complex128, offs *int, n int, m *float64)
-TEXT ·mat128AVX2h2l(SB), NOSPLIT, $0-32
+// func mat128AVX2h2l(x *complex128, offs *int, n, outer, stride int, m *float64)
+TEXT ·mat128AVX2h2l(SB), NOSPLIT, $0-48
 	MOVQ x+0(FP), DI
 	MOVQ offs+8(FP), BX
-	MOVQ n+16(FP), CX
-	MOVQ m+24(FP), AX
-	SHRQ $1, CX
+	MOVQ outer+24(FP), R12
+	MOVQ m+40(FP), AX
+	TESTQ R12, R12
 	JZ   mat128AVX2h2ldone
+
+mat128AVX2h2louter:
+	MOVQ DI, R13
+	MOVQ n+16(FP), CX
+	SHRQ $1, CX
+	JZ   mat128AVX2h2lnext
 
 mat128AVX2h2lloop:
 	MOVQ 0(BX), R11
@@ -916,18 +815,30 @@ mat128AVX2h2lloop:
 	DECQ CX
 	JNZ  mat128AVX2h2lloop
 
+mat128AVX2h2lnext:
+	MOVQ R13, DI
+	ADDQ stride+32(FP), DI
+	DECQ R12
+	JNZ  mat128AVX2h2louter
+
 mat128AVX2h2ldone:
 	VZEROUPPER
 	RET
 
-// func mat128AVX2h2l0(x *complex128, offs *int, n int, m *float64)
-TEXT ·mat128AVX2h2l0(SB), NOSPLIT, $0-32
+// func mat128AVX2h2l0(x *complex128, offs *int, n, outer, stride int, m *float64)
+TEXT ·mat128AVX2h2l0(SB), NOSPLIT, $0-48
 	MOVQ x+0(FP), DI
 	MOVQ offs+8(FP), BX
-	MOVQ n+16(FP), CX
-	MOVQ m+24(FP), AX
-	SHRQ $1, CX
+	MOVQ outer+24(FP), R12
+	MOVQ m+40(FP), AX
+	TESTQ R12, R12
 	JZ   mat128AVX2h2l0done
+
+mat128AVX2h2l0outer:
+	MOVQ DI, R13
+	MOVQ n+16(FP), CX
+	SHRQ $1, CX
+	JZ   mat128AVX2h2l0next
 
 mat128AVX2h2l0loop:
 	MOVQ 0(BX), R11
@@ -1026,18 +937,30 @@ mat128AVX2h2l0loop:
 	DECQ CX
 	JNZ  mat128AVX2h2l0loop
 
+mat128AVX2h2l0next:
+	MOVQ R13, DI
+	ADDQ stride+32(FP), DI
+	DECQ R12
+	JNZ  mat128AVX2h2l0outer
+
 mat128AVX2h2l0done:
 	VZEROUPPER
 	RET
 
-// func mat128AVX2h3l(x *complex128, offs *int, n int, m *float64)
-TEXT ·mat128AVX2h3l(SB), NOSPLIT, $0-32
+// func mat128AVX2h3l(x *complex128, offs *int, n, outer, stride int, m *float64)
+TEXT ·mat128AVX2h3l(SB), NOSPLIT, $0-48
 	MOVQ x+0(FP), DI
 	MOVQ offs+8(FP), BX
-	MOVQ n+16(FP), CX
-	MOVQ m+24(FP), AX
-	SHRQ $1, CX
+	MOVQ outer+24(FP), R12
+	MOVQ m+40(FP), AX
+	TESTQ R12, R12
 	JZ   mat128AVX2h3ldone
+
+mat128AVX2h3louter:
+	MOVQ DI, R13
+	MOVQ n+16(FP), CX
+	SHRQ $1, CX
+	JZ   mat128AVX2h3lnext
 
 mat128AVX2h3lloop:
 	MOVQ 0(BX), R11
@@ -1212,18 +1135,30 @@ mat128AVX2h3lloop:
 	DECQ CX
 	JNZ  mat128AVX2h3lloop
 
+mat128AVX2h3lnext:
+	MOVQ R13, DI
+	ADDQ stride+32(FP), DI
+	DECQ R12
+	JNZ  mat128AVX2h3louter
+
 mat128AVX2h3ldone:
 	VZEROUPPER
 	RET
 
-// func mat128AVX2h3l0(x *complex128, offs *int, n int, m *float64)
-TEXT ·mat128AVX2h3l0(SB), NOSPLIT, $0-32
+// func mat128AVX2h3l0(x *complex128, offs *int, n, outer, stride int, m *float64)
+TEXT ·mat128AVX2h3l0(SB), NOSPLIT, $0-48
 	MOVQ x+0(FP), DI
 	MOVQ offs+8(FP), BX
-	MOVQ n+16(FP), CX
-	MOVQ m+24(FP), AX
-	SHRQ $1, CX
+	MOVQ outer+24(FP), R12
+	MOVQ m+40(FP), AX
+	TESTQ R12, R12
 	JZ   mat128AVX2h3l0done
+
+mat128AVX2h3l0outer:
+	MOVQ DI, R13
+	MOVQ n+16(FP), CX
+	SHRQ $1, CX
+	JZ   mat128AVX2h3l0next
 
 mat128AVX2h3l0loop:
 	MOVQ 0(BX), R11
@@ -1542,18 +1477,112 @@ mat128AVX2h3l0loop:
 	DECQ CX
 	JNZ  mat128AVX2h3l0loop
 
+mat128AVX2h3l0next:
+	MOVQ R13, DI
+	ADDQ stride+32(FP), DI
+	DECQ R12
+	JNZ  mat128AVX2h3l0outer
+
 mat128AVX2h3l0done:
 	VZEROUPPER
 	RET
 
-// func mat128AVX512h0l01(x *complex128, offs *int, n int, m *float64)
-TEXT ·mat128AVX512h0l01(SB), NOSPLIT, $0-32
+// func mat128AVX512h0l0(x *complex128, offs *int, n, outer, stride int, m *float64)
+TEXT ·mat128AVX512h0l0(SB), NOSPLIT, $0-48
 	MOVQ x+0(FP), DI
 	MOVQ offs+8(FP), BX
+	MOVQ outer+24(FP), R12
+	MOVQ m+40(FP), AX
+	TESTQ R12, R12
+	JZ   mat128AVX512h0l0done
+
+mat128AVX512h0l0outer:
+	MOVQ DI, R13
 	MOVQ n+16(FP), CX
-	MOVQ m+24(FP), AX
 	SHRQ $2, CX
+	JZ   mat128AVX512h0l0next
+
+mat128AVX512h0l0loop:
+	MOVQ 0(BX), R11
+	VMOVUPD (DI)(R11*1), Z1
+	VSHUFF64X2 $0xB1, Z1, Z1, Z2
+	VPERMILPD $0x55, Z1, Z3
+	VPERMILPD $0x55, Z2, Z4
+	VMULPD 0(AX), Z1, Z0
+	VFMADD231PD 64(AX), Z3, Z0
+	VFMADD231PD 128(AX), Z2, Z0
+	VFMADD231PD 192(AX), Z4, Z0
+	MOVQ 0(BX), R11
+	VMOVUPD Z0, (DI)(R11*1)
+	ADDQ $64, DI
+	DECQ CX
+	JNZ  mat128AVX512h0l0loop
+
+mat128AVX512h0l0next:
+	MOVQ R13, DI
+	ADDQ stride+32(FP), DI
+	DECQ R12
+	JNZ  mat128AVX512h0l0outer
+
+mat128AVX512h0l0done:
+	VZEROUPPER
+	RET
+
+// func mat128AVX512h0l1(x *complex128, offs *int, n, outer, stride int, m *float64)
+TEXT ·mat128AVX512h0l1(SB), NOSPLIT, $0-48
+	MOVQ x+0(FP), DI
+	MOVQ offs+8(FP), BX
+	MOVQ outer+24(FP), R12
+	MOVQ m+40(FP), AX
+	TESTQ R12, R12
+	JZ   mat128AVX512h0l1done
+
+mat128AVX512h0l1outer:
+	MOVQ DI, R13
+	MOVQ n+16(FP), CX
+	SHRQ $2, CX
+	JZ   mat128AVX512h0l1next
+
+mat128AVX512h0l1loop:
+	MOVQ 0(BX), R11
+	VMOVUPD (DI)(R11*1), Z1
+	VSHUFF64X2 $0x4E, Z1, Z1, Z2
+	VPERMILPD $0x55, Z1, Z3
+	VPERMILPD $0x55, Z2, Z4
+	VMULPD 0(AX), Z1, Z0
+	VFMADD231PD 64(AX), Z3, Z0
+	VFMADD231PD 128(AX), Z2, Z0
+	VFMADD231PD 192(AX), Z4, Z0
+	MOVQ 0(BX), R11
+	VMOVUPD Z0, (DI)(R11*1)
+	ADDQ $64, DI
+	DECQ CX
+	JNZ  mat128AVX512h0l1loop
+
+mat128AVX512h0l1next:
+	MOVQ R13, DI
+	ADDQ stride+32(FP), DI
+	DECQ R12
+	JNZ  mat128AVX512h0l1outer
+
+mat128AVX512h0l1done:
+	VZEROUPPER
+	RET
+
+// func mat128AVX512h0l01(x *complex128, offs *int, n, outer, stride int, m *float64)
+TEXT ·mat128AVX512h0l01(SB), NOSPLIT, $0-48
+	MOVQ x+0(FP), DI
+	MOVQ offs+8(FP), BX
+	MOVQ outer+24(FP), R12
+	MOVQ m+40(FP), AX
+	TESTQ R12, R12
 	JZ   mat128AVX512h0l01done
+
+mat128AVX512h0l01outer:
+	MOVQ DI, R13
+	MOVQ n+16(FP), CX
+	SHRQ $2, CX
+	JZ   mat128AVX512h0l01next
 
 mat128AVX512h0l01loop:
 	MOVQ 0(BX), R11
@@ -1579,18 +1608,78 @@ mat128AVX512h0l01loop:
 	DECQ CX
 	JNZ  mat128AVX512h0l01loop
 
+mat128AVX512h0l01next:
+	MOVQ R13, DI
+	ADDQ stride+32(FP), DI
+	DECQ R12
+	JNZ  mat128AVX512h0l01outer
+
 mat128AVX512h0l01done:
 	VZEROUPPER
 	RET
 
-// func mat128AVX512h1l0(x *complex128, offs *int, n int, m *float64)
-TEXT ·mat128AVX512h1l0(SB), NOSPLIT, $0-32
+// func mat128AVX512h1l(x *complex128, offs *int, n, outer, stride int, m *float64)
+TEXT ·mat128AVX512h1l(SB), NOSPLIT, $0-48
 	MOVQ x+0(FP), DI
 	MOVQ offs+8(FP), BX
+	MOVQ outer+24(FP), R12
+	MOVQ m+40(FP), AX
+	TESTQ R12, R12
+	JZ   mat128AVX512h1ldone
+
+mat128AVX512h1louter:
+	MOVQ DI, R13
 	MOVQ n+16(FP), CX
-	MOVQ m+24(FP), AX
 	SHRQ $2, CX
+	JZ   mat128AVX512h1lnext
+
+mat128AVX512h1lloop:
+	MOVQ 0(BX), R11
+	VMOVUPD (DI)(R11*1), Z2
+	VPERMILPD $0x55, Z2, Z3
+	VMULPD 0(AX), Z2, Z0
+	VFMADD231PD 64(AX), Z3, Z0
+	VMULPD 256(AX), Z2, Z1
+	VFMADD231PD 320(AX), Z3, Z1
+	MOVQ 8(BX), R11
+	VMOVUPD (DI)(R11*1), Z2
+	VPERMILPD $0x55, Z2, Z3
+	VFMADD231PD 128(AX), Z2, Z0
+	VFMADD231PD 192(AX), Z3, Z0
+	VFMADD231PD 384(AX), Z2, Z1
+	VFMADD231PD 448(AX), Z3, Z1
+	MOVQ 0(BX), R11
+	VMOVUPD Z0, (DI)(R11*1)
+	MOVQ 8(BX), R11
+	VMOVUPD Z1, (DI)(R11*1)
+	ADDQ $64, DI
+	DECQ CX
+	JNZ  mat128AVX512h1lloop
+
+mat128AVX512h1lnext:
+	MOVQ R13, DI
+	ADDQ stride+32(FP), DI
+	DECQ R12
+	JNZ  mat128AVX512h1louter
+
+mat128AVX512h1ldone:
+	VZEROUPPER
+	RET
+
+// func mat128AVX512h1l0(x *complex128, offs *int, n, outer, stride int, m *float64)
+TEXT ·mat128AVX512h1l0(SB), NOSPLIT, $0-48
+	MOVQ x+0(FP), DI
+	MOVQ offs+8(FP), BX
+	MOVQ outer+24(FP), R12
+	MOVQ m+40(FP), AX
+	TESTQ R12, R12
 	JZ   mat128AVX512h1l0done
+
+mat128AVX512h1l0outer:
+	MOVQ DI, R13
+	MOVQ n+16(FP), CX
+	SHRQ $2, CX
+	JZ   mat128AVX512h1l0next
 
 mat128AVX512h1l0loop:
 	MOVQ 0(BX), R11
@@ -1627,18 +1716,30 @@ mat128AVX512h1l0loop:
 	DECQ CX
 	JNZ  mat128AVX512h1l0loop
 
+mat128AVX512h1l0next:
+	MOVQ R13, DI
+	ADDQ stride+32(FP), DI
+	DECQ R12
+	JNZ  mat128AVX512h1l0outer
+
 mat128AVX512h1l0done:
 	VZEROUPPER
 	RET
 
-// func mat128AVX512h1l1(x *complex128, offs *int, n int, m *float64)
-TEXT ·mat128AVX512h1l1(SB), NOSPLIT, $0-32
+// func mat128AVX512h1l1(x *complex128, offs *int, n, outer, stride int, m *float64)
+TEXT ·mat128AVX512h1l1(SB), NOSPLIT, $0-48
 	MOVQ x+0(FP), DI
 	MOVQ offs+8(FP), BX
-	MOVQ n+16(FP), CX
-	MOVQ m+24(FP), AX
-	SHRQ $2, CX
+	MOVQ outer+24(FP), R12
+	MOVQ m+40(FP), AX
+	TESTQ R12, R12
 	JZ   mat128AVX512h1l1done
+
+mat128AVX512h1l1outer:
+	MOVQ DI, R13
+	MOVQ n+16(FP), CX
+	SHRQ $2, CX
+	JZ   mat128AVX512h1l1next
 
 mat128AVX512h1l1loop:
 	MOVQ 0(BX), R11
@@ -1675,18 +1776,30 @@ mat128AVX512h1l1loop:
 	DECQ CX
 	JNZ  mat128AVX512h1l1loop
 
+mat128AVX512h1l1next:
+	MOVQ R13, DI
+	ADDQ stride+32(FP), DI
+	DECQ R12
+	JNZ  mat128AVX512h1l1outer
+
 mat128AVX512h1l1done:
 	VZEROUPPER
 	RET
 
-// func mat128AVX512h1l01(x *complex128, offs *int, n int, m *float64)
-TEXT ·mat128AVX512h1l01(SB), NOSPLIT, $0-32
+// func mat128AVX512h1l01(x *complex128, offs *int, n, outer, stride int, m *float64)
+TEXT ·mat128AVX512h1l01(SB), NOSPLIT, $0-48
 	MOVQ x+0(FP), DI
 	MOVQ offs+8(FP), BX
-	MOVQ n+16(FP), CX
-	MOVQ m+24(FP), AX
-	SHRQ $2, CX
+	MOVQ outer+24(FP), R12
+	MOVQ m+40(FP), AX
+	TESTQ R12, R12
 	JZ   mat128AVX512h1l01done
+
+mat128AVX512h1l01outer:
+	MOVQ DI, R13
+	MOVQ n+16(FP), CX
+	SHRQ $2, CX
+	JZ   mat128AVX512h1l01next
 
 mat128AVX512h1l01loop:
 	MOVQ 0(BX), R11
@@ -1747,18 +1860,30 @@ mat128AVX512h1l01loop:
 	DECQ CX
 	JNZ  mat128AVX512h1l01loop
 
+mat128AVX512h1l01next:
+	MOVQ R13, DI
+	ADDQ stride+32(FP), DI
+	DECQ R12
+	JNZ  mat128AVX512h1l01outer
+
 mat128AVX512h1l01done:
 	VZEROUPPER
 	RET
 
-// func mat128AVX512h2l(x *complex128, offs *int, n int, m *float64)
-TEXT ·mat128AVX512h2l(SB), NOSPLIT, $0-32
+// func mat128AVX512h2l(x *complex128, offs *int, n, outer, stride int, m *float64)
+TEXT ·mat128AVX512h2l(SB), NOSPLIT, $0-48
 	MOVQ x+0(FP), DI
 	MOVQ offs+8(FP), BX
-	MOVQ n+16(FP), CX
-	MOVQ m+24(FP), AX
-	SHRQ $2, CX
+	MOVQ outer+24(FP), R12
+	MOVQ m+40(FP), AX
+	TESTQ R12, R12
 	JZ   mat128AVX512h2ldone
+
+mat128AVX512h2louter:
+	MOVQ DI, R13
+	MOVQ n+16(FP), CX
+	SHRQ $2, CX
+	JZ   mat128AVX512h2lnext
 
 mat128AVX512h2lloop:
 	MOVQ 0(BX), R11
@@ -1817,18 +1942,30 @@ mat128AVX512h2lloop:
 	DECQ CX
 	JNZ  mat128AVX512h2lloop
 
+mat128AVX512h2lnext:
+	MOVQ R13, DI
+	ADDQ stride+32(FP), DI
+	DECQ R12
+	JNZ  mat128AVX512h2louter
+
 mat128AVX512h2ldone:
 	VZEROUPPER
 	RET
 
-// func mat128AVX512h2l0(x *complex128, offs *int, n int, m *float64)
-TEXT ·mat128AVX512h2l0(SB), NOSPLIT, $0-32
+// func mat128AVX512h2l0(x *complex128, offs *int, n, outer, stride int, m *float64)
+TEXT ·mat128AVX512h2l0(SB), NOSPLIT, $0-48
 	MOVQ x+0(FP), DI
 	MOVQ offs+8(FP), BX
-	MOVQ n+16(FP), CX
-	MOVQ m+24(FP), AX
-	SHRQ $2, CX
+	MOVQ outer+24(FP), R12
+	MOVQ m+40(FP), AX
+	TESTQ R12, R12
 	JZ   mat128AVX512h2l0done
+
+mat128AVX512h2l0outer:
+	MOVQ DI, R13
+	MOVQ n+16(FP), CX
+	SHRQ $2, CX
+	JZ   mat128AVX512h2l0next
 
 mat128AVX512h2l0loop:
 	MOVQ 0(BX), R11
@@ -1927,18 +2064,30 @@ mat128AVX512h2l0loop:
 	DECQ CX
 	JNZ  mat128AVX512h2l0loop
 
+mat128AVX512h2l0next:
+	MOVQ R13, DI
+	ADDQ stride+32(FP), DI
+	DECQ R12
+	JNZ  mat128AVX512h2l0outer
+
 mat128AVX512h2l0done:
 	VZEROUPPER
 	RET
 
-// func mat128AVX512h2l1(x *complex128, offs *int, n int, m *float64)
-TEXT ·mat128AVX512h2l1(SB), NOSPLIT, $0-32
+// func mat128AVX512h2l1(x *complex128, offs *int, n, outer, stride int, m *float64)
+TEXT ·mat128AVX512h2l1(SB), NOSPLIT, $0-48
 	MOVQ x+0(FP), DI
 	MOVQ offs+8(FP), BX
-	MOVQ n+16(FP), CX
-	MOVQ m+24(FP), AX
-	SHRQ $2, CX
+	MOVQ outer+24(FP), R12
+	MOVQ m+40(FP), AX
+	TESTQ R12, R12
 	JZ   mat128AVX512h2l1done
+
+mat128AVX512h2l1outer:
+	MOVQ DI, R13
+	MOVQ n+16(FP), CX
+	SHRQ $2, CX
+	JZ   mat128AVX512h2l1next
 
 mat128AVX512h2l1loop:
 	MOVQ 0(BX), R11
@@ -2037,18 +2186,30 @@ mat128AVX512h2l1loop:
 	DECQ CX
 	JNZ  mat128AVX512h2l1loop
 
+mat128AVX512h2l1next:
+	MOVQ R13, DI
+	ADDQ stride+32(FP), DI
+	DECQ R12
+	JNZ  mat128AVX512h2l1outer
+
 mat128AVX512h2l1done:
 	VZEROUPPER
 	RET
 
-// func mat128AVX512h2l01(x *complex128, offs *int, n int, m *float64)
-TEXT ·mat128AVX512h2l01(SB), NOSPLIT, $0-32
+// func mat128AVX512h2l01(x *complex128, offs *int, n, outer, stride int, m *float64)
+TEXT ·mat128AVX512h2l01(SB), NOSPLIT, $0-48
 	MOVQ x+0(FP), DI
 	MOVQ offs+8(FP), BX
-	MOVQ n+16(FP), CX
-	MOVQ m+24(FP), AX
-	SHRQ $2, CX
+	MOVQ outer+24(FP), R12
+	MOVQ m+40(FP), AX
+	TESTQ R12, R12
 	JZ   mat128AVX512h2l01done
+
+mat128AVX512h2l01outer:
+	MOVQ DI, R13
+	MOVQ n+16(FP), CX
+	SHRQ $2, CX
+	JZ   mat128AVX512h2l01next
 
 mat128AVX512h2l01loop:
 	MOVQ 0(BX), R11
@@ -2227,18 +2388,30 @@ mat128AVX512h2l01loop:
 	DECQ CX
 	JNZ  mat128AVX512h2l01loop
 
+mat128AVX512h2l01next:
+	MOVQ R13, DI
+	ADDQ stride+32(FP), DI
+	DECQ R12
+	JNZ  mat128AVX512h2l01outer
+
 mat128AVX512h2l01done:
 	VZEROUPPER
 	RET
 
-// func mat128AVX512h3l(x *complex128, offs *int, n int, m *float64)
-TEXT ·mat128AVX512h3l(SB), NOSPLIT, $0-32
+// func mat128AVX512h3l(x *complex128, offs *int, n, outer, stride int, m *float64)
+TEXT ·mat128AVX512h3l(SB), NOSPLIT, $0-48
 	MOVQ x+0(FP), DI
 	MOVQ offs+8(FP), BX
-	MOVQ n+16(FP), CX
-	MOVQ m+24(FP), AX
-	SHRQ $2, CX
+	MOVQ outer+24(FP), R12
+	MOVQ m+40(FP), AX
+	TESTQ R12, R12
 	JZ   mat128AVX512h3ldone
+
+mat128AVX512h3louter:
+	MOVQ DI, R13
+	MOVQ n+16(FP), CX
+	SHRQ $2, CX
+	JZ   mat128AVX512h3lnext
 
 mat128AVX512h3lloop:
 	MOVQ 0(BX), R11
@@ -2413,18 +2586,30 @@ mat128AVX512h3lloop:
 	DECQ CX
 	JNZ  mat128AVX512h3lloop
 
+mat128AVX512h3lnext:
+	MOVQ R13, DI
+	ADDQ stride+32(FP), DI
+	DECQ R12
+	JNZ  mat128AVX512h3louter
+
 mat128AVX512h3ldone:
 	VZEROUPPER
 	RET
 
-// func mat128AVX512h3l0(x *complex128, offs *int, n int, m *float64)
-TEXT ·mat128AVX512h3l0(SB), NOSPLIT, $0-32
+// func mat128AVX512h3l0(x *complex128, offs *int, n, outer, stride int, m *float64)
+TEXT ·mat128AVX512h3l0(SB), NOSPLIT, $0-48
 	MOVQ x+0(FP), DI
 	MOVQ offs+8(FP), BX
-	MOVQ n+16(FP), CX
-	MOVQ m+24(FP), AX
-	SHRQ $2, CX
+	MOVQ outer+24(FP), R12
+	MOVQ m+40(FP), AX
+	TESTQ R12, R12
 	JZ   mat128AVX512h3l0done
+
+mat128AVX512h3l0outer:
+	MOVQ DI, R13
+	MOVQ n+16(FP), CX
+	SHRQ $2, CX
+	JZ   mat128AVX512h3l0next
 
 mat128AVX512h3l0loop:
 	MOVQ 0(BX), R11
@@ -2743,18 +2928,30 @@ mat128AVX512h3l0loop:
 	DECQ CX
 	JNZ  mat128AVX512h3l0loop
 
+mat128AVX512h3l0next:
+	MOVQ R13, DI
+	ADDQ stride+32(FP), DI
+	DECQ R12
+	JNZ  mat128AVX512h3l0outer
+
 mat128AVX512h3l0done:
 	VZEROUPPER
 	RET
 
-// func mat128AVX512h3l1(x *complex128, offs *int, n int, m *float64)
-TEXT ·mat128AVX512h3l1(SB), NOSPLIT, $0-32
+// func mat128AVX512h3l1(x *complex128, offs *int, n, outer, stride int, m *float64)
+TEXT ·mat128AVX512h3l1(SB), NOSPLIT, $0-48
 	MOVQ x+0(FP), DI
 	MOVQ offs+8(FP), BX
-	MOVQ n+16(FP), CX
-	MOVQ m+24(FP), AX
-	SHRQ $2, CX
+	MOVQ outer+24(FP), R12
+	MOVQ m+40(FP), AX
+	TESTQ R12, R12
 	JZ   mat128AVX512h3l1done
+
+mat128AVX512h3l1outer:
+	MOVQ DI, R13
+	MOVQ n+16(FP), CX
+	SHRQ $2, CX
+	JZ   mat128AVX512h3l1next
 
 mat128AVX512h3l1loop:
 	MOVQ 0(BX), R11
@@ -3073,18 +3270,30 @@ mat128AVX512h3l1loop:
 	DECQ CX
 	JNZ  mat128AVX512h3l1loop
 
+mat128AVX512h3l1next:
+	MOVQ R13, DI
+	ADDQ stride+32(FP), DI
+	DECQ R12
+	JNZ  mat128AVX512h3l1outer
+
 mat128AVX512h3l1done:
 	VZEROUPPER
 	RET
 
-// func mat128AVX512h4l(x *complex128, offs *int, n int, m *float64)
-TEXT ·mat128AVX512h4l(SB), NOSPLIT, $0-32
+// func mat128AVX512h4l(x *complex128, offs *int, n, outer, stride int, m *float64)
+TEXT ·mat128AVX512h4l(SB), NOSPLIT, $0-48
 	MOVQ x+0(FP), DI
 	MOVQ offs+8(FP), BX
-	MOVQ n+16(FP), CX
-	MOVQ m+24(FP), AX
-	SHRQ $2, CX
+	MOVQ outer+24(FP), R12
+	MOVQ m+40(FP), AX
+	TESTQ R12, R12
 	JZ   mat128AVX512h4ldone
+
+mat128AVX512h4louter:
+	MOVQ DI, R13
+	MOVQ n+16(FP), CX
+	SHRQ $2, CX
+	JZ   mat128AVX512h4lnext
 
 mat128AVX512h4lloop:
 	MOVQ 0(BX), R11
@@ -3683,18 +3892,112 @@ mat128AVX512h4lloop:
 	DECQ CX
 	JNZ  mat128AVX512h4lloop
 
+mat128AVX512h4lnext:
+	MOVQ R13, DI
+	ADDQ stride+32(FP), DI
+	DECQ R12
+	JNZ  mat128AVX512h4louter
+
 mat128AVX512h4ldone:
 	VZEROUPPER
 	RET
 
-// func mat64AVX2h0l01(x *complex64, offs *int, n int, m *float32)
-TEXT ·mat64AVX2h0l01(SB), NOSPLIT, $0-32
+// func mat64AVX2h0l0(x *complex64, offs *int, n, outer, stride int, m *float32)
+TEXT ·mat64AVX2h0l0(SB), NOSPLIT, $0-48
 	MOVQ x+0(FP), DI
 	MOVQ offs+8(FP), BX
+	MOVQ outer+24(FP), R12
+	MOVQ m+40(FP), AX
+	TESTQ R12, R12
+	JZ   mat64AVX2h0l0done
+
+mat64AVX2h0l0outer:
+	MOVQ DI, R13
 	MOVQ n+16(FP), CX
-	MOVQ m+24(FP), AX
 	SHRQ $2, CX
+	JZ   mat64AVX2h0l0next
+
+mat64AVX2h0l0loop:
+	MOVQ 0(BX), R11
+	VMOVUPS (DI)(R11*1), Y1
+	VPERMILPD $0x05, Y1, Y2
+	VPERMILPS $0xB1, Y1, Y3
+	VPERMILPS $0xB1, Y2, Y4
+	VMULPS 0(AX), Y1, Y0
+	VFMADD231PS 64(AX), Y3, Y0
+	VFMADD231PS 128(AX), Y2, Y0
+	VFMADD231PS 192(AX), Y4, Y0
+	MOVQ 0(BX), R11
+	VMOVUPS Y0, (DI)(R11*1)
+	ADDQ $32, DI
+	DECQ CX
+	JNZ  mat64AVX2h0l0loop
+
+mat64AVX2h0l0next:
+	MOVQ R13, DI
+	ADDQ stride+32(FP), DI
+	DECQ R12
+	JNZ  mat64AVX2h0l0outer
+
+mat64AVX2h0l0done:
+	VZEROUPPER
+	RET
+
+// func mat64AVX2h0l1(x *complex64, offs *int, n, outer, stride int, m *float32)
+TEXT ·mat64AVX2h0l1(SB), NOSPLIT, $0-48
+	MOVQ x+0(FP), DI
+	MOVQ offs+8(FP), BX
+	MOVQ outer+24(FP), R12
+	MOVQ m+40(FP), AX
+	TESTQ R12, R12
+	JZ   mat64AVX2h0l1done
+
+mat64AVX2h0l1outer:
+	MOVQ DI, R13
+	MOVQ n+16(FP), CX
+	SHRQ $2, CX
+	JZ   mat64AVX2h0l1next
+
+mat64AVX2h0l1loop:
+	MOVQ 0(BX), R11
+	VMOVUPS (DI)(R11*1), Y1
+	VPERM2F128 $0x01, Y1, Y1, Y2
+	VPERMILPS $0xB1, Y1, Y3
+	VPERMILPS $0xB1, Y2, Y4
+	VMULPS 0(AX), Y1, Y0
+	VFMADD231PS 64(AX), Y3, Y0
+	VFMADD231PS 128(AX), Y2, Y0
+	VFMADD231PS 192(AX), Y4, Y0
+	MOVQ 0(BX), R11
+	VMOVUPS Y0, (DI)(R11*1)
+	ADDQ $32, DI
+	DECQ CX
+	JNZ  mat64AVX2h0l1loop
+
+mat64AVX2h0l1next:
+	MOVQ R13, DI
+	ADDQ stride+32(FP), DI
+	DECQ R12
+	JNZ  mat64AVX2h0l1outer
+
+mat64AVX2h0l1done:
+	VZEROUPPER
+	RET
+
+// func mat64AVX2h0l01(x *complex64, offs *int, n, outer, stride int, m *float32)
+TEXT ·mat64AVX2h0l01(SB), NOSPLIT, $0-48
+	MOVQ x+0(FP), DI
+	MOVQ offs+8(FP), BX
+	MOVQ outer+24(FP), R12
+	MOVQ m+40(FP), AX
+	TESTQ R12, R12
 	JZ   mat64AVX2h0l01done
+
+mat64AVX2h0l01outer:
+	MOVQ DI, R13
+	MOVQ n+16(FP), CX
+	SHRQ $2, CX
+	JZ   mat64AVX2h0l01next
 
 mat64AVX2h0l01loop:
 	MOVQ 0(BX), R11
@@ -3720,18 +4023,78 @@ mat64AVX2h0l01loop:
 	DECQ CX
 	JNZ  mat64AVX2h0l01loop
 
+mat64AVX2h0l01next:
+	MOVQ R13, DI
+	ADDQ stride+32(FP), DI
+	DECQ R12
+	JNZ  mat64AVX2h0l01outer
+
 mat64AVX2h0l01done:
 	VZEROUPPER
 	RET
 
-// func mat64AVX2h1l0(x *complex64, offs *int, n int, m *float32)
-TEXT ·mat64AVX2h1l0(SB), NOSPLIT, $0-32
+// func mat64AVX2h1l(x *complex64, offs *int, n, outer, stride int, m *float32)
+TEXT ·mat64AVX2h1l(SB), NOSPLIT, $0-48
 	MOVQ x+0(FP), DI
 	MOVQ offs+8(FP), BX
+	MOVQ outer+24(FP), R12
+	MOVQ m+40(FP), AX
+	TESTQ R12, R12
+	JZ   mat64AVX2h1ldone
+
+mat64AVX2h1louter:
+	MOVQ DI, R13
 	MOVQ n+16(FP), CX
-	MOVQ m+24(FP), AX
 	SHRQ $2, CX
+	JZ   mat64AVX2h1lnext
+
+mat64AVX2h1lloop:
+	MOVQ 0(BX), R11
+	VMOVUPS (DI)(R11*1), Y2
+	VPERMILPS $0xB1, Y2, Y3
+	VMULPS 0(AX), Y2, Y0
+	VFMADD231PS 64(AX), Y3, Y0
+	VMULPS 256(AX), Y2, Y1
+	VFMADD231PS 320(AX), Y3, Y1
+	MOVQ 8(BX), R11
+	VMOVUPS (DI)(R11*1), Y2
+	VPERMILPS $0xB1, Y2, Y3
+	VFMADD231PS 128(AX), Y2, Y0
+	VFMADD231PS 192(AX), Y3, Y0
+	VFMADD231PS 384(AX), Y2, Y1
+	VFMADD231PS 448(AX), Y3, Y1
+	MOVQ 0(BX), R11
+	VMOVUPS Y0, (DI)(R11*1)
+	MOVQ 8(BX), R11
+	VMOVUPS Y1, (DI)(R11*1)
+	ADDQ $32, DI
+	DECQ CX
+	JNZ  mat64AVX2h1lloop
+
+mat64AVX2h1lnext:
+	MOVQ R13, DI
+	ADDQ stride+32(FP), DI
+	DECQ R12
+	JNZ  mat64AVX2h1louter
+
+mat64AVX2h1ldone:
+	VZEROUPPER
+	RET
+
+// func mat64AVX2h1l0(x *complex64, offs *int, n, outer, stride int, m *float32)
+TEXT ·mat64AVX2h1l0(SB), NOSPLIT, $0-48
+	MOVQ x+0(FP), DI
+	MOVQ offs+8(FP), BX
+	MOVQ outer+24(FP), R12
+	MOVQ m+40(FP), AX
+	TESTQ R12, R12
 	JZ   mat64AVX2h1l0done
+
+mat64AVX2h1l0outer:
+	MOVQ DI, R13
+	MOVQ n+16(FP), CX
+	SHRQ $2, CX
+	JZ   mat64AVX2h1l0next
 
 mat64AVX2h1l0loop:
 	MOVQ 0(BX), R11
@@ -3768,18 +4131,30 @@ mat64AVX2h1l0loop:
 	DECQ CX
 	JNZ  mat64AVX2h1l0loop
 
+mat64AVX2h1l0next:
+	MOVQ R13, DI
+	ADDQ stride+32(FP), DI
+	DECQ R12
+	JNZ  mat64AVX2h1l0outer
+
 mat64AVX2h1l0done:
 	VZEROUPPER
 	RET
 
-// func mat64AVX2h1l1(x *complex64, offs *int, n int, m *float32)
-TEXT ·mat64AVX2h1l1(SB), NOSPLIT, $0-32
+// func mat64AVX2h1l1(x *complex64, offs *int, n, outer, stride int, m *float32)
+TEXT ·mat64AVX2h1l1(SB), NOSPLIT, $0-48
 	MOVQ x+0(FP), DI
 	MOVQ offs+8(FP), BX
-	MOVQ n+16(FP), CX
-	MOVQ m+24(FP), AX
-	SHRQ $2, CX
+	MOVQ outer+24(FP), R12
+	MOVQ m+40(FP), AX
+	TESTQ R12, R12
 	JZ   mat64AVX2h1l1done
+
+mat64AVX2h1l1outer:
+	MOVQ DI, R13
+	MOVQ n+16(FP), CX
+	SHRQ $2, CX
+	JZ   mat64AVX2h1l1next
 
 mat64AVX2h1l1loop:
 	MOVQ 0(BX), R11
@@ -3816,18 +4191,30 @@ mat64AVX2h1l1loop:
 	DECQ CX
 	JNZ  mat64AVX2h1l1loop
 
+mat64AVX2h1l1next:
+	MOVQ R13, DI
+	ADDQ stride+32(FP), DI
+	DECQ R12
+	JNZ  mat64AVX2h1l1outer
+
 mat64AVX2h1l1done:
 	VZEROUPPER
 	RET
 
-// func mat64AVX2h1l01(x *complex64, offs *int, n int, m *float32)
-TEXT ·mat64AVX2h1l01(SB), NOSPLIT, $0-32
+// func mat64AVX2h1l01(x *complex64, offs *int, n, outer, stride int, m *float32)
+TEXT ·mat64AVX2h1l01(SB), NOSPLIT, $0-48
 	MOVQ x+0(FP), DI
 	MOVQ offs+8(FP), BX
-	MOVQ n+16(FP), CX
-	MOVQ m+24(FP), AX
-	SHRQ $2, CX
+	MOVQ outer+24(FP), R12
+	MOVQ m+40(FP), AX
+	TESTQ R12, R12
 	JZ   mat64AVX2h1l01done
+
+mat64AVX2h1l01outer:
+	MOVQ DI, R13
+	MOVQ n+16(FP), CX
+	SHRQ $2, CX
+	JZ   mat64AVX2h1l01next
 
 mat64AVX2h1l01loop:
 	MOVQ 0(BX), R11
@@ -3888,18 +4275,30 @@ mat64AVX2h1l01loop:
 	DECQ CX
 	JNZ  mat64AVX2h1l01loop
 
+mat64AVX2h1l01next:
+	MOVQ R13, DI
+	ADDQ stride+32(FP), DI
+	DECQ R12
+	JNZ  mat64AVX2h1l01outer
+
 mat64AVX2h1l01done:
 	VZEROUPPER
 	RET
 
-// func mat64AVX2h2l(x *complex64, offs *int, n int, m *float32)
-TEXT ·mat64AVX2h2l(SB), NOSPLIT, $0-32
+// func mat64AVX2h2l(x *complex64, offs *int, n, outer, stride int, m *float32)
+TEXT ·mat64AVX2h2l(SB), NOSPLIT, $0-48
 	MOVQ x+0(FP), DI
 	MOVQ offs+8(FP), BX
-	MOVQ n+16(FP), CX
-	MOVQ m+24(FP), AX
-	SHRQ $2, CX
+	MOVQ outer+24(FP), R12
+	MOVQ m+40(FP), AX
+	TESTQ R12, R12
 	JZ   mat64AVX2h2ldone
+
+mat64AVX2h2louter:
+	MOVQ DI, R13
+	MOVQ n+16(FP), CX
+	SHRQ $2, CX
+	JZ   mat64AVX2h2lnext
 
 mat64AVX2h2lloop:
 	MOVQ 0(BX), R11
@@ -3958,18 +4357,30 @@ mat64AVX2h2lloop:
 	DECQ CX
 	JNZ  mat64AVX2h2lloop
 
+mat64AVX2h2lnext:
+	MOVQ R13, DI
+	ADDQ stride+32(FP), DI
+	DECQ R12
+	JNZ  mat64AVX2h2louter
+
 mat64AVX2h2ldone:
 	VZEROUPPER
 	RET
 
-// func mat64AVX2h2l0(x *complex64, offs *int, n int, m *float32)
-TEXT ·mat64AVX2h2l0(SB), NOSPLIT, $0-32
+// func mat64AVX2h2l0(x *complex64, offs *int, n, outer, stride int, m *float32)
+TEXT ·mat64AVX2h2l0(SB), NOSPLIT, $0-48
 	MOVQ x+0(FP), DI
 	MOVQ offs+8(FP), BX
-	MOVQ n+16(FP), CX
-	MOVQ m+24(FP), AX
-	SHRQ $2, CX
+	MOVQ outer+24(FP), R12
+	MOVQ m+40(FP), AX
+	TESTQ R12, R12
 	JZ   mat64AVX2h2l0done
+
+mat64AVX2h2l0outer:
+	MOVQ DI, R13
+	MOVQ n+16(FP), CX
+	SHRQ $2, CX
+	JZ   mat64AVX2h2l0next
 
 mat64AVX2h2l0loop:
 	MOVQ 0(BX), R11
@@ -4068,18 +4479,30 @@ mat64AVX2h2l0loop:
 	DECQ CX
 	JNZ  mat64AVX2h2l0loop
 
+mat64AVX2h2l0next:
+	MOVQ R13, DI
+	ADDQ stride+32(FP), DI
+	DECQ R12
+	JNZ  mat64AVX2h2l0outer
+
 mat64AVX2h2l0done:
 	VZEROUPPER
 	RET
 
-// func mat64AVX2h2l1(x *complex64, offs *int, n int, m *float32)
-TEXT ·mat64AVX2h2l1(SB), NOSPLIT, $0-32
+// func mat64AVX2h2l1(x *complex64, offs *int, n, outer, stride int, m *float32)
+TEXT ·mat64AVX2h2l1(SB), NOSPLIT, $0-48
 	MOVQ x+0(FP), DI
 	MOVQ offs+8(FP), BX
-	MOVQ n+16(FP), CX
-	MOVQ m+24(FP), AX
-	SHRQ $2, CX
+	MOVQ outer+24(FP), R12
+	MOVQ m+40(FP), AX
+	TESTQ R12, R12
 	JZ   mat64AVX2h2l1done
+
+mat64AVX2h2l1outer:
+	MOVQ DI, R13
+	MOVQ n+16(FP), CX
+	SHRQ $2, CX
+	JZ   mat64AVX2h2l1next
 
 mat64AVX2h2l1loop:
 	MOVQ 0(BX), R11
@@ -4178,18 +4601,30 @@ mat64AVX2h2l1loop:
 	DECQ CX
 	JNZ  mat64AVX2h2l1loop
 
+mat64AVX2h2l1next:
+	MOVQ R13, DI
+	ADDQ stride+32(FP), DI
+	DECQ R12
+	JNZ  mat64AVX2h2l1outer
+
 mat64AVX2h2l1done:
 	VZEROUPPER
 	RET
 
-// func mat64AVX2h2l01(x *complex64, offs *int, n int, m *float32)
-TEXT ·mat64AVX2h2l01(SB), NOSPLIT, $0-32
+// func mat64AVX2h2l01(x *complex64, offs *int, n, outer, stride int, m *float32)
+TEXT ·mat64AVX2h2l01(SB), NOSPLIT, $0-48
 	MOVQ x+0(FP), DI
 	MOVQ offs+8(FP), BX
-	MOVQ n+16(FP), CX
-	MOVQ m+24(FP), AX
-	SHRQ $2, CX
+	MOVQ outer+24(FP), R12
+	MOVQ m+40(FP), AX
+	TESTQ R12, R12
 	JZ   mat64AVX2h2l01done
+
+mat64AVX2h2l01outer:
+	MOVQ DI, R13
+	MOVQ n+16(FP), CX
+	SHRQ $2, CX
+	JZ   mat64AVX2h2l01next
 
 mat64AVX2h2l01loop:
 	MOVQ 0(BX), R11
@@ -4368,18 +4803,30 @@ mat64AVX2h2l01loop:
 	DECQ CX
 	JNZ  mat64AVX2h2l01loop
 
+mat64AVX2h2l01next:
+	MOVQ R13, DI
+	ADDQ stride+32(FP), DI
+	DECQ R12
+	JNZ  mat64AVX2h2l01outer
+
 mat64AVX2h2l01done:
 	VZEROUPPER
 	RET
 
-// func mat64AVX2h3l(x *complex64, offs *int, n int, m *float32)
-TEXT ·mat64AVX2h3l(SB), NOSPLIT, $0-32
+// func mat64AVX2h3l(x *complex64, offs *int, n, outer, stride int, m *float32)
+TEXT ·mat64AVX2h3l(SB), NOSPLIT, $0-48
 	MOVQ x+0(FP), DI
 	MOVQ offs+8(FP), BX
-	MOVQ n+16(FP), CX
-	MOVQ m+24(FP), AX
-	SHRQ $2, CX
+	MOVQ outer+24(FP), R12
+	MOVQ m+40(FP), AX
+	TESTQ R12, R12
 	JZ   mat64AVX2h3ldone
+
+mat64AVX2h3louter:
+	MOVQ DI, R13
+	MOVQ n+16(FP), CX
+	SHRQ $2, CX
+	JZ   mat64AVX2h3lnext
 
 mat64AVX2h3lloop:
 	MOVQ 0(BX), R11
@@ -4554,18 +5001,30 @@ mat64AVX2h3lloop:
 	DECQ CX
 	JNZ  mat64AVX2h3lloop
 
+mat64AVX2h3lnext:
+	MOVQ R13, DI
+	ADDQ stride+32(FP), DI
+	DECQ R12
+	JNZ  mat64AVX2h3louter
+
 mat64AVX2h3ldone:
 	VZEROUPPER
 	RET
 
-// func mat64AVX2h3l0(x *complex64, offs *int, n int, m *float32)
-TEXT ·mat64AVX2h3l0(SB), NOSPLIT, $0-32
+// func mat64AVX2h3l0(x *complex64, offs *int, n, outer, stride int, m *float32)
+TEXT ·mat64AVX2h3l0(SB), NOSPLIT, $0-48
 	MOVQ x+0(FP), DI
 	MOVQ offs+8(FP), BX
-	MOVQ n+16(FP), CX
-	MOVQ m+24(FP), AX
-	SHRQ $2, CX
+	MOVQ outer+24(FP), R12
+	MOVQ m+40(FP), AX
+	TESTQ R12, R12
 	JZ   mat64AVX2h3l0done
+
+mat64AVX2h3l0outer:
+	MOVQ DI, R13
+	MOVQ n+16(FP), CX
+	SHRQ $2, CX
+	JZ   mat64AVX2h3l0next
 
 mat64AVX2h3l0loop:
 	MOVQ 0(BX), R11
@@ -4884,18 +5343,30 @@ mat64AVX2h3l0loop:
 	DECQ CX
 	JNZ  mat64AVX2h3l0loop
 
+mat64AVX2h3l0next:
+	MOVQ R13, DI
+	ADDQ stride+32(FP), DI
+	DECQ R12
+	JNZ  mat64AVX2h3l0outer
+
 mat64AVX2h3l0done:
 	VZEROUPPER
 	RET
 
-// func mat64AVX2h3l1(x *complex64, offs *int, n int, m *float32)
-TEXT ·mat64AVX2h3l1(SB), NOSPLIT, $0-32
+// func mat64AVX2h3l1(x *complex64, offs *int, n, outer, stride int, m *float32)
+TEXT ·mat64AVX2h3l1(SB), NOSPLIT, $0-48
 	MOVQ x+0(FP), DI
 	MOVQ offs+8(FP), BX
-	MOVQ n+16(FP), CX
-	MOVQ m+24(FP), AX
-	SHRQ $2, CX
+	MOVQ outer+24(FP), R12
+	MOVQ m+40(FP), AX
+	TESTQ R12, R12
 	JZ   mat64AVX2h3l1done
+
+mat64AVX2h3l1outer:
+	MOVQ DI, R13
+	MOVQ n+16(FP), CX
+	SHRQ $2, CX
+	JZ   mat64AVX2h3l1next
 
 mat64AVX2h3l1loop:
 	MOVQ 0(BX), R11
@@ -5214,18 +5685,112 @@ mat64AVX2h3l1loop:
 	DECQ CX
 	JNZ  mat64AVX2h3l1loop
 
+mat64AVX2h3l1next:
+	MOVQ R13, DI
+	ADDQ stride+32(FP), DI
+	DECQ R12
+	JNZ  mat64AVX2h3l1outer
+
 mat64AVX2h3l1done:
 	VZEROUPPER
 	RET
 
-// func mat64AVX512h0l01(x *complex64, offs *int, n int, m *float32)
-TEXT ·mat64AVX512h0l01(SB), NOSPLIT, $0-32
+// func mat64AVX512h0l0(x *complex64, offs *int, n, outer, stride int, m *float32)
+TEXT ·mat64AVX512h0l0(SB), NOSPLIT, $0-48
 	MOVQ x+0(FP), DI
 	MOVQ offs+8(FP), BX
+	MOVQ outer+24(FP), R12
+	MOVQ m+40(FP), AX
+	TESTQ R12, R12
+	JZ   mat64AVX512h0l0done
+
+mat64AVX512h0l0outer:
+	MOVQ DI, R13
 	MOVQ n+16(FP), CX
-	MOVQ m+24(FP), AX
 	SHRQ $3, CX
+	JZ   mat64AVX512h0l0next
+
+mat64AVX512h0l0loop:
+	MOVQ 0(BX), R11
+	VMOVUPS (DI)(R11*1), Z1
+	VPERMILPD $0x55, Z1, Z2
+	VPERMILPS $0xB1, Z1, Z3
+	VPERMILPS $0xB1, Z2, Z4
+	VMULPS 0(AX), Z1, Z0
+	VFMADD231PS 64(AX), Z3, Z0
+	VFMADD231PS 128(AX), Z2, Z0
+	VFMADD231PS 192(AX), Z4, Z0
+	MOVQ 0(BX), R11
+	VMOVUPS Z0, (DI)(R11*1)
+	ADDQ $64, DI
+	DECQ CX
+	JNZ  mat64AVX512h0l0loop
+
+mat64AVX512h0l0next:
+	MOVQ R13, DI
+	ADDQ stride+32(FP), DI
+	DECQ R12
+	JNZ  mat64AVX512h0l0outer
+
+mat64AVX512h0l0done:
+	VZEROUPPER
+	RET
+
+// func mat64AVX512h0l1(x *complex64, offs *int, n, outer, stride int, m *float32)
+TEXT ·mat64AVX512h0l1(SB), NOSPLIT, $0-48
+	MOVQ x+0(FP), DI
+	MOVQ offs+8(FP), BX
+	MOVQ outer+24(FP), R12
+	MOVQ m+40(FP), AX
+	TESTQ R12, R12
+	JZ   mat64AVX512h0l1done
+
+mat64AVX512h0l1outer:
+	MOVQ DI, R13
+	MOVQ n+16(FP), CX
+	SHRQ $3, CX
+	JZ   mat64AVX512h0l1next
+
+mat64AVX512h0l1loop:
+	MOVQ 0(BX), R11
+	VMOVUPS (DI)(R11*1), Z1
+	VSHUFF64X2 $0xB1, Z1, Z1, Z2
+	VPERMILPS $0xB1, Z1, Z3
+	VPERMILPS $0xB1, Z2, Z4
+	VMULPS 0(AX), Z1, Z0
+	VFMADD231PS 64(AX), Z3, Z0
+	VFMADD231PS 128(AX), Z2, Z0
+	VFMADD231PS 192(AX), Z4, Z0
+	MOVQ 0(BX), R11
+	VMOVUPS Z0, (DI)(R11*1)
+	ADDQ $64, DI
+	DECQ CX
+	JNZ  mat64AVX512h0l1loop
+
+mat64AVX512h0l1next:
+	MOVQ R13, DI
+	ADDQ stride+32(FP), DI
+	DECQ R12
+	JNZ  mat64AVX512h0l1outer
+
+mat64AVX512h0l1done:
+	VZEROUPPER
+	RET
+
+// func mat64AVX512h0l01(x *complex64, offs *int, n, outer, stride int, m *float32)
+TEXT ·mat64AVX512h0l01(SB), NOSPLIT, $0-48
+	MOVQ x+0(FP), DI
+	MOVQ offs+8(FP), BX
+	MOVQ outer+24(FP), R12
+	MOVQ m+40(FP), AX
+	TESTQ R12, R12
 	JZ   mat64AVX512h0l01done
+
+mat64AVX512h0l01outer:
+	MOVQ DI, R13
+	MOVQ n+16(FP), CX
+	SHRQ $3, CX
+	JZ   mat64AVX512h0l01next
 
 mat64AVX512h0l01loop:
 	MOVQ 0(BX), R11
@@ -5251,18 +5816,71 @@ mat64AVX512h0l01loop:
 	DECQ CX
 	JNZ  mat64AVX512h0l01loop
 
+mat64AVX512h0l01next:
+	MOVQ R13, DI
+	ADDQ stride+32(FP), DI
+	DECQ R12
+	JNZ  mat64AVX512h0l01outer
+
 mat64AVX512h0l01done:
 	VZEROUPPER
 	RET
 
-// func mat64AVX512h0l02(x *complex64, offs *int, n int, m *float32)
-TEXT ·mat64AVX512h0l02(SB), NOSPLIT, $0-32
+// func mat64AVX512h0l2(x *complex64, offs *int, n, outer, stride int, m *float32)
+TEXT ·mat64AVX512h0l2(SB), NOSPLIT, $0-48
 	MOVQ x+0(FP), DI
 	MOVQ offs+8(FP), BX
+	MOVQ outer+24(FP), R12
+	MOVQ m+40(FP), AX
+	TESTQ R12, R12
+	JZ   mat64AVX512h0l2done
+
+mat64AVX512h0l2outer:
+	MOVQ DI, R13
 	MOVQ n+16(FP), CX
-	MOVQ m+24(FP), AX
 	SHRQ $3, CX
+	JZ   mat64AVX512h0l2next
+
+mat64AVX512h0l2loop:
+	MOVQ 0(BX), R11
+	VMOVUPS (DI)(R11*1), Z1
+	VSHUFF64X2 $0x4E, Z1, Z1, Z2
+	VPERMILPS $0xB1, Z1, Z3
+	VPERMILPS $0xB1, Z2, Z4
+	VMULPS 0(AX), Z1, Z0
+	VFMADD231PS 64(AX), Z3, Z0
+	VFMADD231PS 128(AX), Z2, Z0
+	VFMADD231PS 192(AX), Z4, Z0
+	MOVQ 0(BX), R11
+	VMOVUPS Z0, (DI)(R11*1)
+	ADDQ $64, DI
+	DECQ CX
+	JNZ  mat64AVX512h0l2loop
+
+mat64AVX512h0l2next:
+	MOVQ R13, DI
+	ADDQ stride+32(FP), DI
+	DECQ R12
+	JNZ  mat64AVX512h0l2outer
+
+mat64AVX512h0l2done:
+	VZEROUPPER
+	RET
+
+// func mat64AVX512h0l02(x *complex64, offs *int, n, outer, stride int, m *float32)
+TEXT ·mat64AVX512h0l02(SB), NOSPLIT, $0-48
+	MOVQ x+0(FP), DI
+	MOVQ offs+8(FP), BX
+	MOVQ outer+24(FP), R12
+	MOVQ m+40(FP), AX
+	TESTQ R12, R12
 	JZ   mat64AVX512h0l02done
+
+mat64AVX512h0l02outer:
+	MOVQ DI, R13
+	MOVQ n+16(FP), CX
+	SHRQ $3, CX
+	JZ   mat64AVX512h0l02next
 
 mat64AVX512h0l02loop:
 	MOVQ 0(BX), R11
@@ -5288,18 +5906,30 @@ mat64AVX512h0l02loop:
 	DECQ CX
 	JNZ  mat64AVX512h0l02loop
 
+mat64AVX512h0l02next:
+	MOVQ R13, DI
+	ADDQ stride+32(FP), DI
+	DECQ R12
+	JNZ  mat64AVX512h0l02outer
+
 mat64AVX512h0l02done:
 	VZEROUPPER
 	RET
 
-// func mat64AVX512h0l12(x *complex64, offs *int, n int, m *float32)
-TEXT ·mat64AVX512h0l12(SB), NOSPLIT, $0-32
+// func mat64AVX512h0l12(x *complex64, offs *int, n, outer, stride int, m *float32)
+TEXT ·mat64AVX512h0l12(SB), NOSPLIT, $0-48
 	MOVQ x+0(FP), DI
 	MOVQ offs+8(FP), BX
-	MOVQ n+16(FP), CX
-	MOVQ m+24(FP), AX
-	SHRQ $3, CX
+	MOVQ outer+24(FP), R12
+	MOVQ m+40(FP), AX
+	TESTQ R12, R12
 	JZ   mat64AVX512h0l12done
+
+mat64AVX512h0l12outer:
+	MOVQ DI, R13
+	MOVQ n+16(FP), CX
+	SHRQ $3, CX
+	JZ   mat64AVX512h0l12next
 
 mat64AVX512h0l12loop:
 	MOVQ 0(BX), R11
@@ -5325,18 +5955,30 @@ mat64AVX512h0l12loop:
 	DECQ CX
 	JNZ  mat64AVX512h0l12loop
 
+mat64AVX512h0l12next:
+	MOVQ R13, DI
+	ADDQ stride+32(FP), DI
+	DECQ R12
+	JNZ  mat64AVX512h0l12outer
+
 mat64AVX512h0l12done:
 	VZEROUPPER
 	RET
 
-// func mat64AVX512h0l012(x *complex64, offs *int, n int, m *float32)
-TEXT ·mat64AVX512h0l012(SB), NOSPLIT, $0-32
+// func mat64AVX512h0l012(x *complex64, offs *int, n, outer, stride int, m *float32)
+TEXT ·mat64AVX512h0l012(SB), NOSPLIT, $0-48
 	MOVQ x+0(FP), DI
 	MOVQ offs+8(FP), BX
-	MOVQ n+16(FP), CX
-	MOVQ m+24(FP), AX
-	SHRQ $3, CX
+	MOVQ outer+24(FP), R12
+	MOVQ m+40(FP), AX
+	TESTQ R12, R12
 	JZ   mat64AVX512h0l012done
+
+mat64AVX512h0l012outer:
+	MOVQ DI, R13
+	MOVQ n+16(FP), CX
+	SHRQ $3, CX
+	JZ   mat64AVX512h0l012next
 
 mat64AVX512h0l012loop:
 	MOVQ 0(BX), R11
@@ -5378,18 +6020,78 @@ mat64AVX512h0l012loop:
 	DECQ CX
 	JNZ  mat64AVX512h0l012loop
 
+mat64AVX512h0l012next:
+	MOVQ R13, DI
+	ADDQ stride+32(FP), DI
+	DECQ R12
+	JNZ  mat64AVX512h0l012outer
+
 mat64AVX512h0l012done:
 	VZEROUPPER
 	RET
 
-// func mat64AVX512h1l0(x *complex64, offs *int, n int, m *float32)
-TEXT ·mat64AVX512h1l0(SB), NOSPLIT, $0-32
+// func mat64AVX512h1l(x *complex64, offs *int, n, outer, stride int, m *float32)
+TEXT ·mat64AVX512h1l(SB), NOSPLIT, $0-48
 	MOVQ x+0(FP), DI
 	MOVQ offs+8(FP), BX
+	MOVQ outer+24(FP), R12
+	MOVQ m+40(FP), AX
+	TESTQ R12, R12
+	JZ   mat64AVX512h1ldone
+
+mat64AVX512h1louter:
+	MOVQ DI, R13
 	MOVQ n+16(FP), CX
-	MOVQ m+24(FP), AX
 	SHRQ $3, CX
+	JZ   mat64AVX512h1lnext
+
+mat64AVX512h1lloop:
+	MOVQ 0(BX), R11
+	VMOVUPS (DI)(R11*1), Z2
+	VPERMILPS $0xB1, Z2, Z3
+	VMULPS 0(AX), Z2, Z0
+	VFMADD231PS 64(AX), Z3, Z0
+	VMULPS 256(AX), Z2, Z1
+	VFMADD231PS 320(AX), Z3, Z1
+	MOVQ 8(BX), R11
+	VMOVUPS (DI)(R11*1), Z2
+	VPERMILPS $0xB1, Z2, Z3
+	VFMADD231PS 128(AX), Z2, Z0
+	VFMADD231PS 192(AX), Z3, Z0
+	VFMADD231PS 384(AX), Z2, Z1
+	VFMADD231PS 448(AX), Z3, Z1
+	MOVQ 0(BX), R11
+	VMOVUPS Z0, (DI)(R11*1)
+	MOVQ 8(BX), R11
+	VMOVUPS Z1, (DI)(R11*1)
+	ADDQ $64, DI
+	DECQ CX
+	JNZ  mat64AVX512h1lloop
+
+mat64AVX512h1lnext:
+	MOVQ R13, DI
+	ADDQ stride+32(FP), DI
+	DECQ R12
+	JNZ  mat64AVX512h1louter
+
+mat64AVX512h1ldone:
+	VZEROUPPER
+	RET
+
+// func mat64AVX512h1l0(x *complex64, offs *int, n, outer, stride int, m *float32)
+TEXT ·mat64AVX512h1l0(SB), NOSPLIT, $0-48
+	MOVQ x+0(FP), DI
+	MOVQ offs+8(FP), BX
+	MOVQ outer+24(FP), R12
+	MOVQ m+40(FP), AX
+	TESTQ R12, R12
 	JZ   mat64AVX512h1l0done
+
+mat64AVX512h1l0outer:
+	MOVQ DI, R13
+	MOVQ n+16(FP), CX
+	SHRQ $3, CX
+	JZ   mat64AVX512h1l0next
 
 mat64AVX512h1l0loop:
 	MOVQ 0(BX), R11
@@ -5426,18 +6128,30 @@ mat64AVX512h1l0loop:
 	DECQ CX
 	JNZ  mat64AVX512h1l0loop
 
+mat64AVX512h1l0next:
+	MOVQ R13, DI
+	ADDQ stride+32(FP), DI
+	DECQ R12
+	JNZ  mat64AVX512h1l0outer
+
 mat64AVX512h1l0done:
 	VZEROUPPER
 	RET
 
-// func mat64AVX512h1l1(x *complex64, offs *int, n int, m *float32)
-TEXT ·mat64AVX512h1l1(SB), NOSPLIT, $0-32
+// func mat64AVX512h1l1(x *complex64, offs *int, n, outer, stride int, m *float32)
+TEXT ·mat64AVX512h1l1(SB), NOSPLIT, $0-48
 	MOVQ x+0(FP), DI
 	MOVQ offs+8(FP), BX
-	MOVQ n+16(FP), CX
-	MOVQ m+24(FP), AX
-	SHRQ $3, CX
+	MOVQ outer+24(FP), R12
+	MOVQ m+40(FP), AX
+	TESTQ R12, R12
 	JZ   mat64AVX512h1l1done
+
+mat64AVX512h1l1outer:
+	MOVQ DI, R13
+	MOVQ n+16(FP), CX
+	SHRQ $3, CX
+	JZ   mat64AVX512h1l1next
 
 mat64AVX512h1l1loop:
 	MOVQ 0(BX), R11
@@ -5474,18 +6188,30 @@ mat64AVX512h1l1loop:
 	DECQ CX
 	JNZ  mat64AVX512h1l1loop
 
+mat64AVX512h1l1next:
+	MOVQ R13, DI
+	ADDQ stride+32(FP), DI
+	DECQ R12
+	JNZ  mat64AVX512h1l1outer
+
 mat64AVX512h1l1done:
 	VZEROUPPER
 	RET
 
-// func mat64AVX512h1l01(x *complex64, offs *int, n int, m *float32)
-TEXT ·mat64AVX512h1l01(SB), NOSPLIT, $0-32
+// func mat64AVX512h1l01(x *complex64, offs *int, n, outer, stride int, m *float32)
+TEXT ·mat64AVX512h1l01(SB), NOSPLIT, $0-48
 	MOVQ x+0(FP), DI
 	MOVQ offs+8(FP), BX
-	MOVQ n+16(FP), CX
-	MOVQ m+24(FP), AX
-	SHRQ $3, CX
+	MOVQ outer+24(FP), R12
+	MOVQ m+40(FP), AX
+	TESTQ R12, R12
 	JZ   mat64AVX512h1l01done
+
+mat64AVX512h1l01outer:
+	MOVQ DI, R13
+	MOVQ n+16(FP), CX
+	SHRQ $3, CX
+	JZ   mat64AVX512h1l01next
 
 mat64AVX512h1l01loop:
 	MOVQ 0(BX), R11
@@ -5546,18 +6272,30 @@ mat64AVX512h1l01loop:
 	DECQ CX
 	JNZ  mat64AVX512h1l01loop
 
+mat64AVX512h1l01next:
+	MOVQ R13, DI
+	ADDQ stride+32(FP), DI
+	DECQ R12
+	JNZ  mat64AVX512h1l01outer
+
 mat64AVX512h1l01done:
 	VZEROUPPER
 	RET
 
-// func mat64AVX512h1l2(x *complex64, offs *int, n int, m *float32)
-TEXT ·mat64AVX512h1l2(SB), NOSPLIT, $0-32
+// func mat64AVX512h1l2(x *complex64, offs *int, n, outer, stride int, m *float32)
+TEXT ·mat64AVX512h1l2(SB), NOSPLIT, $0-48
 	MOVQ x+0(FP), DI
 	MOVQ offs+8(FP), BX
-	MOVQ n+16(FP), CX
-	MOVQ m+24(FP), AX
-	SHRQ $3, CX
+	MOVQ outer+24(FP), R12
+	MOVQ m+40(FP), AX
+	TESTQ R12, R12
 	JZ   mat64AVX512h1l2done
+
+mat64AVX512h1l2outer:
+	MOVQ DI, R13
+	MOVQ n+16(FP), CX
+	SHRQ $3, CX
+	JZ   mat64AVX512h1l2next
 
 mat64AVX512h1l2loop:
 	MOVQ 0(BX), R11
@@ -5594,18 +6332,30 @@ mat64AVX512h1l2loop:
 	DECQ CX
 	JNZ  mat64AVX512h1l2loop
 
+mat64AVX512h1l2next:
+	MOVQ R13, DI
+	ADDQ stride+32(FP), DI
+	DECQ R12
+	JNZ  mat64AVX512h1l2outer
+
 mat64AVX512h1l2done:
 	VZEROUPPER
 	RET
 
-// func mat64AVX512h1l02(x *complex64, offs *int, n int, m *float32)
-TEXT ·mat64AVX512h1l02(SB), NOSPLIT, $0-32
+// func mat64AVX512h1l02(x *complex64, offs *int, n, outer, stride int, m *float32)
+TEXT ·mat64AVX512h1l02(SB), NOSPLIT, $0-48
 	MOVQ x+0(FP), DI
 	MOVQ offs+8(FP), BX
-	MOVQ n+16(FP), CX
-	MOVQ m+24(FP), AX
-	SHRQ $3, CX
+	MOVQ outer+24(FP), R12
+	MOVQ m+40(FP), AX
+	TESTQ R12, R12
 	JZ   mat64AVX512h1l02done
+
+mat64AVX512h1l02outer:
+	MOVQ DI, R13
+	MOVQ n+16(FP), CX
+	SHRQ $3, CX
+	JZ   mat64AVX512h1l02next
 
 mat64AVX512h1l02loop:
 	MOVQ 0(BX), R11
@@ -5666,18 +6416,30 @@ mat64AVX512h1l02loop:
 	DECQ CX
 	JNZ  mat64AVX512h1l02loop
 
+mat64AVX512h1l02next:
+	MOVQ R13, DI
+	ADDQ stride+32(FP), DI
+	DECQ R12
+	JNZ  mat64AVX512h1l02outer
+
 mat64AVX512h1l02done:
 	VZEROUPPER
 	RET
 
-// func mat64AVX512h1l12(x *complex64, offs *int, n int, m *float32)
-TEXT ·mat64AVX512h1l12(SB), NOSPLIT, $0-32
+// func mat64AVX512h1l12(x *complex64, offs *int, n, outer, stride int, m *float32)
+TEXT ·mat64AVX512h1l12(SB), NOSPLIT, $0-48
 	MOVQ x+0(FP), DI
 	MOVQ offs+8(FP), BX
-	MOVQ n+16(FP), CX
-	MOVQ m+24(FP), AX
-	SHRQ $3, CX
+	MOVQ outer+24(FP), R12
+	MOVQ m+40(FP), AX
+	TESTQ R12, R12
 	JZ   mat64AVX512h1l12done
+
+mat64AVX512h1l12outer:
+	MOVQ DI, R13
+	MOVQ n+16(FP), CX
+	SHRQ $3, CX
+	JZ   mat64AVX512h1l12next
 
 mat64AVX512h1l12loop:
 	MOVQ 0(BX), R11
@@ -5738,18 +6500,30 @@ mat64AVX512h1l12loop:
 	DECQ CX
 	JNZ  mat64AVX512h1l12loop
 
+mat64AVX512h1l12next:
+	MOVQ R13, DI
+	ADDQ stride+32(FP), DI
+	DECQ R12
+	JNZ  mat64AVX512h1l12outer
+
 mat64AVX512h1l12done:
 	VZEROUPPER
 	RET
 
-// func mat64AVX512h1l012(x *complex64, offs *int, n int, m *float32)
-TEXT ·mat64AVX512h1l012(SB), NOSPLIT, $0-32
+// func mat64AVX512h1l012(x *complex64, offs *int, n, outer, stride int, m *float32)
+TEXT ·mat64AVX512h1l012(SB), NOSPLIT, $0-48
 	MOVQ x+0(FP), DI
 	MOVQ offs+8(FP), BX
-	MOVQ n+16(FP), CX
-	MOVQ m+24(FP), AX
-	SHRQ $3, CX
+	MOVQ outer+24(FP), R12
+	MOVQ m+40(FP), AX
+	TESTQ R12, R12
 	JZ   mat64AVX512h1l012done
+
+mat64AVX512h1l012outer:
+	MOVQ DI, R13
+	MOVQ n+16(FP), CX
+	SHRQ $3, CX
+	JZ   mat64AVX512h1l012next
 
 mat64AVX512h1l012loop:
 	MOVQ 0(BX), R11
@@ -5858,18 +6632,30 @@ mat64AVX512h1l012loop:
 	DECQ CX
 	JNZ  mat64AVX512h1l012loop
 
+mat64AVX512h1l012next:
+	MOVQ R13, DI
+	ADDQ stride+32(FP), DI
+	DECQ R12
+	JNZ  mat64AVX512h1l012outer
+
 mat64AVX512h1l012done:
 	VZEROUPPER
 	RET
 
-// func mat64AVX512h2l(x *complex64, offs *int, n int, m *float32)
-TEXT ·mat64AVX512h2l(SB), NOSPLIT, $0-32
+// func mat64AVX512h2l(x *complex64, offs *int, n, outer, stride int, m *float32)
+TEXT ·mat64AVX512h2l(SB), NOSPLIT, $0-48
 	MOVQ x+0(FP), DI
 	MOVQ offs+8(FP), BX
-	MOVQ n+16(FP), CX
-	MOVQ m+24(FP), AX
-	SHRQ $3, CX
+	MOVQ outer+24(FP), R12
+	MOVQ m+40(FP), AX
+	TESTQ R12, R12
 	JZ   mat64AVX512h2ldone
+
+mat64AVX512h2louter:
+	MOVQ DI, R13
+	MOVQ n+16(FP), CX
+	SHRQ $3, CX
+	JZ   mat64AVX512h2lnext
 
 mat64AVX512h2lloop:
 	MOVQ 0(BX), R11
@@ -5928,18 +6714,30 @@ mat64AVX512h2lloop:
 	DECQ CX
 	JNZ  mat64AVX512h2lloop
 
+mat64AVX512h2lnext:
+	MOVQ R13, DI
+	ADDQ stride+32(FP), DI
+	DECQ R12
+	JNZ  mat64AVX512h2louter
+
 mat64AVX512h2ldone:
 	VZEROUPPER
 	RET
 
-// func mat64AVX512h2l0(x *complex64, offs *int, n int, m *float32)
-TEXT ·mat64AVX512h2l0(SB), NOSPLIT, $0-32
+// func mat64AVX512h2l0(x *complex64, offs *int, n, outer, stride int, m *float32)
+TEXT ·mat64AVX512h2l0(SB), NOSPLIT, $0-48
 	MOVQ x+0(FP), DI
 	MOVQ offs+8(FP), BX
-	MOVQ n+16(FP), CX
-	MOVQ m+24(FP), AX
-	SHRQ $3, CX
+	MOVQ outer+24(FP), R12
+	MOVQ m+40(FP), AX
+	TESTQ R12, R12
 	JZ   mat64AVX512h2l0done
+
+mat64AVX512h2l0outer:
+	MOVQ DI, R13
+	MOVQ n+16(FP), CX
+	SHRQ $3, CX
+	JZ   mat64AVX512h2l0next
 
 mat64AVX512h2l0loop:
 	MOVQ 0(BX), R11
@@ -6038,18 +6836,30 @@ mat64AVX512h2l0loop:
 	DECQ CX
 	JNZ  mat64AVX512h2l0loop
 
+mat64AVX512h2l0next:
+	MOVQ R13, DI
+	ADDQ stride+32(FP), DI
+	DECQ R12
+	JNZ  mat64AVX512h2l0outer
+
 mat64AVX512h2l0done:
 	VZEROUPPER
 	RET
 
-// func mat64AVX512h2l1(x *complex64, offs *int, n int, m *float32)
-TEXT ·mat64AVX512h2l1(SB), NOSPLIT, $0-32
+// func mat64AVX512h2l1(x *complex64, offs *int, n, outer, stride int, m *float32)
+TEXT ·mat64AVX512h2l1(SB), NOSPLIT, $0-48
 	MOVQ x+0(FP), DI
 	MOVQ offs+8(FP), BX
-	MOVQ n+16(FP), CX
-	MOVQ m+24(FP), AX
-	SHRQ $3, CX
+	MOVQ outer+24(FP), R12
+	MOVQ m+40(FP), AX
+	TESTQ R12, R12
 	JZ   mat64AVX512h2l1done
+
+mat64AVX512h2l1outer:
+	MOVQ DI, R13
+	MOVQ n+16(FP), CX
+	SHRQ $3, CX
+	JZ   mat64AVX512h2l1next
 
 mat64AVX512h2l1loop:
 	MOVQ 0(BX), R11
@@ -6148,18 +6958,30 @@ mat64AVX512h2l1loop:
 	DECQ CX
 	JNZ  mat64AVX512h2l1loop
 
+mat64AVX512h2l1next:
+	MOVQ R13, DI
+	ADDQ stride+32(FP), DI
+	DECQ R12
+	JNZ  mat64AVX512h2l1outer
+
 mat64AVX512h2l1done:
 	VZEROUPPER
 	RET
 
-// func mat64AVX512h2l01(x *complex64, offs *int, n int, m *float32)
-TEXT ·mat64AVX512h2l01(SB), NOSPLIT, $0-32
+// func mat64AVX512h2l01(x *complex64, offs *int, n, outer, stride int, m *float32)
+TEXT ·mat64AVX512h2l01(SB), NOSPLIT, $0-48
 	MOVQ x+0(FP), DI
 	MOVQ offs+8(FP), BX
-	MOVQ n+16(FP), CX
-	MOVQ m+24(FP), AX
-	SHRQ $3, CX
+	MOVQ outer+24(FP), R12
+	MOVQ m+40(FP), AX
+	TESTQ R12, R12
 	JZ   mat64AVX512h2l01done
+
+mat64AVX512h2l01outer:
+	MOVQ DI, R13
+	MOVQ n+16(FP), CX
+	SHRQ $3, CX
+	JZ   mat64AVX512h2l01next
 
 mat64AVX512h2l01loop:
 	MOVQ 0(BX), R11
@@ -6338,18 +7160,30 @@ mat64AVX512h2l01loop:
 	DECQ CX
 	JNZ  mat64AVX512h2l01loop
 
+mat64AVX512h2l01next:
+	MOVQ R13, DI
+	ADDQ stride+32(FP), DI
+	DECQ R12
+	JNZ  mat64AVX512h2l01outer
+
 mat64AVX512h2l01done:
 	VZEROUPPER
 	RET
 
-// func mat64AVX512h2l2(x *complex64, offs *int, n int, m *float32)
-TEXT ·mat64AVX512h2l2(SB), NOSPLIT, $0-32
+// func mat64AVX512h2l2(x *complex64, offs *int, n, outer, stride int, m *float32)
+TEXT ·mat64AVX512h2l2(SB), NOSPLIT, $0-48
 	MOVQ x+0(FP), DI
 	MOVQ offs+8(FP), BX
-	MOVQ n+16(FP), CX
-	MOVQ m+24(FP), AX
-	SHRQ $3, CX
+	MOVQ outer+24(FP), R12
+	MOVQ m+40(FP), AX
+	TESTQ R12, R12
 	JZ   mat64AVX512h2l2done
+
+mat64AVX512h2l2outer:
+	MOVQ DI, R13
+	MOVQ n+16(FP), CX
+	SHRQ $3, CX
+	JZ   mat64AVX512h2l2next
 
 mat64AVX512h2l2loop:
 	MOVQ 0(BX), R11
@@ -6448,18 +7282,30 @@ mat64AVX512h2l2loop:
 	DECQ CX
 	JNZ  mat64AVX512h2l2loop
 
+mat64AVX512h2l2next:
+	MOVQ R13, DI
+	ADDQ stride+32(FP), DI
+	DECQ R12
+	JNZ  mat64AVX512h2l2outer
+
 mat64AVX512h2l2done:
 	VZEROUPPER
 	RET
 
-// func mat64AVX512h2l02(x *complex64, offs *int, n int, m *float32)
-TEXT ·mat64AVX512h2l02(SB), NOSPLIT, $0-32
+// func mat64AVX512h2l02(x *complex64, offs *int, n, outer, stride int, m *float32)
+TEXT ·mat64AVX512h2l02(SB), NOSPLIT, $0-48
 	MOVQ x+0(FP), DI
 	MOVQ offs+8(FP), BX
-	MOVQ n+16(FP), CX
-	MOVQ m+24(FP), AX
-	SHRQ $3, CX
+	MOVQ outer+24(FP), R12
+	MOVQ m+40(FP), AX
+	TESTQ R12, R12
 	JZ   mat64AVX512h2l02done
+
+mat64AVX512h2l02outer:
+	MOVQ DI, R13
+	MOVQ n+16(FP), CX
+	SHRQ $3, CX
+	JZ   mat64AVX512h2l02next
 
 mat64AVX512h2l02loop:
 	MOVQ 0(BX), R11
@@ -6638,18 +7484,30 @@ mat64AVX512h2l02loop:
 	DECQ CX
 	JNZ  mat64AVX512h2l02loop
 
+mat64AVX512h2l02next:
+	MOVQ R13, DI
+	ADDQ stride+32(FP), DI
+	DECQ R12
+	JNZ  mat64AVX512h2l02outer
+
 mat64AVX512h2l02done:
 	VZEROUPPER
 	RET
 
-// func mat64AVX512h2l12(x *complex64, offs *int, n int, m *float32)
-TEXT ·mat64AVX512h2l12(SB), NOSPLIT, $0-32
+// func mat64AVX512h2l12(x *complex64, offs *int, n, outer, stride int, m *float32)
+TEXT ·mat64AVX512h2l12(SB), NOSPLIT, $0-48
 	MOVQ x+0(FP), DI
 	MOVQ offs+8(FP), BX
-	MOVQ n+16(FP), CX
-	MOVQ m+24(FP), AX
-	SHRQ $3, CX
+	MOVQ outer+24(FP), R12
+	MOVQ m+40(FP), AX
+	TESTQ R12, R12
 	JZ   mat64AVX512h2l12done
+
+mat64AVX512h2l12outer:
+	MOVQ DI, R13
+	MOVQ n+16(FP), CX
+	SHRQ $3, CX
+	JZ   mat64AVX512h2l12next
 
 mat64AVX512h2l12loop:
 	MOVQ 0(BX), R11
@@ -6828,18 +7686,30 @@ mat64AVX512h2l12loop:
 	DECQ CX
 	JNZ  mat64AVX512h2l12loop
 
+mat64AVX512h2l12next:
+	MOVQ R13, DI
+	ADDQ stride+32(FP), DI
+	DECQ R12
+	JNZ  mat64AVX512h2l12outer
+
 mat64AVX512h2l12done:
 	VZEROUPPER
 	RET
 
-// func mat64AVX512h3l(x *complex64, offs *int, n int, m *float32)
-TEXT ·mat64AVX512h3l(SB), NOSPLIT, $0-32
+// func mat64AVX512h3l(x *complex64, offs *int, n, outer, stride int, m *float32)
+TEXT ·mat64AVX512h3l(SB), NOSPLIT, $0-48
 	MOVQ x+0(FP), DI
 	MOVQ offs+8(FP), BX
-	MOVQ n+16(FP), CX
-	MOVQ m+24(FP), AX
-	SHRQ $3, CX
+	MOVQ outer+24(FP), R12
+	MOVQ m+40(FP), AX
+	TESTQ R12, R12
 	JZ   mat64AVX512h3ldone
+
+mat64AVX512h3louter:
+	MOVQ DI, R13
+	MOVQ n+16(FP), CX
+	SHRQ $3, CX
+	JZ   mat64AVX512h3lnext
 
 mat64AVX512h3lloop:
 	MOVQ 0(BX), R11
@@ -7014,18 +7884,30 @@ mat64AVX512h3lloop:
 	DECQ CX
 	JNZ  mat64AVX512h3lloop
 
+mat64AVX512h3lnext:
+	MOVQ R13, DI
+	ADDQ stride+32(FP), DI
+	DECQ R12
+	JNZ  mat64AVX512h3louter
+
 mat64AVX512h3ldone:
 	VZEROUPPER
 	RET
 
-// func mat64AVX512h3l0(x *complex64, offs *int, n int, m *float32)
-TEXT ·mat64AVX512h3l0(SB), NOSPLIT, $0-32
+// func mat64AVX512h3l0(x *complex64, offs *int, n, outer, stride int, m *float32)
+TEXT ·mat64AVX512h3l0(SB), NOSPLIT, $0-48
 	MOVQ x+0(FP), DI
 	MOVQ offs+8(FP), BX
-	MOVQ n+16(FP), CX
-	MOVQ m+24(FP), AX
-	SHRQ $3, CX
+	MOVQ outer+24(FP), R12
+	MOVQ m+40(FP), AX
+	TESTQ R12, R12
 	JZ   mat64AVX512h3l0done
+
+mat64AVX512h3l0outer:
+	MOVQ DI, R13
+	MOVQ n+16(FP), CX
+	SHRQ $3, CX
+	JZ   mat64AVX512h3l0next
 
 mat64AVX512h3l0loop:
 	MOVQ 0(BX), R11
@@ -7344,18 +8226,30 @@ mat64AVX512h3l0loop:
 	DECQ CX
 	JNZ  mat64AVX512h3l0loop
 
+mat64AVX512h3l0next:
+	MOVQ R13, DI
+	ADDQ stride+32(FP), DI
+	DECQ R12
+	JNZ  mat64AVX512h3l0outer
+
 mat64AVX512h3l0done:
 	VZEROUPPER
 	RET
 
-// func mat64AVX512h3l1(x *complex64, offs *int, n int, m *float32)
-TEXT ·mat64AVX512h3l1(SB), NOSPLIT, $0-32
+// func mat64AVX512h3l1(x *complex64, offs *int, n, outer, stride int, m *float32)
+TEXT ·mat64AVX512h3l1(SB), NOSPLIT, $0-48
 	MOVQ x+0(FP), DI
 	MOVQ offs+8(FP), BX
-	MOVQ n+16(FP), CX
-	MOVQ m+24(FP), AX
-	SHRQ $3, CX
+	MOVQ outer+24(FP), R12
+	MOVQ m+40(FP), AX
+	TESTQ R12, R12
 	JZ   mat64AVX512h3l1done
+
+mat64AVX512h3l1outer:
+	MOVQ DI, R13
+	MOVQ n+16(FP), CX
+	SHRQ $3, CX
+	JZ   mat64AVX512h3l1next
 
 mat64AVX512h3l1loop:
 	MOVQ 0(BX), R11
@@ -7674,18 +8568,30 @@ mat64AVX512h3l1loop:
 	DECQ CX
 	JNZ  mat64AVX512h3l1loop
 
+mat64AVX512h3l1next:
+	MOVQ R13, DI
+	ADDQ stride+32(FP), DI
+	DECQ R12
+	JNZ  mat64AVX512h3l1outer
+
 mat64AVX512h3l1done:
 	VZEROUPPER
 	RET
 
-// func mat64AVX512h3l2(x *complex64, offs *int, n int, m *float32)
-TEXT ·mat64AVX512h3l2(SB), NOSPLIT, $0-32
+// func mat64AVX512h3l2(x *complex64, offs *int, n, outer, stride int, m *float32)
+TEXT ·mat64AVX512h3l2(SB), NOSPLIT, $0-48
 	MOVQ x+0(FP), DI
 	MOVQ offs+8(FP), BX
-	MOVQ n+16(FP), CX
-	MOVQ m+24(FP), AX
-	SHRQ $3, CX
+	MOVQ outer+24(FP), R12
+	MOVQ m+40(FP), AX
+	TESTQ R12, R12
 	JZ   mat64AVX512h3l2done
+
+mat64AVX512h3l2outer:
+	MOVQ DI, R13
+	MOVQ n+16(FP), CX
+	SHRQ $3, CX
+	JZ   mat64AVX512h3l2next
 
 mat64AVX512h3l2loop:
 	MOVQ 0(BX), R11
@@ -8004,18 +8910,30 @@ mat64AVX512h3l2loop:
 	DECQ CX
 	JNZ  mat64AVX512h3l2loop
 
+mat64AVX512h3l2next:
+	MOVQ R13, DI
+	ADDQ stride+32(FP), DI
+	DECQ R12
+	JNZ  mat64AVX512h3l2outer
+
 mat64AVX512h3l2done:
 	VZEROUPPER
 	RET
 
-// func mat64AVX512h4l(x *complex64, offs *int, n int, m *float32)
-TEXT ·mat64AVX512h4l(SB), NOSPLIT, $0-32
+// func mat64AVX512h4l(x *complex64, offs *int, n, outer, stride int, m *float32)
+TEXT ·mat64AVX512h4l(SB), NOSPLIT, $0-48
 	MOVQ x+0(FP), DI
 	MOVQ offs+8(FP), BX
-	MOVQ n+16(FP), CX
-	MOVQ m+24(FP), AX
-	SHRQ $3, CX
+	MOVQ outer+24(FP), R12
+	MOVQ m+40(FP), AX
+	TESTQ R12, R12
 	JZ   mat64AVX512h4ldone
+
+mat64AVX512h4louter:
+	MOVQ DI, R13
+	MOVQ n+16(FP), CX
+	SHRQ $3, CX
+	JZ   mat64AVX512h4lnext
 
 mat64AVX512h4lloop:
 	MOVQ 0(BX), R11
@@ -8613,6 +9531,12 @@ mat64AVX512h4lloop:
 	ADDQ $64, DI
 	DECQ CX
 	JNZ  mat64AVX512h4lloop
+
+mat64AVX512h4lnext:
+	MOVQ R13, DI
+	ADDQ stride+32(FP), DI
+	DECQ R12
+	JNZ  mat64AVX512h4louter
 
 mat64AVX512h4ldone:
 	VZEROUPPER

@@ -28,11 +28,6 @@ func mulSeq128AVX2(x *complex128, n int, m *float64)
 //go:noescape
 func quad128AVX2(x0, x1, x2, x3 *complex128, n int, m *float64)
 
-// low128AVX2t0 applies a 1-qubit matrix on target 0, inside the register, to x.
-//
-//go:noescape
-func low128AVX2t0(x *complex128, n int, m *float64)
-
 // pairs128AVX512 applies a 2×2 matrix to the runs x and y.
 //
 //go:noescape
@@ -52,16 +47,6 @@ func mulSeq128AVX512(x *complex128, n int, m *float64)
 //
 //go:noescape
 func quad128AVX512(x0, x1, x2, x3 *complex128, n int, m *float64)
-
-// low128AVX512t0 applies a 1-qubit matrix on target 0, inside the register, to x.
-//
-//go:noescape
-func low128AVX512t0(x *complex128, n int, m *float64)
-
-// low128AVX512t1 applies a 1-qubit matrix on target 1, inside the register, to x.
-//
-//go:noescape
-func low128AVX512t1(x *complex128, n int, m *float64)
 
 // pairs64AVX2 applies a 2×2 matrix to the runs x and y.
 //
@@ -83,16 +68,6 @@ func mulSeq64AVX2(x *complex64, n int, m *float32)
 //go:noescape
 func quad64AVX2(x0, x1, x2, x3 *complex64, n int, m *float32)
 
-// low64AVX2t0 applies a 1-qubit matrix on target 0, inside the register, to x.
-//
-//go:noescape
-func low64AVX2t0(x *complex64, n int, m *float32)
-
-// low64AVX2t1 applies a 1-qubit matrix on target 1, inside the register, to x.
-//
-//go:noescape
-func low64AVX2t1(x *complex64, n int, m *float32)
-
 // pairs64AVX512 applies a 2×2 matrix to the runs x and y.
 //
 //go:noescape
@@ -113,285 +88,335 @@ func mulSeq64AVX512(x *complex64, n int, m *float32)
 //go:noescape
 func quad64AVX512(x0, x1, x2, x3 *complex64, n int, m *float32)
 
-// low64AVX512t0 applies a 1-qubit matrix on target 0, inside the register, to x.
+// mat128AVX2h0l0 applies a dense matrix on 0 high and 1 low targets to the runs at offs from x: n amplitudes from x, then from x+stride bytes, outer times.
 //
 //go:noescape
-func low64AVX512t0(x *complex64, n int, m *float32)
+func mat128AVX2h0l0(x *complex128, offs *int, n, outer, stride int, m *float64)
 
-// low64AVX512t1 applies a 1-qubit matrix on target 1, inside the register, to x.
+// mat128AVX2h1l applies a dense matrix on 1 high and 0 low targets to the runs at offs from x: n amplitudes from x, then from x+stride bytes, outer times.
 //
 //go:noescape
-func low64AVX512t1(x *complex64, n int, m *float32)
+func mat128AVX2h1l(x *complex128, offs *int, n, outer, stride int, m *float64)
 
-// low64AVX512t2 applies a 1-qubit matrix on target 2, inside the register, to x.
+// mat128AVX2h1l0 applies a dense matrix on 1 high and 1 low targets to the runs at offs from x: n amplitudes from x, then from x+stride bytes, outer times.
 //
 //go:noescape
-func low64AVX512t2(x *complex64, n int, m *float32)
+func mat128AVX2h1l0(x *complex128, offs *int, n, outer, stride int, m *float64)
 
-// mat128AVX2h1l0 applies a dense matrix on 1 high and 1 low targets to the runs at offs from x.
+// mat128AVX2h2l applies a dense matrix on 2 high and 0 low targets to the runs at offs from x: n amplitudes from x, then from x+stride bytes, outer times.
 //
 //go:noescape
-func mat128AVX2h1l0(x *complex128, offs *int, n int, m *float64)
+func mat128AVX2h2l(x *complex128, offs *int, n, outer, stride int, m *float64)
 
-// mat128AVX2h2l applies a dense matrix on 2 high and 0 low targets to the runs at offs from x.
+// mat128AVX2h2l0 applies a dense matrix on 2 high and 1 low targets to the runs at offs from x: n amplitudes from x, then from x+stride bytes, outer times.
 //
 //go:noescape
-func mat128AVX2h2l(x *complex128, offs *int, n int, m *float64)
+func mat128AVX2h2l0(x *complex128, offs *int, n, outer, stride int, m *float64)
 
-// mat128AVX2h2l0 applies a dense matrix on 2 high and 1 low targets to the runs at offs from x.
+// mat128AVX2h3l applies a dense matrix on 3 high and 0 low targets to the runs at offs from x: n amplitudes from x, then from x+stride bytes, outer times.
 //
 //go:noescape
-func mat128AVX2h2l0(x *complex128, offs *int, n int, m *float64)
+func mat128AVX2h3l(x *complex128, offs *int, n, outer, stride int, m *float64)
 
-// mat128AVX2h3l applies a dense matrix on 3 high and 0 low targets to the runs at offs from x.
+// mat128AVX2h3l0 applies a dense matrix on 3 high and 1 low targets to the runs at offs from x: n amplitudes from x, then from x+stride bytes, outer times.
 //
 //go:noescape
-func mat128AVX2h3l(x *complex128, offs *int, n int, m *float64)
+func mat128AVX2h3l0(x *complex128, offs *int, n, outer, stride int, m *float64)
 
-// mat128AVX2h3l0 applies a dense matrix on 3 high and 1 low targets to the runs at offs from x.
+// mat128AVX512h0l0 applies a dense matrix on 0 high and 1 low targets to the runs at offs from x: n amplitudes from x, then from x+stride bytes, outer times.
 //
 //go:noescape
-func mat128AVX2h3l0(x *complex128, offs *int, n int, m *float64)
+func mat128AVX512h0l0(x *complex128, offs *int, n, outer, stride int, m *float64)
 
-// mat128AVX512h0l01 applies a dense matrix on 0 high and 2 low targets to the runs at offs from x.
+// mat128AVX512h0l1 applies a dense matrix on 0 high and 1 low targets to the runs at offs from x: n amplitudes from x, then from x+stride bytes, outer times.
 //
 //go:noescape
-func mat128AVX512h0l01(x *complex128, offs *int, n int, m *float64)
+func mat128AVX512h0l1(x *complex128, offs *int, n, outer, stride int, m *float64)
 
-// mat128AVX512h1l0 applies a dense matrix on 1 high and 1 low targets to the runs at offs from x.
+// mat128AVX512h0l01 applies a dense matrix on 0 high and 2 low targets to the runs at offs from x: n amplitudes from x, then from x+stride bytes, outer times.
 //
 //go:noescape
-func mat128AVX512h1l0(x *complex128, offs *int, n int, m *float64)
+func mat128AVX512h0l01(x *complex128, offs *int, n, outer, stride int, m *float64)
 
-// mat128AVX512h1l1 applies a dense matrix on 1 high and 1 low targets to the runs at offs from x.
+// mat128AVX512h1l applies a dense matrix on 1 high and 0 low targets to the runs at offs from x: n amplitudes from x, then from x+stride bytes, outer times.
 //
 //go:noescape
-func mat128AVX512h1l1(x *complex128, offs *int, n int, m *float64)
+func mat128AVX512h1l(x *complex128, offs *int, n, outer, stride int, m *float64)
 
-// mat128AVX512h1l01 applies a dense matrix on 1 high and 2 low targets to the runs at offs from x.
+// mat128AVX512h1l0 applies a dense matrix on 1 high and 1 low targets to the runs at offs from x: n amplitudes from x, then from x+stride bytes, outer times.
 //
 //go:noescape
-func mat128AVX512h1l01(x *complex128, offs *int, n int, m *float64)
+func mat128AVX512h1l0(x *complex128, offs *int, n, outer, stride int, m *float64)
 
-// mat128AVX512h2l applies a dense matrix on 2 high and 0 low targets to the runs at offs from x.
+// mat128AVX512h1l1 applies a dense matrix on 1 high and 1 low targets to the runs at offs from x: n amplitudes from x, then from x+stride bytes, outer times.
 //
 //go:noescape
-func mat128AVX512h2l(x *complex128, offs *int, n int, m *float64)
+func mat128AVX512h1l1(x *complex128, offs *int, n, outer, stride int, m *float64)
 
-// mat128AVX512h2l0 applies a dense matrix on 2 high and 1 low targets to the runs at offs from x.
+// mat128AVX512h1l01 applies a dense matrix on 1 high and 2 low targets to the runs at offs from x: n amplitudes from x, then from x+stride bytes, outer times.
 //
 //go:noescape
-func mat128AVX512h2l0(x *complex128, offs *int, n int, m *float64)
+func mat128AVX512h1l01(x *complex128, offs *int, n, outer, stride int, m *float64)
 
-// mat128AVX512h2l1 applies a dense matrix on 2 high and 1 low targets to the runs at offs from x.
+// mat128AVX512h2l applies a dense matrix on 2 high and 0 low targets to the runs at offs from x: n amplitudes from x, then from x+stride bytes, outer times.
 //
 //go:noescape
-func mat128AVX512h2l1(x *complex128, offs *int, n int, m *float64)
+func mat128AVX512h2l(x *complex128, offs *int, n, outer, stride int, m *float64)
 
-// mat128AVX512h2l01 applies a dense matrix on 2 high and 2 low targets to the runs at offs from x.
+// mat128AVX512h2l0 applies a dense matrix on 2 high and 1 low targets to the runs at offs from x: n amplitudes from x, then from x+stride bytes, outer times.
 //
 //go:noescape
-func mat128AVX512h2l01(x *complex128, offs *int, n int, m *float64)
+func mat128AVX512h2l0(x *complex128, offs *int, n, outer, stride int, m *float64)
 
-// mat128AVX512h3l applies a dense matrix on 3 high and 0 low targets to the runs at offs from x.
+// mat128AVX512h2l1 applies a dense matrix on 2 high and 1 low targets to the runs at offs from x: n amplitudes from x, then from x+stride bytes, outer times.
 //
 //go:noescape
-func mat128AVX512h3l(x *complex128, offs *int, n int, m *float64)
+func mat128AVX512h2l1(x *complex128, offs *int, n, outer, stride int, m *float64)
 
-// mat128AVX512h3l0 applies a dense matrix on 3 high and 1 low targets to the runs at offs from x.
+// mat128AVX512h2l01 applies a dense matrix on 2 high and 2 low targets to the runs at offs from x: n amplitudes from x, then from x+stride bytes, outer times.
 //
 //go:noescape
-func mat128AVX512h3l0(x *complex128, offs *int, n int, m *float64)
+func mat128AVX512h2l01(x *complex128, offs *int, n, outer, stride int, m *float64)
 
-// mat128AVX512h3l1 applies a dense matrix on 3 high and 1 low targets to the runs at offs from x.
+// mat128AVX512h3l applies a dense matrix on 3 high and 0 low targets to the runs at offs from x: n amplitudes from x, then from x+stride bytes, outer times.
 //
 //go:noescape
-func mat128AVX512h3l1(x *complex128, offs *int, n int, m *float64)
+func mat128AVX512h3l(x *complex128, offs *int, n, outer, stride int, m *float64)
 
-// mat128AVX512h4l applies a dense matrix on 4 high and 0 low targets to the runs at offs from x.
+// mat128AVX512h3l0 applies a dense matrix on 3 high and 1 low targets to the runs at offs from x: n amplitudes from x, then from x+stride bytes, outer times.
 //
 //go:noescape
-func mat128AVX512h4l(x *complex128, offs *int, n int, m *float64)
+func mat128AVX512h3l0(x *complex128, offs *int, n, outer, stride int, m *float64)
 
-// mat64AVX2h0l01 applies a dense matrix on 0 high and 2 low targets to the runs at offs from x.
+// mat128AVX512h3l1 applies a dense matrix on 3 high and 1 low targets to the runs at offs from x: n amplitudes from x, then from x+stride bytes, outer times.
 //
 //go:noescape
-func mat64AVX2h0l01(x *complex64, offs *int, n int, m *float32)
+func mat128AVX512h3l1(x *complex128, offs *int, n, outer, stride int, m *float64)
 
-// mat64AVX2h1l0 applies a dense matrix on 1 high and 1 low targets to the runs at offs from x.
+// mat128AVX512h4l applies a dense matrix on 4 high and 0 low targets to the runs at offs from x: n amplitudes from x, then from x+stride bytes, outer times.
 //
 //go:noescape
-func mat64AVX2h1l0(x *complex64, offs *int, n int, m *float32)
+func mat128AVX512h4l(x *complex128, offs *int, n, outer, stride int, m *float64)
 
-// mat64AVX2h1l1 applies a dense matrix on 1 high and 1 low targets to the runs at offs from x.
+// mat64AVX2h0l0 applies a dense matrix on 0 high and 1 low targets to the runs at offs from x: n amplitudes from x, then from x+stride bytes, outer times.
 //
 //go:noescape
-func mat64AVX2h1l1(x *complex64, offs *int, n int, m *float32)
+func mat64AVX2h0l0(x *complex64, offs *int, n, outer, stride int, m *float32)
 
-// mat64AVX2h1l01 applies a dense matrix on 1 high and 2 low targets to the runs at offs from x.
+// mat64AVX2h0l1 applies a dense matrix on 0 high and 1 low targets to the runs at offs from x: n amplitudes from x, then from x+stride bytes, outer times.
 //
 //go:noescape
-func mat64AVX2h1l01(x *complex64, offs *int, n int, m *float32)
+func mat64AVX2h0l1(x *complex64, offs *int, n, outer, stride int, m *float32)
 
-// mat64AVX2h2l applies a dense matrix on 2 high and 0 low targets to the runs at offs from x.
+// mat64AVX2h0l01 applies a dense matrix on 0 high and 2 low targets to the runs at offs from x: n amplitudes from x, then from x+stride bytes, outer times.
 //
 //go:noescape
-func mat64AVX2h2l(x *complex64, offs *int, n int, m *float32)
+func mat64AVX2h0l01(x *complex64, offs *int, n, outer, stride int, m *float32)
 
-// mat64AVX2h2l0 applies a dense matrix on 2 high and 1 low targets to the runs at offs from x.
+// mat64AVX2h1l applies a dense matrix on 1 high and 0 low targets to the runs at offs from x: n amplitudes from x, then from x+stride bytes, outer times.
 //
 //go:noescape
-func mat64AVX2h2l0(x *complex64, offs *int, n int, m *float32)
+func mat64AVX2h1l(x *complex64, offs *int, n, outer, stride int, m *float32)
 
-// mat64AVX2h2l1 applies a dense matrix on 2 high and 1 low targets to the runs at offs from x.
+// mat64AVX2h1l0 applies a dense matrix on 1 high and 1 low targets to the runs at offs from x: n amplitudes from x, then from x+stride bytes, outer times.
 //
 //go:noescape
-func mat64AVX2h2l1(x *complex64, offs *int, n int, m *float32)
+func mat64AVX2h1l0(x *complex64, offs *int, n, outer, stride int, m *float32)
 
-// mat64AVX2h2l01 applies a dense matrix on 2 high and 2 low targets to the runs at offs from x.
+// mat64AVX2h1l1 applies a dense matrix on 1 high and 1 low targets to the runs at offs from x: n amplitudes from x, then from x+stride bytes, outer times.
 //
 //go:noescape
-func mat64AVX2h2l01(x *complex64, offs *int, n int, m *float32)
+func mat64AVX2h1l1(x *complex64, offs *int, n, outer, stride int, m *float32)
 
-// mat64AVX2h3l applies a dense matrix on 3 high and 0 low targets to the runs at offs from x.
+// mat64AVX2h1l01 applies a dense matrix on 1 high and 2 low targets to the runs at offs from x: n amplitudes from x, then from x+stride bytes, outer times.
 //
 //go:noescape
-func mat64AVX2h3l(x *complex64, offs *int, n int, m *float32)
+func mat64AVX2h1l01(x *complex64, offs *int, n, outer, stride int, m *float32)
 
-// mat64AVX2h3l0 applies a dense matrix on 3 high and 1 low targets to the runs at offs from x.
+// mat64AVX2h2l applies a dense matrix on 2 high and 0 low targets to the runs at offs from x: n amplitudes from x, then from x+stride bytes, outer times.
 //
 //go:noescape
-func mat64AVX2h3l0(x *complex64, offs *int, n int, m *float32)
+func mat64AVX2h2l(x *complex64, offs *int, n, outer, stride int, m *float32)
 
-// mat64AVX2h3l1 applies a dense matrix on 3 high and 1 low targets to the runs at offs from x.
+// mat64AVX2h2l0 applies a dense matrix on 2 high and 1 low targets to the runs at offs from x: n amplitudes from x, then from x+stride bytes, outer times.
 //
 //go:noescape
-func mat64AVX2h3l1(x *complex64, offs *int, n int, m *float32)
+func mat64AVX2h2l0(x *complex64, offs *int, n, outer, stride int, m *float32)
 
-// mat64AVX512h0l01 applies a dense matrix on 0 high and 2 low targets to the runs at offs from x.
+// mat64AVX2h2l1 applies a dense matrix on 2 high and 1 low targets to the runs at offs from x: n amplitudes from x, then from x+stride bytes, outer times.
 //
 //go:noescape
-func mat64AVX512h0l01(x *complex64, offs *int, n int, m *float32)
+func mat64AVX2h2l1(x *complex64, offs *int, n, outer, stride int, m *float32)
 
-// mat64AVX512h0l02 applies a dense matrix on 0 high and 2 low targets to the runs at offs from x.
+// mat64AVX2h2l01 applies a dense matrix on 2 high and 2 low targets to the runs at offs from x: n amplitudes from x, then from x+stride bytes, outer times.
 //
 //go:noescape
-func mat64AVX512h0l02(x *complex64, offs *int, n int, m *float32)
+func mat64AVX2h2l01(x *complex64, offs *int, n, outer, stride int, m *float32)
 
-// mat64AVX512h0l12 applies a dense matrix on 0 high and 2 low targets to the runs at offs from x.
+// mat64AVX2h3l applies a dense matrix on 3 high and 0 low targets to the runs at offs from x: n amplitudes from x, then from x+stride bytes, outer times.
 //
 //go:noescape
-func mat64AVX512h0l12(x *complex64, offs *int, n int, m *float32)
+func mat64AVX2h3l(x *complex64, offs *int, n, outer, stride int, m *float32)
 
-// mat64AVX512h0l012 applies a dense matrix on 0 high and 3 low targets to the runs at offs from x.
+// mat64AVX2h3l0 applies a dense matrix on 3 high and 1 low targets to the runs at offs from x: n amplitudes from x, then from x+stride bytes, outer times.
 //
 //go:noescape
-func mat64AVX512h0l012(x *complex64, offs *int, n int, m *float32)
+func mat64AVX2h3l0(x *complex64, offs *int, n, outer, stride int, m *float32)
 
-// mat64AVX512h1l0 applies a dense matrix on 1 high and 1 low targets to the runs at offs from x.
+// mat64AVX2h3l1 applies a dense matrix on 3 high and 1 low targets to the runs at offs from x: n amplitudes from x, then from x+stride bytes, outer times.
 //
 //go:noescape
-func mat64AVX512h1l0(x *complex64, offs *int, n int, m *float32)
+func mat64AVX2h3l1(x *complex64, offs *int, n, outer, stride int, m *float32)
 
-// mat64AVX512h1l1 applies a dense matrix on 1 high and 1 low targets to the runs at offs from x.
+// mat64AVX512h0l0 applies a dense matrix on 0 high and 1 low targets to the runs at offs from x: n amplitudes from x, then from x+stride bytes, outer times.
 //
 //go:noescape
-func mat64AVX512h1l1(x *complex64, offs *int, n int, m *float32)
+func mat64AVX512h0l0(x *complex64, offs *int, n, outer, stride int, m *float32)
 
-// mat64AVX512h1l01 applies a dense matrix on 1 high and 2 low targets to the runs at offs from x.
+// mat64AVX512h0l1 applies a dense matrix on 0 high and 1 low targets to the runs at offs from x: n amplitudes from x, then from x+stride bytes, outer times.
 //
 //go:noescape
-func mat64AVX512h1l01(x *complex64, offs *int, n int, m *float32)
+func mat64AVX512h0l1(x *complex64, offs *int, n, outer, stride int, m *float32)
 
-// mat64AVX512h1l2 applies a dense matrix on 1 high and 1 low targets to the runs at offs from x.
+// mat64AVX512h0l01 applies a dense matrix on 0 high and 2 low targets to the runs at offs from x: n amplitudes from x, then from x+stride bytes, outer times.
 //
 //go:noescape
-func mat64AVX512h1l2(x *complex64, offs *int, n int, m *float32)
+func mat64AVX512h0l01(x *complex64, offs *int, n, outer, stride int, m *float32)
 
-// mat64AVX512h1l02 applies a dense matrix on 1 high and 2 low targets to the runs at offs from x.
+// mat64AVX512h0l2 applies a dense matrix on 0 high and 1 low targets to the runs at offs from x: n amplitudes from x, then from x+stride bytes, outer times.
 //
 //go:noescape
-func mat64AVX512h1l02(x *complex64, offs *int, n int, m *float32)
+func mat64AVX512h0l2(x *complex64, offs *int, n, outer, stride int, m *float32)
 
-// mat64AVX512h1l12 applies a dense matrix on 1 high and 2 low targets to the runs at offs from x.
+// mat64AVX512h0l02 applies a dense matrix on 0 high and 2 low targets to the runs at offs from x: n amplitudes from x, then from x+stride bytes, outer times.
 //
 //go:noescape
-func mat64AVX512h1l12(x *complex64, offs *int, n int, m *float32)
+func mat64AVX512h0l02(x *complex64, offs *int, n, outer, stride int, m *float32)
 
-// mat64AVX512h1l012 applies a dense matrix on 1 high and 3 low targets to the runs at offs from x.
+// mat64AVX512h0l12 applies a dense matrix on 0 high and 2 low targets to the runs at offs from x: n amplitudes from x, then from x+stride bytes, outer times.
 //
 //go:noescape
-func mat64AVX512h1l012(x *complex64, offs *int, n int, m *float32)
+func mat64AVX512h0l12(x *complex64, offs *int, n, outer, stride int, m *float32)
 
-// mat64AVX512h2l applies a dense matrix on 2 high and 0 low targets to the runs at offs from x.
+// mat64AVX512h0l012 applies a dense matrix on 0 high and 3 low targets to the runs at offs from x: n amplitudes from x, then from x+stride bytes, outer times.
 //
 //go:noescape
-func mat64AVX512h2l(x *complex64, offs *int, n int, m *float32)
+func mat64AVX512h0l012(x *complex64, offs *int, n, outer, stride int, m *float32)
 
-// mat64AVX512h2l0 applies a dense matrix on 2 high and 1 low targets to the runs at offs from x.
+// mat64AVX512h1l applies a dense matrix on 1 high and 0 low targets to the runs at offs from x: n amplitudes from x, then from x+stride bytes, outer times.
 //
 //go:noescape
-func mat64AVX512h2l0(x *complex64, offs *int, n int, m *float32)
+func mat64AVX512h1l(x *complex64, offs *int, n, outer, stride int, m *float32)
 
-// mat64AVX512h2l1 applies a dense matrix on 2 high and 1 low targets to the runs at offs from x.
+// mat64AVX512h1l0 applies a dense matrix on 1 high and 1 low targets to the runs at offs from x: n amplitudes from x, then from x+stride bytes, outer times.
 //
 //go:noescape
-func mat64AVX512h2l1(x *complex64, offs *int, n int, m *float32)
+func mat64AVX512h1l0(x *complex64, offs *int, n, outer, stride int, m *float32)
 
-// mat64AVX512h2l01 applies a dense matrix on 2 high and 2 low targets to the runs at offs from x.
+// mat64AVX512h1l1 applies a dense matrix on 1 high and 1 low targets to the runs at offs from x: n amplitudes from x, then from x+stride bytes, outer times.
 //
 //go:noescape
-func mat64AVX512h2l01(x *complex64, offs *int, n int, m *float32)
+func mat64AVX512h1l1(x *complex64, offs *int, n, outer, stride int, m *float32)
 
-// mat64AVX512h2l2 applies a dense matrix on 2 high and 1 low targets to the runs at offs from x.
+// mat64AVX512h1l01 applies a dense matrix on 1 high and 2 low targets to the runs at offs from x: n amplitudes from x, then from x+stride bytes, outer times.
 //
 //go:noescape
-func mat64AVX512h2l2(x *complex64, offs *int, n int, m *float32)
+func mat64AVX512h1l01(x *complex64, offs *int, n, outer, stride int, m *float32)
 
-// mat64AVX512h2l02 applies a dense matrix on 2 high and 2 low targets to the runs at offs from x.
+// mat64AVX512h1l2 applies a dense matrix on 1 high and 1 low targets to the runs at offs from x: n amplitudes from x, then from x+stride bytes, outer times.
 //
 //go:noescape
-func mat64AVX512h2l02(x *complex64, offs *int, n int, m *float32)
+func mat64AVX512h1l2(x *complex64, offs *int, n, outer, stride int, m *float32)
 
-// mat64AVX512h2l12 applies a dense matrix on 2 high and 2 low targets to the runs at offs from x.
+// mat64AVX512h1l02 applies a dense matrix on 1 high and 2 low targets to the runs at offs from x: n amplitudes from x, then from x+stride bytes, outer times.
 //
 //go:noescape
-func mat64AVX512h2l12(x *complex64, offs *int, n int, m *float32)
+func mat64AVX512h1l02(x *complex64, offs *int, n, outer, stride int, m *float32)
 
-// mat64AVX512h3l applies a dense matrix on 3 high and 0 low targets to the runs at offs from x.
+// mat64AVX512h1l12 applies a dense matrix on 1 high and 2 low targets to the runs at offs from x: n amplitudes from x, then from x+stride bytes, outer times.
 //
 //go:noescape
-func mat64AVX512h3l(x *complex64, offs *int, n int, m *float32)
+func mat64AVX512h1l12(x *complex64, offs *int, n, outer, stride int, m *float32)
 
-// mat64AVX512h3l0 applies a dense matrix on 3 high and 1 low targets to the runs at offs from x.
+// mat64AVX512h1l012 applies a dense matrix on 1 high and 3 low targets to the runs at offs from x: n amplitudes from x, then from x+stride bytes, outer times.
 //
 //go:noescape
-func mat64AVX512h3l0(x *complex64, offs *int, n int, m *float32)
+func mat64AVX512h1l012(x *complex64, offs *int, n, outer, stride int, m *float32)
 
-// mat64AVX512h3l1 applies a dense matrix on 3 high and 1 low targets to the runs at offs from x.
+// mat64AVX512h2l applies a dense matrix on 2 high and 0 low targets to the runs at offs from x: n amplitudes from x, then from x+stride bytes, outer times.
 //
 //go:noescape
-func mat64AVX512h3l1(x *complex64, offs *int, n int, m *float32)
+func mat64AVX512h2l(x *complex64, offs *int, n, outer, stride int, m *float32)
 
-// mat64AVX512h3l2 applies a dense matrix on 3 high and 1 low targets to the runs at offs from x.
+// mat64AVX512h2l0 applies a dense matrix on 2 high and 1 low targets to the runs at offs from x: n amplitudes from x, then from x+stride bytes, outer times.
 //
 //go:noescape
-func mat64AVX512h3l2(x *complex64, offs *int, n int, m *float32)
+func mat64AVX512h2l0(x *complex64, offs *int, n, outer, stride int, m *float32)
 
-// mat64AVX512h4l applies a dense matrix on 4 high and 0 low targets to the runs at offs from x.
+// mat64AVX512h2l1 applies a dense matrix on 2 high and 1 low targets to the runs at offs from x: n amplitudes from x, then from x+stride bytes, outer times.
 //
 //go:noescape
-func mat64AVX512h4l(x *complex64, offs *int, n int, m *float32)
+func mat64AVX512h2l1(x *complex64, offs *int, n, outer, stride int, m *float32)
+
+// mat64AVX512h2l01 applies a dense matrix on 2 high and 2 low targets to the runs at offs from x: n amplitudes from x, then from x+stride bytes, outer times.
+//
+//go:noescape
+func mat64AVX512h2l01(x *complex64, offs *int, n, outer, stride int, m *float32)
+
+// mat64AVX512h2l2 applies a dense matrix on 2 high and 1 low targets to the runs at offs from x: n amplitudes from x, then from x+stride bytes, outer times.
+//
+//go:noescape
+func mat64AVX512h2l2(x *complex64, offs *int, n, outer, stride int, m *float32)
+
+// mat64AVX512h2l02 applies a dense matrix on 2 high and 2 low targets to the runs at offs from x: n amplitudes from x, then from x+stride bytes, outer times.
+//
+//go:noescape
+func mat64AVX512h2l02(x *complex64, offs *int, n, outer, stride int, m *float32)
+
+// mat64AVX512h2l12 applies a dense matrix on 2 high and 2 low targets to the runs at offs from x: n amplitudes from x, then from x+stride bytes, outer times.
+//
+//go:noescape
+func mat64AVX512h2l12(x *complex64, offs *int, n, outer, stride int, m *float32)
+
+// mat64AVX512h3l applies a dense matrix on 3 high and 0 low targets to the runs at offs from x: n amplitudes from x, then from x+stride bytes, outer times.
+//
+//go:noescape
+func mat64AVX512h3l(x *complex64, offs *int, n, outer, stride int, m *float32)
+
+// mat64AVX512h3l0 applies a dense matrix on 3 high and 1 low targets to the runs at offs from x: n amplitudes from x, then from x+stride bytes, outer times.
+//
+//go:noescape
+func mat64AVX512h3l0(x *complex64, offs *int, n, outer, stride int, m *float32)
+
+// mat64AVX512h3l1 applies a dense matrix on 3 high and 1 low targets to the runs at offs from x: n amplitudes from x, then from x+stride bytes, outer times.
+//
+//go:noescape
+func mat64AVX512h3l1(x *complex64, offs *int, n, outer, stride int, m *float32)
+
+// mat64AVX512h3l2 applies a dense matrix on 3 high and 1 low targets to the runs at offs from x: n amplitudes from x, then from x+stride bytes, outer times.
+//
+//go:noescape
+func mat64AVX512h3l2(x *complex64, offs *int, n, outer, stride int, m *float32)
+
+// mat64AVX512h4l applies a dense matrix on 4 high and 0 low targets to the runs at offs from x: n amplitudes from x, then from x+stride bytes, outer times.
+//
+//go:noescape
+func mat64AVX512h4l(x *complex64, offs *int, n, outer, stride int, m *float32)
 
 // The mat kernels by level, number of high targets and low targets.
 
-var mat128Kernels = map[matKey]func(*complex128, *int, int, *float64){
+var mat128Kernels = map[matKey]func(*complex128, *int, int, int, int, *float64){
+	{simdAVX2, 0, "0"}:    mat128AVX2h0l0,
+	{simdAVX2, 1, ""}:     mat128AVX2h1l,
 	{simdAVX2, 1, "0"}:    mat128AVX2h1l0,
 	{simdAVX2, 2, ""}:     mat128AVX2h2l,
 	{simdAVX2, 2, "0"}:    mat128AVX2h2l0,
 	{simdAVX2, 3, ""}:     mat128AVX2h3l,
 	{simdAVX2, 3, "0"}:    mat128AVX2h3l0,
+	{simdAVX512, 0, "0"}:  mat128AVX512h0l0,
+	{simdAVX512, 0, "1"}:  mat128AVX512h0l1,
 	{simdAVX512, 0, "01"}: mat128AVX512h0l01,
+	{simdAVX512, 1, ""}:   mat128AVX512h1l,
 	{simdAVX512, 1, "0"}:  mat128AVX512h1l0,
 	{simdAVX512, 1, "1"}:  mat128AVX512h1l1,
 	{simdAVX512, 1, "01"}: mat128AVX512h1l01,
@@ -405,8 +430,11 @@ var mat128Kernels = map[matKey]func(*complex128, *int, int, *float64){
 	{simdAVX512, 4, ""}:   mat128AVX512h4l,
 }
 
-var mat64Kernels = map[matKey]func(*complex64, *int, int, *float32){
+var mat64Kernels = map[matKey]func(*complex64, *int, int, int, int, *float32){
+	{simdAVX2, 0, "0"}:     mat64AVX2h0l0,
+	{simdAVX2, 0, "1"}:     mat64AVX2h0l1,
 	{simdAVX2, 0, "01"}:    mat64AVX2h0l01,
+	{simdAVX2, 1, ""}:      mat64AVX2h1l,
 	{simdAVX2, 1, "0"}:     mat64AVX2h1l0,
 	{simdAVX2, 1, "1"}:     mat64AVX2h1l1,
 	{simdAVX2, 1, "01"}:    mat64AVX2h1l01,
@@ -417,10 +445,14 @@ var mat64Kernels = map[matKey]func(*complex64, *int, int, *float32){
 	{simdAVX2, 3, ""}:      mat64AVX2h3l,
 	{simdAVX2, 3, "0"}:     mat64AVX2h3l0,
 	{simdAVX2, 3, "1"}:     mat64AVX2h3l1,
+	{simdAVX512, 0, "0"}:   mat64AVX512h0l0,
+	{simdAVX512, 0, "1"}:   mat64AVX512h0l1,
 	{simdAVX512, 0, "01"}:  mat64AVX512h0l01,
+	{simdAVX512, 0, "2"}:   mat64AVX512h0l2,
 	{simdAVX512, 0, "02"}:  mat64AVX512h0l02,
 	{simdAVX512, 0, "12"}:  mat64AVX512h0l12,
 	{simdAVX512, 0, "012"}: mat64AVX512h0l012,
+	{simdAVX512, 1, ""}:    mat64AVX512h1l,
 	{simdAVX512, 1, "0"}:   mat64AVX512h1l0,
 	{simdAVX512, 1, "1"}:   mat64AVX512h1l1,
 	{simdAVX512, 1, "01"}:  mat64AVX512h1l01,

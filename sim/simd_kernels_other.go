@@ -7,83 +7,213 @@ package sim
 // Without assembly every loop is pure Go: bestSIMD is simdNone and these
 // are never called.
 
-func pairs128AVX2(x, y *complex128, n int, m *float64)              { panic("no vector kernels") }
-func scale128AVX2(x *complex128, n int, m *float64)                 { panic("no vector kernels") }
-func mulSeq128AVX2(x *complex128, n int, m *float64)                { panic("no vector kernels") }
-func quad128AVX2(x0, x1, x2, x3 *complex128, n int, m *float64)     { panic("no vector kernels") }
-func low128AVX2t0(x *complex128, n int, m *float64)                 { panic("no vector kernels") }
-func pairs128AVX512(x, y *complex128, n int, m *float64)            { panic("no vector kernels") }
-func scale128AVX512(x *complex128, n int, m *float64)               { panic("no vector kernels") }
-func mulSeq128AVX512(x *complex128, n int, m *float64)              { panic("no vector kernels") }
-func quad128AVX512(x0, x1, x2, x3 *complex128, n int, m *float64)   { panic("no vector kernels") }
-func low128AVX512t0(x *complex128, n int, m *float64)               { panic("no vector kernels") }
-func low128AVX512t1(x *complex128, n int, m *float64)               { panic("no vector kernels") }
-func pairs64AVX2(x, y *complex64, n int, m *float32)                { panic("no vector kernels") }
-func scale64AVX2(x *complex64, n int, m *float32)                   { panic("no vector kernels") }
-func mulSeq64AVX2(x *complex64, n int, m *float32)                  { panic("no vector kernels") }
-func quad64AVX2(x0, x1, x2, x3 *complex64, n int, m *float32)       { panic("no vector kernels") }
-func low64AVX2t0(x *complex64, n int, m *float32)                   { panic("no vector kernels") }
-func low64AVX2t1(x *complex64, n int, m *float32)                   { panic("no vector kernels") }
-func pairs64AVX512(x, y *complex64, n int, m *float32)              { panic("no vector kernels") }
-func scale64AVX512(x *complex64, n int, m *float32)                 { panic("no vector kernels") }
-func mulSeq64AVX512(x *complex64, n int, m *float32)                { panic("no vector kernels") }
-func quad64AVX512(x0, x1, x2, x3 *complex64, n int, m *float32)     { panic("no vector kernels") }
-func low64AVX512t0(x *complex64, n int, m *float32)                 { panic("no vector kernels") }
-func low64AVX512t1(x *complex64, n int, m *float32)                 { panic("no vector kernels") }
-func low64AVX512t2(x *complex64, n int, m *float32)                 { panic("no vector kernels") }
-func mat128AVX2h1l0(x *complex128, offs *int, n int, m *float64)    { panic("no vector kernels") }
-func mat128AVX2h2l(x *complex128, offs *int, n int, m *float64)     { panic("no vector kernels") }
-func mat128AVX2h2l0(x *complex128, offs *int, n int, m *float64)    { panic("no vector kernels") }
-func mat128AVX2h3l(x *complex128, offs *int, n int, m *float64)     { panic("no vector kernels") }
-func mat128AVX2h3l0(x *complex128, offs *int, n int, m *float64)    { panic("no vector kernels") }
-func mat128AVX512h0l01(x *complex128, offs *int, n int, m *float64) { panic("no vector kernels") }
-func mat128AVX512h1l0(x *complex128, offs *int, n int, m *float64)  { panic("no vector kernels") }
-func mat128AVX512h1l1(x *complex128, offs *int, n int, m *float64)  { panic("no vector kernels") }
-func mat128AVX512h1l01(x *complex128, offs *int, n int, m *float64) { panic("no vector kernels") }
-func mat128AVX512h2l(x *complex128, offs *int, n int, m *float64)   { panic("no vector kernels") }
-func mat128AVX512h2l0(x *complex128, offs *int, n int, m *float64)  { panic("no vector kernels") }
-func mat128AVX512h2l1(x *complex128, offs *int, n int, m *float64)  { panic("no vector kernels") }
-func mat128AVX512h2l01(x *complex128, offs *int, n int, m *float64) { panic("no vector kernels") }
-func mat128AVX512h3l(x *complex128, offs *int, n int, m *float64)   { panic("no vector kernels") }
-func mat128AVX512h3l0(x *complex128, offs *int, n int, m *float64)  { panic("no vector kernels") }
-func mat128AVX512h3l1(x *complex128, offs *int, n int, m *float64)  { panic("no vector kernels") }
-func mat128AVX512h4l(x *complex128, offs *int, n int, m *float64)   { panic("no vector kernels") }
-func mat64AVX2h0l01(x *complex64, offs *int, n int, m *float32)     { panic("no vector kernels") }
-func mat64AVX2h1l0(x *complex64, offs *int, n int, m *float32)      { panic("no vector kernels") }
-func mat64AVX2h1l1(x *complex64, offs *int, n int, m *float32)      { panic("no vector kernels") }
-func mat64AVX2h1l01(x *complex64, offs *int, n int, m *float32)     { panic("no vector kernels") }
-func mat64AVX2h2l(x *complex64, offs *int, n int, m *float32)       { panic("no vector kernels") }
-func mat64AVX2h2l0(x *complex64, offs *int, n int, m *float32)      { panic("no vector kernels") }
-func mat64AVX2h2l1(x *complex64, offs *int, n int, m *float32)      { panic("no vector kernels") }
-func mat64AVX2h2l01(x *complex64, offs *int, n int, m *float32)     { panic("no vector kernels") }
-func mat64AVX2h3l(x *complex64, offs *int, n int, m *float32)       { panic("no vector kernels") }
-func mat64AVX2h3l0(x *complex64, offs *int, n int, m *float32)      { panic("no vector kernels") }
-func mat64AVX2h3l1(x *complex64, offs *int, n int, m *float32)      { panic("no vector kernels") }
-func mat64AVX512h0l01(x *complex64, offs *int, n int, m *float32)   { panic("no vector kernels") }
-func mat64AVX512h0l02(x *complex64, offs *int, n int, m *float32)   { panic("no vector kernels") }
-func mat64AVX512h0l12(x *complex64, offs *int, n int, m *float32)   { panic("no vector kernels") }
-func mat64AVX512h0l012(x *complex64, offs *int, n int, m *float32)  { panic("no vector kernels") }
-func mat64AVX512h1l0(x *complex64, offs *int, n int, m *float32)    { panic("no vector kernels") }
-func mat64AVX512h1l1(x *complex64, offs *int, n int, m *float32)    { panic("no vector kernels") }
-func mat64AVX512h1l01(x *complex64, offs *int, n int, m *float32)   { panic("no vector kernels") }
-func mat64AVX512h1l2(x *complex64, offs *int, n int, m *float32)    { panic("no vector kernels") }
-func mat64AVX512h1l02(x *complex64, offs *int, n int, m *float32)   { panic("no vector kernels") }
-func mat64AVX512h1l12(x *complex64, offs *int, n int, m *float32)   { panic("no vector kernels") }
-func mat64AVX512h1l012(x *complex64, offs *int, n int, m *float32)  { panic("no vector kernels") }
-func mat64AVX512h2l(x *complex64, offs *int, n int, m *float32)     { panic("no vector kernels") }
-func mat64AVX512h2l0(x *complex64, offs *int, n int, m *float32)    { panic("no vector kernels") }
-func mat64AVX512h2l1(x *complex64, offs *int, n int, m *float32)    { panic("no vector kernels") }
-func mat64AVX512h2l01(x *complex64, offs *int, n int, m *float32)   { panic("no vector kernels") }
-func mat64AVX512h2l2(x *complex64, offs *int, n int, m *float32)    { panic("no vector kernels") }
-func mat64AVX512h2l02(x *complex64, offs *int, n int, m *float32)   { panic("no vector kernels") }
-func mat64AVX512h2l12(x *complex64, offs *int, n int, m *float32)   { panic("no vector kernels") }
-func mat64AVX512h3l(x *complex64, offs *int, n int, m *float32)     { panic("no vector kernels") }
-func mat64AVX512h3l0(x *complex64, offs *int, n int, m *float32)    { panic("no vector kernels") }
-func mat64AVX512h3l1(x *complex64, offs *int, n int, m *float32)    { panic("no vector kernels") }
-func mat64AVX512h3l2(x *complex64, offs *int, n int, m *float32)    { panic("no vector kernels") }
-func mat64AVX512h4l(x *complex64, offs *int, n int, m *float32)     { panic("no vector kernels") }
+func pairs128AVX2(x, y *complex128, n int, m *float64)            { panic("no vector kernels") }
+func scale128AVX2(x *complex128, n int, m *float64)               { panic("no vector kernels") }
+func mulSeq128AVX2(x *complex128, n int, m *float64)              { panic("no vector kernels") }
+func quad128AVX2(x0, x1, x2, x3 *complex128, n int, m *float64)   { panic("no vector kernels") }
+func pairs128AVX512(x, y *complex128, n int, m *float64)          { panic("no vector kernels") }
+func scale128AVX512(x *complex128, n int, m *float64)             { panic("no vector kernels") }
+func mulSeq128AVX512(x *complex128, n int, m *float64)            { panic("no vector kernels") }
+func quad128AVX512(x0, x1, x2, x3 *complex128, n int, m *float64) { panic("no vector kernels") }
+func pairs64AVX2(x, y *complex64, n int, m *float32)              { panic("no vector kernels") }
+func scale64AVX2(x *complex64, n int, m *float32)                 { panic("no vector kernels") }
+func mulSeq64AVX2(x *complex64, n int, m *float32)                { panic("no vector kernels") }
+func quad64AVX2(x0, x1, x2, x3 *complex64, n int, m *float32)     { panic("no vector kernels") }
+func pairs64AVX512(x, y *complex64, n int, m *float32)            { panic("no vector kernels") }
+func scale64AVX512(x *complex64, n int, m *float32)               { panic("no vector kernels") }
+func mulSeq64AVX512(x *complex64, n int, m *float32)              { panic("no vector kernels") }
+func quad64AVX512(x0, x1, x2, x3 *complex64, n int, m *float32)   { panic("no vector kernels") }
+func mat128AVX2h0l0(x *complex128, offs *int, n, outer, stride int, m *float64) {
+	panic("no vector kernels")
+}
+func mat128AVX2h1l(x *complex128, offs *int, n, outer, stride int, m *float64) {
+	panic("no vector kernels")
+}
+func mat128AVX2h1l0(x *complex128, offs *int, n, outer, stride int, m *float64) {
+	panic("no vector kernels")
+}
+func mat128AVX2h2l(x *complex128, offs *int, n, outer, stride int, m *float64) {
+	panic("no vector kernels")
+}
+func mat128AVX2h2l0(x *complex128, offs *int, n, outer, stride int, m *float64) {
+	panic("no vector kernels")
+}
+func mat128AVX2h3l(x *complex128, offs *int, n, outer, stride int, m *float64) {
+	panic("no vector kernels")
+}
+func mat128AVX2h3l0(x *complex128, offs *int, n, outer, stride int, m *float64) {
+	panic("no vector kernels")
+}
+func mat128AVX512h0l0(x *complex128, offs *int, n, outer, stride int, m *float64) {
+	panic("no vector kernels")
+}
+func mat128AVX512h0l1(x *complex128, offs *int, n, outer, stride int, m *float64) {
+	panic("no vector kernels")
+}
+func mat128AVX512h0l01(x *complex128, offs *int, n, outer, stride int, m *float64) {
+	panic("no vector kernels")
+}
+func mat128AVX512h1l(x *complex128, offs *int, n, outer, stride int, m *float64) {
+	panic("no vector kernels")
+}
+func mat128AVX512h1l0(x *complex128, offs *int, n, outer, stride int, m *float64) {
+	panic("no vector kernels")
+}
+func mat128AVX512h1l1(x *complex128, offs *int, n, outer, stride int, m *float64) {
+	panic("no vector kernels")
+}
+func mat128AVX512h1l01(x *complex128, offs *int, n, outer, stride int, m *float64) {
+	panic("no vector kernels")
+}
+func mat128AVX512h2l(x *complex128, offs *int, n, outer, stride int, m *float64) {
+	panic("no vector kernels")
+}
+func mat128AVX512h2l0(x *complex128, offs *int, n, outer, stride int, m *float64) {
+	panic("no vector kernels")
+}
+func mat128AVX512h2l1(x *complex128, offs *int, n, outer, stride int, m *float64) {
+	panic("no vector kernels")
+}
+func mat128AVX512h2l01(x *complex128, offs *int, n, outer, stride int, m *float64) {
+	panic("no vector kernels")
+}
+func mat128AVX512h3l(x *complex128, offs *int, n, outer, stride int, m *float64) {
+	panic("no vector kernels")
+}
+func mat128AVX512h3l0(x *complex128, offs *int, n, outer, stride int, m *float64) {
+	panic("no vector kernels")
+}
+func mat128AVX512h3l1(x *complex128, offs *int, n, outer, stride int, m *float64) {
+	panic("no vector kernels")
+}
+func mat128AVX512h4l(x *complex128, offs *int, n, outer, stride int, m *float64) {
+	panic("no vector kernels")
+}
+func mat64AVX2h0l0(x *complex64, offs *int, n, outer, stride int, m *float32) {
+	panic("no vector kernels")
+}
+func mat64AVX2h0l1(x *complex64, offs *int, n, outer, stride int, m *float32) {
+	panic("no vector kernels")
+}
+func mat64AVX2h0l01(x *complex64, offs *int, n, outer, stride int, m *float32) {
+	panic("no vector kernels")
+}
+func mat64AVX2h1l(x *complex64, offs *int, n, outer, stride int, m *float32) {
+	panic("no vector kernels")
+}
+func mat64AVX2h1l0(x *complex64, offs *int, n, outer, stride int, m *float32) {
+	panic("no vector kernels")
+}
+func mat64AVX2h1l1(x *complex64, offs *int, n, outer, stride int, m *float32) {
+	panic("no vector kernels")
+}
+func mat64AVX2h1l01(x *complex64, offs *int, n, outer, stride int, m *float32) {
+	panic("no vector kernels")
+}
+func mat64AVX2h2l(x *complex64, offs *int, n, outer, stride int, m *float32) {
+	panic("no vector kernels")
+}
+func mat64AVX2h2l0(x *complex64, offs *int, n, outer, stride int, m *float32) {
+	panic("no vector kernels")
+}
+func mat64AVX2h2l1(x *complex64, offs *int, n, outer, stride int, m *float32) {
+	panic("no vector kernels")
+}
+func mat64AVX2h2l01(x *complex64, offs *int, n, outer, stride int, m *float32) {
+	panic("no vector kernels")
+}
+func mat64AVX2h3l(x *complex64, offs *int, n, outer, stride int, m *float32) {
+	panic("no vector kernels")
+}
+func mat64AVX2h3l0(x *complex64, offs *int, n, outer, stride int, m *float32) {
+	panic("no vector kernels")
+}
+func mat64AVX2h3l1(x *complex64, offs *int, n, outer, stride int, m *float32) {
+	panic("no vector kernels")
+}
+func mat64AVX512h0l0(x *complex64, offs *int, n, outer, stride int, m *float32) {
+	panic("no vector kernels")
+}
+func mat64AVX512h0l1(x *complex64, offs *int, n, outer, stride int, m *float32) {
+	panic("no vector kernels")
+}
+func mat64AVX512h0l01(x *complex64, offs *int, n, outer, stride int, m *float32) {
+	panic("no vector kernels")
+}
+func mat64AVX512h0l2(x *complex64, offs *int, n, outer, stride int, m *float32) {
+	panic("no vector kernels")
+}
+func mat64AVX512h0l02(x *complex64, offs *int, n, outer, stride int, m *float32) {
+	panic("no vector kernels")
+}
+func mat64AVX512h0l12(x *complex64, offs *int, n, outer, stride int, m *float32) {
+	panic("no vector kernels")
+}
+func mat64AVX512h0l012(x *complex64, offs *int, n, outer, stride int, m *float32) {
+	panic("no vector kernels")
+}
+func mat64AVX512h1l(x *complex64, offs *int, n, outer, stride int, m *float32) {
+	panic("no vector kernels")
+}
+func mat64AVX512h1l0(x *complex64, offs *int, n, outer, stride int, m *float32) {
+	panic("no vector kernels")
+}
+func mat64AVX512h1l1(x *complex64, offs *int, n, outer, stride int, m *float32) {
+	panic("no vector kernels")
+}
+func mat64AVX512h1l01(x *complex64, offs *int, n, outer, stride int, m *float32) {
+	panic("no vector kernels")
+}
+func mat64AVX512h1l2(x *complex64, offs *int, n, outer, stride int, m *float32) {
+	panic("no vector kernels")
+}
+func mat64AVX512h1l02(x *complex64, offs *int, n, outer, stride int, m *float32) {
+	panic("no vector kernels")
+}
+func mat64AVX512h1l12(x *complex64, offs *int, n, outer, stride int, m *float32) {
+	panic("no vector kernels")
+}
+func mat64AVX512h1l012(x *complex64, offs *int, n, outer, stride int, m *float32) {
+	panic("no vector kernels")
+}
+func mat64AVX512h2l(x *complex64, offs *int, n, outer, stride int, m *float32) {
+	panic("no vector kernels")
+}
+func mat64AVX512h2l0(x *complex64, offs *int, n, outer, stride int, m *float32) {
+	panic("no vector kernels")
+}
+func mat64AVX512h2l1(x *complex64, offs *int, n, outer, stride int, m *float32) {
+	panic("no vector kernels")
+}
+func mat64AVX512h2l01(x *complex64, offs *int, n, outer, stride int, m *float32) {
+	panic("no vector kernels")
+}
+func mat64AVX512h2l2(x *complex64, offs *int, n, outer, stride int, m *float32) {
+	panic("no vector kernels")
+}
+func mat64AVX512h2l02(x *complex64, offs *int, n, outer, stride int, m *float32) {
+	panic("no vector kernels")
+}
+func mat64AVX512h2l12(x *complex64, offs *int, n, outer, stride int, m *float32) {
+	panic("no vector kernels")
+}
+func mat64AVX512h3l(x *complex64, offs *int, n, outer, stride int, m *float32) {
+	panic("no vector kernels")
+}
+func mat64AVX512h3l0(x *complex64, offs *int, n, outer, stride int, m *float32) {
+	panic("no vector kernels")
+}
+func mat64AVX512h3l1(x *complex64, offs *int, n, outer, stride int, m *float32) {
+	panic("no vector kernels")
+}
+func mat64AVX512h3l2(x *complex64, offs *int, n, outer, stride int, m *float32) {
+	panic("no vector kernels")
+}
+func mat64AVX512h4l(x *complex64, offs *int, n, outer, stride int, m *float32) {
+	panic("no vector kernels")
+}
 
 var (
-	mat128Kernels map[matKey]func(*complex128, *int, int, *float64)
-	mat64Kernels  map[matKey]func(*complex64, *int, int, *float32)
+	mat128Kernels map[matKey]func(*complex128, *int, int, int, int, *float64)
+	mat64Kernels  map[matKey]func(*complex64, *int, int, int, int, *float32)
 )

@@ -117,6 +117,15 @@ func TestVectorKernelsMatchPureGo(t *testing.T) {
 		name := fmt.Sprintf("%s%v%v", g.Name, g.Targets, g.Controls)
 		checkLevels(t, name, n, 1e-12, func(v *vec[complex128]) error { return v.apply(context.Background(), k, n, 1) }, rng)
 		checkLevels(t, name+"/single", n, 2e-6, func(v *vec[complex64]) error { return v.apply(context.Background(), k, n, 1) }, rng)
+		// Shares of the counters that do not fall on a register or a
+		// stretch, as an odd number of workers cuts them.
+		for _, cut := range []int{1, 3, k.groups(n) / 3} {
+			checkLevels(t, fmt.Sprintf("%s/cut %d", name, cut), n, 1e-12, func(v *vec[complex128]) error {
+				applyKernel(k, &k.c128, v.a, 0, cut, v.scratch(0, len(k.off)))
+				applyKernel(k, &k.c128, v.a, cut, k.groups(n), v.scratch(0, len(k.off)))
+				return nil
+			}, rng)
+		}
 	}
 }
 

@@ -227,27 +227,6 @@ func (g *gen) quad(p prec, i isa) {
 	})
 }
 
-// low: a 1-qubit matrix on target t inside the register: A⊙C1 + P(A)⊙C2.
-func (g *gen) low(p prec, i isa, t int) {
-	name := fmt.Sprintf("low%s%st%d", p.suffix, i.name, t)
-	g.fn(name, fmt.Sprintf("x *%s, n int, m *%s", p.goType, p.coefType), 24, name+" applies a 1-qubit matrix on target "+fmt.Sprint(t)+", inside the register, to x.")
-	g.ins("MOVQ x+0(FP), DI")
-	g.ins("MOVQ n+8(FP), CX")
-	g.ins("MOVQ m+16(FP), AX")
-	g.ins("SHRQ $%d, CX", p.shift(i))
-	pm := perm(p, i, t)
-	g.loop(name, func() {
-		g.ins("%s (DI), %s", p.mov, r(i, 0))
-		g.ins("%s", pm(r(i, 0), r(i, 2)))
-		g.swap(p, r(i, 0), r(i, 1))
-		g.swap(p, r(i, 2), r(i, 3))
-		g.mulAcc(p, true, 0, "AX", r(i, 0), r(i, 1), r(i, 4))
-		g.mulAcc(p, false, 128, "AX", r(i, 2), r(i, 3), r(i, 4))
-		g.ins("%s %s, (DI)", p.mov, r(i, 4))
-		g.ins("ADDQ $%d, DI", i.bytes)
-	})
-}
-
 // mat: a dense matrix on h high targets (2^h runs at the byte offsets
 // offs from x) and the low targets lows (inside the register). Each output
 // register o is Σ over input runs i and flips f of the low targets of
@@ -258,17 +237,24 @@ func (g *gen) mat(p prec, i isa, h int, lows []int) {
 		ls += fmt.Sprint(t)
 	}
 	name := fmt.Sprintf("mat%s%sh%dl%s", p.suffix, i.name, h, ls)
-	g.fn(name, fmt.Sprintf("x *%s, offs *int, n int, m *%s", p.goType, p.coefType), 32,
-		fmt.Sprintf("%s applies a dense matrix on %d high and %d low targets to the runs at offs from x.", name, h, len(lows)))
+	g.fn(name, fmt.Sprintf("x *%s, offs *int, n, outer, stride int, m *%s", p.goType, p.coefType), 48,
+		fmt.Sprintf("%s applies a dense matrix on %d high and %d low targets to the runs at offs from x: n amplitudes from x, then from x+stride bytes, outer times.", name, h, len(lows)))
 	g.ins("MOVQ x+0(FP), DI")
 	g.ins("MOVQ offs+8(FP), BX")
+	g.ins("MOVQ outer+24(FP), R12")
+	g.ins("MOVQ m+40(FP), AX")
+	g.ins("TESTQ R12, R12")
+	g.ins("JZ   %sdone", name)
+	fmt.Fprintf(&g.asm, "\n%souter:\n", name)
+	g.ins("MOVQ DI, R13")
 	g.ins("MOVQ n+16(FP), CX")
-	g.ins("MOVQ m+24(FP), AX")
 	g.ins("SHRQ $%d, CX", p.shift(i))
 	runs, flips := 1<<h, 1<<len(lows)
 	in := func(f int) string { return r(i, runs+f) }
 	sw := func(f int) string { return r(i, runs+flips+f) }
-	g.loop(name, func() {
+	g.ins("JZ   %snext", name)
+	fmt.Fprintf(&g.asm, "\n%sloop:\n", name)
+	func() {
 		for run := range runs {
 			g.ins("MOVQ %d(BX), R11", 8*run)
 			g.ins("%s (DI)(R11*1), %s", p.mov, in(0))
@@ -296,7 +282,17 @@ func (g *gen) mat(p prec, i isa, h int, lows []int) {
 			g.ins("%s %s, (DI)(R11*1)", p.mov, r(i, o))
 		}
 		g.ins("ADDQ $%d, DI", i.bytes)
-	})
+	}()
+	g.ins("DECQ CX")
+	g.ins("JNZ  %sloop", name)
+	fmt.Fprintf(&g.asm, "\n%snext:\n", name)
+	g.ins("MOVQ R13, DI")
+	g.ins("ADDQ stride+32(FP), DI")
+	g.ins("DECQ R12")
+	g.ins("JNZ  %souter", name)
+	fmt.Fprintf(&g.asm, "\n%sdone:\n", name)
+	g.ins("VZEROUPPER")
+	g.ins("RET")
 	fmt.Fprintf(g.table[p], "\t{%s, %d, %q}: %s,\n", map[isa]string{avx2: "simdAVX2", avx512: "simdAVX512"}[i], h, ls, name)
 }
 
@@ -313,11 +309,6 @@ func main() {
 			g.scale(p, i, false)
 			g.scale(p, i, true)
 			g.quad(p, i)
-			for t := range 3 {
-				if perm(p, i, t) != nil {
-					g.low(p, i, t)
-				}
-			}
 		}
 	}
 	// Dense matrices of 2 to 4 targets: h across runs, the low ones (up to
@@ -343,7 +334,7 @@ func main() {
 			for h := 0; h <= 4; h++ {
 				for _, ls := range lowSets {
 					k := h + len(ls)
-					if k < 2 || k > 4 || 1<<h+2<<len(ls) > regs {
+					if k < 1 || k > 4 || 1<<h+2<<len(ls) > regs {
 						continue
 					}
 					g.mat(p, i, h, ls)
@@ -351,8 +342,8 @@ func main() {
 			}
 		}
 	}
-	fmt.Fprintf(&g.decl, "\n// The mat kernels by level, number of high targets and low targets.\n\nvar mat128Kernels = map[matKey]func(*complex128, *int, int, *float64){\n%s}\n\nvar mat64Kernels = map[matKey]func(*complex64, *int, int, *float32){\n%s}\n", g.table[double], g.table[single])
-	g.stub.WriteString("\nvar (\n\tmat128Kernels map[matKey]func(*complex128, *int, int, *float64)\n\tmat64Kernels  map[matKey]func(*complex64, *int, int, *float32)\n)\n")
+	fmt.Fprintf(&g.decl, "\n// The mat kernels by level, number of high targets and low targets.\n\nvar mat128Kernels = map[matKey]func(*complex128, *int, int, int, int, *float64){\n%s}\n\nvar mat64Kernels = map[matKey]func(*complex64, *int, int, int, int, *float32){\n%s}\n", g.table[double], g.table[single])
+	g.stub.WriteString("\nvar (\n\tmat128Kernels map[matKey]func(*complex128, *int, int, int, int, *float64)\n\tmat64Kernels  map[matKey]func(*complex64, *int, int, int, int, *float32)\n)\n")
 	write := func(name string, b *bytes.Buffer) {
 		out := []byte(strings.TrimRight(b.String(), "\n") + "\n")
 		if strings.HasSuffix(name, ".go") {
