@@ -1,9 +1,6 @@
 package sim
 
-import (
-	"context"
-	"sync"
-)
+import "context"
 
 // vector is a state's amplitudes in one precision. State calls it once per
 // gate or measurement; the loops inside are generic over the precision.
@@ -67,6 +64,14 @@ func (v *vec[T]) scratch(w, d int) []T {
 	return v.buf[w]
 }
 
+// scratches makes the scratch of workers 0…workers−1 before they start:
+// they only read v.buf.
+func (v *vec[T]) scratches(workers, d int) {
+	for w := range workers {
+		v.scratch(w, max(d, 1))
+	}
+}
+
 // parallelMin is the number of loop iterations below which a gate runs on
 // one goroutine: starting goroutines costs more than the loop itself.
 const parallelMin = 1 << 14
@@ -95,21 +100,14 @@ func (v *vec[T]) apply(ctx context.Context, k *kernel, n, workers int) error {
 		return applyChunks(ctx, k, c, v.a, 0, groups, step, v.scratch(0, d))
 	}
 	workers = min(workers, groups/(parallelMin/4))
-	var wg sync.WaitGroup
 	chunk := (groups + workers - 1) / workers
-	for w := range workers {
+	v.scratches(workers, d)
+	parallelFor(workers, func(w int) {
 		lo, hi := w*chunk, min((w+1)*chunk, groups)
-		if lo >= hi {
-			break
+		if lo < hi {
+			_ = applyChunks(ctx, k, c, v.a, lo, hi, step, v.buf[w]) // its error is ctx's, returned below
 		}
-		buf := v.scratch(w, d)
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			_ = applyChunks(ctx, k, c, v.a, lo, hi, step, buf) // its error is ctx's, returned below
-		}()
-	}
-	wg.Wait()
+	})
 	return ctx.Err()
 }
 
@@ -123,31 +121,22 @@ func (v *vec[T]) applyBlocked(ctx context.Context, ks []*kernel, n, workers int)
 		cs[i] = v.coefs(k)
 	}
 	workers = min(workers, blocks)
-	var wg sync.WaitGroup
 	chunk := (blocks + workers - 1) / workers
-	for w := range workers {
-		lo, hi := w*chunk, min((w+1)*chunk, blocks)
-		if lo >= hi {
-			break
-		}
-		buf := v.scratch(w, maxDim)
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for b := lo; b < hi; b++ {
-				sub := v.a[b*size : (b+1)*size]
-				for i, k := range ks {
-					// A block is 2^14 amplitudes: a check per kernel and
-					// block is nothing next to the kernel.
-					if ctx.Err() != nil {
-						return
-					}
-					applyKernel(k, cs[i], sub, 0, k.groups(blockBits), buf)
+	v.scratches(workers, maxDim)
+	parallelFor(workers, func(w int) {
+		buf := v.buf[w]
+		for b := w * chunk; b < min((w+1)*chunk, blocks); b++ {
+			sub := v.a[b*size : (b+1)*size]
+			for i, k := range ks {
+				// A block is 2^14 amplitudes: a check per kernel and
+				// block is nothing next to the kernel.
+				if ctx.Err() != nil {
+					return
 				}
+				applyKernel(k, cs[i], sub, 0, k.groups(blockBits), buf)
 			}
-		}()
-	}
-	wg.Wait()
+		}
+	})
 	return ctx.Err()
 }
 
