@@ -32,6 +32,7 @@ func main() {
 	qubits := flag.String("qubits", "16,20,24", "comma-separated qubit counts")
 	reps := flag.Int("reps", 3, "runs per figure; the best is kept")
 	check := flag.Bool("check", true, "compare each fused run with an unfused one")
+	precs := flag.String("precision", "double", "comma-separated precisions: double, single")
 	flag.Parse()
 
 	fmt.Printf("# %s, %d CPUs, GOMAXPROCS %d, %s\n", runtime.GOARCH, runtime.NumCPU(), runtime.GOMAXPROCS(0), time.Now().UTC().Format(time.DateOnly))
@@ -42,14 +43,40 @@ func main() {
 			fmt.Fprintf(os.Stderr, "bad qubit count %q\n", f)
 			os.Exit(2)
 		}
-		floor := floorPass(n, *reps)
-		fmt.Printf("%-8s %6d %6s %12.6f %14s %12s %10s\n", "floor", n, "1", floor.Seconds(), "", "1.00", "")
+		for _, ps := range strings.Split(*precs, ",") {
+			p := sim.Double
+			switch strings.TrimSpace(ps) {
+			case "double":
+			case "single":
+				p = sim.Single
+			default:
+				fmt.Fprintf(os.Stderr, "bad precision %q\n", ps)
+				os.Exit(2)
+			}
+			runPrecision(n, p, *reps, *check)
+		}
+	}
+}
+
+func runPrecision(n int, p sim.Precision, reps int, check bool) {
+	{
+		var floor time.Duration
+		if p == sim.Single {
+			floor = floorPass[complex64](n, reps)
+		} else {
+			floor = floorPass[complex128](n, reps)
+		}
+		fmt.Printf("%-8s %6d %6s %12.6f %14s %12s %10s  %s\n", "floor", n, "1", floor.Seconds(), "", "1.00", "", p)
+		one := oneGate(n, p, reps, gate("h", nil, n/2))
+		phase := oneGate(n, p, reps, sim.Gate{Name: "gphase", Matrix: []complex128{complex(0, 1)}})
+		fmt.Printf("%-8s %6d %6s %12.6f %14s %12.2f %10s  %s\n", "gphase", n, "1", phase.Seconds(), "", phase.Seconds()/floor.Seconds(), "", p)
+		fmt.Printf("%-8s %6d %6s %12.6f %14s %12.2f %10s  %s\n", "h1", n, "1", one.Seconds(), "", one.Seconds()/floor.Seconds(), "", p)
 		for _, c := range circuits(n) {
 			best := time.Duration(math.MaxInt64)
 			var st *sim.State
-			for range *reps {
+			for range reps {
 				start := time.Now()
-				s, err := sim.Simulate(context.Background(), c.circuit, sim.Limits{})
+				s, err := sim.SimulateWith(context.Background(), c.circuit, sim.Options{Precision: p})
 				if err != nil {
 					fmt.Fprintln(os.Stderr, err)
 					os.Exit(1)
@@ -59,25 +86,49 @@ func main() {
 			}
 			gates := len(c.circuit.Ops)
 			fid := "-"
-			if *check {
-				ref, err := sim.SimulateWith(context.Background(), c.circuit, sim.Options{FusionWidth: -1})
+			if check {
+				ref, err := sim.SimulateWith(context.Background(), c.circuit, sim.Options{FusionWidth: -1, Precision: p})
 				if err != nil {
 					fmt.Fprintln(os.Stderr, err)
 					os.Exit(1)
 				}
 				f := fidelity(st.Amplitudes(), ref.Amplitudes())
 				fid = fmt.Sprintf("%.12f", f)
-				if f < 1-1e-9 {
+				if f < 1-1e-9 || p == sim.Single && f < 1-1e-5 {
 					fmt.Fprintf(os.Stderr, "%s on %d qubits: fused and unfused states differ (fidelity %v)\n", c.name, n, f)
 					os.Exit(1)
 				}
 				st, ref = nil, nil
 			}
 			perGate := best.Seconds() / float64(gates)
-			fmt.Printf("%-8s %6d %6d %12.6f %14.0f %12.2f %10s\n", c.name, n, gates, best.Seconds(), float64(gates)/best.Seconds(), perGate/floor.Seconds(), fid)
+			fmt.Printf("%-8s %6d %6d %12.6f %14.0f %12.2f %10s  %s\n", c.name, n, gates, best.Seconds(), float64(gates)/best.Seconds(), perGate/floor.Seconds(), fid, p)
 			runtime.GC()
 		}
 	}
+}
+
+// oneGate is the best time of g on an n-qubit state, applied with
+// State.ApplyGate: one pass of a single gate.
+func oneGate(n int, p sim.Precision, reps int, h sim.Gate) time.Duration {
+	s, err := sim.NewStatePrecision(n, p, sim.Limits{})
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	if err := s.ApplyGate(h); err != nil { // touch every page first
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	best := time.Duration(math.MaxInt64)
+	for range max(reps, 3) {
+		start := time.Now()
+		if err := s.ApplyGate(h); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+		best = min(best, time.Since(start))
+	}
+	return best
 }
 
 type namedCircuit struct {
@@ -133,8 +184,8 @@ func circuits(n int) []namedCircuit {
 
 // floorPass is the best time of a read+write pass over 2^n amplitudes
 // (each scaled by a real constant), split across every CPU.
-func floorPass(n, reps int) time.Duration {
-	s := make([]complex128, 1<<n)
+func floorPass[T complex64 | complex128](n, reps int) time.Duration {
+	s := make([]T, 1<<n)
 	workers := runtime.GOMAXPROCS(0)
 	pass := func() {
 		var wg sync.WaitGroup
@@ -145,7 +196,7 @@ func floorPass(n, reps int) time.Duration {
 			go func() {
 				defer wg.Done()
 				for i, a := range part {
-					part[i] = complex(real(a)*0.5, imag(a)*0.5)
+					part[i] = a * 0.5
 				}
 			}()
 		}
