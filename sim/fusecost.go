@@ -20,8 +20,8 @@ const autoMinQubits = 16
 // its number of targets. Measured with AVX-512 on 22 and 14 qubits;
 // diagonal kernels cost a pass whatever their width.
 var (
-	passCost  = [5]float64{1, 1, 1.3, 1.5, 3}
-	blockCost = [5]float64{0.6, 0.6, 0.85, 1.3, 2.4}
+	passCost  = [5]float64{1, 1.15, 1.3, 1.45, 2.6}
+	blockCost = [5]float64{0.6, 0.6, 0.75, 1.3, 1.85}
 )
 
 // fuseBest fuses gates at f's widths, or with f.auto at the width of

@@ -42,9 +42,10 @@ type kernel struct {
 	// vc is the matrix for the vector kernels (simd.go): the 1-qubit
 	// matrix, kPhase's phase, kGeneral2's 4×4 or kDiagK's diagonal.
 	vc simdCoefs
-	// diagLow serves kDiagK kernels whose lowest target lies inside a
-	// register (lowkernels.go).
-	diagLow *diagPatterns
+	// diagLow serves kDiagK kernels with a target below patternBits
+	// (lowkernels.go), built on first use: fusion may build kernels it
+	// then drops (fusecost.go).
+	diagLow *lazyPatterns
 	// mats are the matrix of a dense kernel without controls prepared for
 	// the mat kernels (matkernels.go), nil for other kernels.
 	mats *matPlans
@@ -129,7 +130,7 @@ func newDiagKernel(targets []int, diag []complex128) *kernel {
 	k.c128 = newCoefs[complex128]([4]complex128{}, [16]complex128{}, diag)
 	k.c64 = newCoefs[complex64]([4]complex128{}, [16]complex128{}, diag)
 	k.vc = newSIMDCoefs(diag)
-	k.diagLow = newDiagPatterns(targets, diag)
+	k.diagLow = newLazyPatterns(targets, diag)
 	return k
 }
 
@@ -205,7 +206,7 @@ func newKernel(g *Gate) *kernel {
 	case kDiagK:
 		k.vc = newSIMDCoefs(mat)
 		if k.ctrlMask == 0 {
-			k.diagLow = newDiagPatterns(g.Targets, mat)
+			k.diagLow = newLazyPatterns(g.Targets, mat)
 		}
 	}
 	return k

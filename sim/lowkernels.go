@@ -1,6 +1,9 @@
 package sim
 
-import "slices"
+import (
+	"slices"
+	"sync"
+)
 
 // Kernels whose lowest qubit lies inside a vector register: their runs of
 // consecutive amplitudes are shorter than a register, so the run-by-run
@@ -54,10 +57,30 @@ const (
 	patternS       = 1 << patternBits * entryS / 8 // float32s per pattern
 )
 
-func newDiagPatterns(targets []int, diag []complex128) *diagPatterns {
+// lazyPatterns builds a kernel's diagPatterns on first use.
+type lazyPatterns struct {
+	once    sync.Once
+	targets []int
+	diag    []complex128
+	p       *diagPatterns
+}
+
+func newLazyPatterns(targets []int, diag []complex128) *lazyPatterns {
 	if bestSIMD == simdNone || len(targets) == 0 || slices.Min(targets) >= patternBits {
 		return nil
 	}
+	return &lazyPatterns{targets: targets, diag: diag}
+}
+
+func (l *lazyPatterns) get() *diagPatterns {
+	if l == nil {
+		return nil
+	}
+	l.once.Do(func() { l.p = newDiagPatterns(l.targets, l.diag) })
+	return l.p
+}
+
+func newDiagPatterns(targets []int, diag []complex128) *diagPatterns {
 	var high []int
 	for _, t := range targets {
 		if t >= patternBits {
@@ -108,7 +131,7 @@ func seqVectors(n int, coef func(i int) complex128) ([]float64, []float32) {
 // so counters [lo, hi) stand for the amplitudes [lo·2^k, hi·2^k): the
 // workers' shares still cover the state once.
 func applyDiagLow[T amplitude](k *kernel, c *coefs[T], s []T, lo, hi int) bool {
-	dp := k.diagLow
+	dp := k.diagLow.get()
 	if dp == nil || simd == simdNone || k.ctrlMask != 0 || len(s) < 1<<patternBits {
 		return false
 	}

@@ -114,6 +114,26 @@ func newMatPlan(k *kernel, double bool, level simdLevel, rb int) *matPlan {
 		}
 	}
 	d := 1 << len(k.targets)
+	if level == simdAVX512 && len(lows) == 0 {
+		// The broadcast form (internal/simdgen, matBroadcast): the signs
+		// (−1, +1, …) over 64 bytes, then (mr, mi) of each entry, output
+		// by output and input by input.
+		p.d, p.s = make([]float64, 8, 8+2*runs*runs), make([]float32, 16, 16+2*runs*runs)
+		for j := range p.d {
+			p.d[j] = float64(2*(j%2) - 1)
+		}
+		for j := range p.s {
+			p.s[j] = float32(2*(j%2) - 1)
+		}
+		for out := range runs {
+			for in := range runs {
+				e := k.matrix(matIndex(p.offs[out]/ampBytes)*d + matIndex(p.offs[in]/ampBytes))
+				p.d = append(p.d, real(e), imag(e))
+				p.s = append(p.s, float32(real(e)), float32(imag(e)))
+			}
+		}
+		return p
+	}
 	p.d, p.s = posVectors(runs*runs*flips, func(v, pos int) complex128 {
 		pos &= 1<<rb - 1 // positions past the register repeat
 		f, in, out := v%flips, v/flips%runs, v/flips/runs

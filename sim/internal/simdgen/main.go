@@ -250,6 +250,11 @@ func (g *gen) mat(p prec, i isa, h int, lows []int) {
 	g.ins("MOVQ n+16(FP), CX")
 	g.ins("SHRQ $%d, CX", p.shift(i))
 	runs, flips := 1<<h, 1<<len(lows)
+	fmt.Fprintf(g.table[p], "\t{%s, %d, %q}: %s,\n", map[isa]string{avx2: "simdAVX2", avx512: "simdAVX512"}[i], h, ls, name)
+	if i == avx512 && len(lows) == 0 {
+		g.matBroadcast(p, name, runs)
+		return
+	}
 	in := func(f int) string { return r(i, runs+f) }
 	sw := func(f int) string { return r(i, runs+flips+f) }
 	g.ins("JZ   %snext", name)
@@ -293,7 +298,71 @@ func (g *gen) mat(p prec, i isa, h int, lows []int) {
 	fmt.Fprintf(&g.asm, "\n%sdone:\n", name)
 	g.ins("VZEROUPPER")
 	g.ins("RET")
-	fmt.Fprintf(g.table[p], "\t{%s, %d, %q}: %s,\n", map[isa]string{avx2: "simdAVX2", avx512: "simdAVX512"}[i], h, ls, name)
+}
+
+// matBroadcast is the body of an AVX-512 mat kernel without low targets:
+// a matrix entry is the same for every position, so the kernel reads it as
+// two scalars (mr, mi) broadcast into the FMA, 16 or 8 bytes where a
+// vector of coefficients is 128. Each input's swap is multiplied once by
+// the signs (−1, +1, …) at the table's start, and each output sums the
+// real and the imaginary products in two registers (while they fit),
+// added at the end: half the length of the chains of dependent FMAs.
+func (g *gen) matBroadcast(p prec, name string, runs int) {
+	split := 2*runs+2 <= 32
+	fs := p.ampBytes / 2 // bytes of a scalar
+	acc := runs          // accumulator registers
+	if split {
+		acc = 2 * runs
+	}
+	in, sw := r(avx512, acc), r(avx512, acc+1)
+	accR := func(o int) string { return r(avx512, o) }
+	accI := func(o int) string {
+		if split {
+			return r(avx512, runs+o)
+		}
+		return accR(o)
+	}
+	mulB, fmaB := p.mul+".BCST", p.fma+".BCST"
+	g.ins("JZ   %snext", name)
+	fmt.Fprintf(&g.asm, "\n%sloop:\n", name)
+	for run := range runs {
+		g.ins("MOVQ %d(BX), R11", 8*run)
+		g.ins("%s (DI)(R11*1), %s", p.mov, in)
+		g.swap(p, in, sw)
+		g.ins("%s (AX), %s, %s", p.mul, sw, sw)
+		for o := range runs {
+			off := 64 + (o*runs+run)*2*fs
+			if run == 0 {
+				g.ins("%s %d(AX), %s, %s", mulB, off, in, accR(o))
+			} else {
+				g.ins("%s %d(AX), %s, %s", fmaB, off, in, accR(o))
+			}
+			if run == 0 && split {
+				g.ins("%s %d(AX), %s, %s", mulB, off+fs, sw, accI(o))
+			} else {
+				g.ins("%s %d(AX), %s, %s", fmaB, off+fs, sw, accI(o))
+			}
+		}
+	}
+	add := map[prec]string{double: "VADDPD", single: "VADDPS"}[p]
+	for o := range runs {
+		if split {
+			g.ins("%s %s, %s, %s", add, accI(o), accR(o), accR(o))
+		}
+		g.ins("MOVQ %d(BX), R11", 8*o)
+		g.ins("%s %s, (DI)(R11*1)", p.mov, accR(o))
+	}
+	g.ins("ADDQ $%d, DI", avx512.bytes)
+	g.ins("DECQ CX")
+	g.ins("JNZ  %sloop", name)
+	fmt.Fprintf(&g.asm, "\n%snext:\n", name)
+	g.ins("MOVQ R13, DI")
+	g.ins("ADDQ stride+32(FP), DI")
+	g.ins("DECQ R12")
+	g.ins("JNZ  %souter", name)
+	fmt.Fprintf(&g.asm, "\n%sdone:\n", name)
+	g.ins("VZEROUPPER")
+	g.ins("RET")
 }
 
 func main() {
