@@ -19,9 +19,13 @@ const autoMinQubits = 16
 // inside a cache block (blocked runs add one pass for the whole run), by
 // its number of targets. Measured with AVX-512 on 22 and 14 qubits;
 // diagonal kernels cost a pass whatever their width.
+// Real matrices (H, CX, RY and their products) take half the
+// arithmetic where the kernels know it (AVX-512).
 var (
-	passCost  = [5]float64{1, 1.15, 1.3, 1.45, 2.6}
-	blockCost = [5]float64{0.6, 0.6, 0.75, 1.3, 1.85}
+	passCost      = [5]float64{1, 1.15, 1.3, 1.45, 2.6}
+	blockCost     = [5]float64{0.6, 0.6, 0.75, 1.3, 1.85}
+	passCostReal  = [5]float64{1, 1.1, 1.15, 1.2, 1.4}
+	blockCostReal = [5]float64{0.6, 0.5, 0.5, 0.65, 1.0}
 )
 
 // fuseBest fuses gates at f's widths, or with f.auto at the width of
@@ -57,22 +61,24 @@ func fusionCost(ks []*kernel, n int) float64 {
 			if m := lowRun(ks[i:]); m >= 2 {
 				cost++
 				for _, k := range ks[i : i+m] {
-					cost += kernelCost(k, blockCost)
+					cost += kernelCost(k, blockCost, blockCostReal)
 				}
 				i += m
 				continue
 			}
 		}
-		cost += kernelCost(ks[i], passCost)
+		cost += kernelCost(ks[i], passCost, passCostReal)
 		i++
 	}
 	return cost
 }
 
-func kernelCost(k *kernel, table [5]float64) float64 {
+func kernelCost(k *kernel, table, real [5]float64) float64 {
 	switch {
 	case k.kind == kDiagK || k.kind == kDiag1 || k.kind == kPhase:
 		return table[1]
+	case k.mats != nil && bestSIMD == simdAVX512 && len(k.targets) < len(real) && isRealMatrix(k):
+		return real[len(k.targets)]
 	case len(k.targets) < len(table):
 		return table[len(k.targets)]
 	}

@@ -18,6 +18,7 @@ type matKey struct {
 	level simdLevel
 	high  int
 	lows  string
+	real  bool // the kernel for a matrix without imaginary parts
 }
 
 // matPlan is a kernel's matrix prepared for one precision and level.
@@ -72,6 +73,9 @@ func newMatPlan(k *kernel, double bool, level simdLevel, rb int) *matPlan {
 		key.lows += string(rune('0' + t))
 	}
 	p := &matPlan{lows: len(lows), high: high}
+	if len(lows) == 0 && level == simdAVX512 {
+		key.real = isRealMatrix(k)
+	}
 	if double {
 		p.f128 = mat128Kernels[key]
 	} else {
@@ -114,6 +118,17 @@ func newMatPlan(k *kernel, double bool, level simdLevel, rb int) *matPlan {
 		}
 	}
 	d := 1 << len(k.targets)
+	if key.real {
+		// One scalar an entry, output by output and input by input.
+		for out := range runs {
+			for in := range runs {
+				e := real(k.matrix(matIndex(p.offs[out]/ampBytes)*d + matIndex(p.offs[in]/ampBytes)))
+				p.d = append(p.d, e)
+				p.s = append(p.s, float32(e))
+			}
+		}
+		return p
+	}
 	if level == simdAVX512 && len(lows) == 0 {
 		// The broadcast form (internal/simdgen, matBroadcast): the signs
 		// (−1, +1, …) over 64 bytes, then (mr, mi) of each entry, output
@@ -146,6 +161,16 @@ func newMatPlan(k *kernel, double bool, level simdLevel, rb int) *matPlan {
 		return k.matrix(row*d + col)
 	})
 	return p
+}
+
+// isRealMatrix reports whether every entry of k's matrix is real.
+func isRealMatrix(k *kernel) bool {
+	for e := range 1 << (2 * len(k.targets)) {
+		if imag(k.matrix(e)) != 0 {
+			return false
+		}
+	}
+	return true
 }
 
 // matrix is entry e of a dense kernel's matrix.

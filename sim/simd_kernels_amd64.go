@@ -143,6 +143,11 @@ func mat128AVX512h0l01(x *complex128, offs *int, n, outer, stride int, m *float6
 //go:noescape
 func mat128AVX512h1l(x *complex128, offs *int, n, outer, stride int, m *float64)
 
+// mat128AVX512h1lr is mat128AVX512h1l for a real matrix, m holding one scalar an entry.
+//
+//go:noescape
+func mat128AVX512h1lr(x *complex128, offs *int, n, outer, stride int, m *float64)
+
 // mat128AVX512h1l0 applies a dense matrix on 1 high and 1 low targets to the runs at offs from x: n amplitudes from x, then from x+stride bytes, outer times.
 //
 //go:noescape
@@ -162,6 +167,11 @@ func mat128AVX512h1l01(x *complex128, offs *int, n, outer, stride int, m *float6
 //
 //go:noescape
 func mat128AVX512h2l(x *complex128, offs *int, n, outer, stride int, m *float64)
+
+// mat128AVX512h2lr is mat128AVX512h2l for a real matrix, m holding one scalar an entry.
+//
+//go:noescape
+func mat128AVX512h2lr(x *complex128, offs *int, n, outer, stride int, m *float64)
 
 // mat128AVX512h2l0 applies a dense matrix on 2 high and 1 low targets to the runs at offs from x: n amplitudes from x, then from x+stride bytes, outer times.
 //
@@ -183,6 +193,11 @@ func mat128AVX512h2l01(x *complex128, offs *int, n, outer, stride int, m *float6
 //go:noescape
 func mat128AVX512h3l(x *complex128, offs *int, n, outer, stride int, m *float64)
 
+// mat128AVX512h3lr is mat128AVX512h3l for a real matrix, m holding one scalar an entry.
+//
+//go:noescape
+func mat128AVX512h3lr(x *complex128, offs *int, n, outer, stride int, m *float64)
+
 // mat128AVX512h3l0 applies a dense matrix on 3 high and 1 low targets to the runs at offs from x: n amplitudes from x, then from x+stride bytes, outer times.
 //
 //go:noescape
@@ -197,6 +212,11 @@ func mat128AVX512h3l1(x *complex128, offs *int, n, outer, stride int, m *float64
 //
 //go:noescape
 func mat128AVX512h4l(x *complex128, offs *int, n, outer, stride int, m *float64)
+
+// mat128AVX512h4lr is mat128AVX512h4l for a real matrix, m holding one scalar an entry.
+//
+//go:noescape
+func mat128AVX512h4lr(x *complex128, offs *int, n, outer, stride int, m *float64)
 
 // mat64AVX2h0l0 applies a dense matrix on 0 high and 1 low targets to the runs at offs from x: n amplitudes from x, then from x+stride bytes, outer times.
 //
@@ -308,6 +328,11 @@ func mat64AVX512h0l012(x *complex64, offs *int, n, outer, stride int, m *float32
 //go:noescape
 func mat64AVX512h1l(x *complex64, offs *int, n, outer, stride int, m *float32)
 
+// mat64AVX512h1lr is mat64AVX512h1l for a real matrix, m holding one scalar an entry.
+//
+//go:noescape
+func mat64AVX512h1lr(x *complex64, offs *int, n, outer, stride int, m *float32)
+
 // mat64AVX512h1l0 applies a dense matrix on 1 high and 1 low targets to the runs at offs from x: n amplitudes from x, then from x+stride bytes, outer times.
 //
 //go:noescape
@@ -348,6 +373,11 @@ func mat64AVX512h1l012(x *complex64, offs *int, n, outer, stride int, m *float32
 //go:noescape
 func mat64AVX512h2l(x *complex64, offs *int, n, outer, stride int, m *float32)
 
+// mat64AVX512h2lr is mat64AVX512h2l for a real matrix, m holding one scalar an entry.
+//
+//go:noescape
+func mat64AVX512h2lr(x *complex64, offs *int, n, outer, stride int, m *float32)
+
 // mat64AVX512h2l0 applies a dense matrix on 2 high and 1 low targets to the runs at offs from x: n amplitudes from x, then from x+stride bytes, outer times.
 //
 //go:noescape
@@ -383,6 +413,11 @@ func mat64AVX512h2l12(x *complex64, offs *int, n, outer, stride int, m *float32)
 //go:noescape
 func mat64AVX512h3l(x *complex64, offs *int, n, outer, stride int, m *float32)
 
+// mat64AVX512h3lr is mat64AVX512h3l for a real matrix, m holding one scalar an entry.
+//
+//go:noescape
+func mat64AVX512h3lr(x *complex64, offs *int, n, outer, stride int, m *float32)
+
 // mat64AVX512h3l0 applies a dense matrix on 3 high and 1 low targets to the runs at offs from x: n amplitudes from x, then from x+stride bytes, outer times.
 //
 //go:noescape
@@ -403,73 +438,87 @@ func mat64AVX512h3l2(x *complex64, offs *int, n, outer, stride int, m *float32)
 //go:noescape
 func mat64AVX512h4l(x *complex64, offs *int, n, outer, stride int, m *float32)
 
-// The mat kernels by level, number of high targets and low targets.
+// mat64AVX512h4lr is mat64AVX512h4l for a real matrix, m holding one scalar an entry.
+//
+//go:noescape
+func mat64AVX512h4lr(x *complex64, offs *int, n, outer, stride int, m *float32)
+
+// The mat kernels by level, number of high targets, low targets and
+// whether the matrix is real.
 
 var mat128Kernels = map[matKey]func(*complex128, *int, int, int, int, *float64){
-	{simdAVX2, 0, "0"}:    mat128AVX2h0l0,
-	{simdAVX2, 1, ""}:     mat128AVX2h1l,
-	{simdAVX2, 1, "0"}:    mat128AVX2h1l0,
-	{simdAVX2, 2, ""}:     mat128AVX2h2l,
-	{simdAVX2, 2, "0"}:    mat128AVX2h2l0,
-	{simdAVX2, 3, ""}:     mat128AVX2h3l,
-	{simdAVX2, 3, "0"}:    mat128AVX2h3l0,
-	{simdAVX512, 0, "0"}:  mat128AVX512h0l0,
-	{simdAVX512, 0, "1"}:  mat128AVX512h0l1,
-	{simdAVX512, 0, "01"}: mat128AVX512h0l01,
-	{simdAVX512, 1, ""}:   mat128AVX512h1l,
-	{simdAVX512, 1, "0"}:  mat128AVX512h1l0,
-	{simdAVX512, 1, "1"}:  mat128AVX512h1l1,
-	{simdAVX512, 1, "01"}: mat128AVX512h1l01,
-	{simdAVX512, 2, ""}:   mat128AVX512h2l,
-	{simdAVX512, 2, "0"}:  mat128AVX512h2l0,
-	{simdAVX512, 2, "1"}:  mat128AVX512h2l1,
-	{simdAVX512, 2, "01"}: mat128AVX512h2l01,
-	{simdAVX512, 3, ""}:   mat128AVX512h3l,
-	{simdAVX512, 3, "0"}:  mat128AVX512h3l0,
-	{simdAVX512, 3, "1"}:  mat128AVX512h3l1,
-	{simdAVX512, 4, ""}:   mat128AVX512h4l,
+	{simdAVX2, 0, "0", false}:    mat128AVX2h0l0,
+	{simdAVX2, 1, "", false}:     mat128AVX2h1l,
+	{simdAVX2, 1, "0", false}:    mat128AVX2h1l0,
+	{simdAVX2, 2, "", false}:     mat128AVX2h2l,
+	{simdAVX2, 2, "0", false}:    mat128AVX2h2l0,
+	{simdAVX2, 3, "", false}:     mat128AVX2h3l,
+	{simdAVX2, 3, "0", false}:    mat128AVX2h3l0,
+	{simdAVX512, 0, "0", false}:  mat128AVX512h0l0,
+	{simdAVX512, 0, "1", false}:  mat128AVX512h0l1,
+	{simdAVX512, 0, "01", false}: mat128AVX512h0l01,
+	{simdAVX512, 1, "", false}:   mat128AVX512h1l,
+	{simdAVX512, 1, "", true}:    mat128AVX512h1lr,
+	{simdAVX512, 1, "0", false}:  mat128AVX512h1l0,
+	{simdAVX512, 1, "1", false}:  mat128AVX512h1l1,
+	{simdAVX512, 1, "01", false}: mat128AVX512h1l01,
+	{simdAVX512, 2, "", false}:   mat128AVX512h2l,
+	{simdAVX512, 2, "", true}:    mat128AVX512h2lr,
+	{simdAVX512, 2, "0", false}:  mat128AVX512h2l0,
+	{simdAVX512, 2, "1", false}:  mat128AVX512h2l1,
+	{simdAVX512, 2, "01", false}: mat128AVX512h2l01,
+	{simdAVX512, 3, "", false}:   mat128AVX512h3l,
+	{simdAVX512, 3, "", true}:    mat128AVX512h3lr,
+	{simdAVX512, 3, "0", false}:  mat128AVX512h3l0,
+	{simdAVX512, 3, "1", false}:  mat128AVX512h3l1,
+	{simdAVX512, 4, "", false}:   mat128AVX512h4l,
+	{simdAVX512, 4, "", true}:    mat128AVX512h4lr,
 }
 
 var mat64Kernels = map[matKey]func(*complex64, *int, int, int, int, *float32){
-	{simdAVX2, 0, "0"}:     mat64AVX2h0l0,
-	{simdAVX2, 0, "1"}:     mat64AVX2h0l1,
-	{simdAVX2, 0, "01"}:    mat64AVX2h0l01,
-	{simdAVX2, 1, ""}:      mat64AVX2h1l,
-	{simdAVX2, 1, "0"}:     mat64AVX2h1l0,
-	{simdAVX2, 1, "1"}:     mat64AVX2h1l1,
-	{simdAVX2, 1, "01"}:    mat64AVX2h1l01,
-	{simdAVX2, 2, ""}:      mat64AVX2h2l,
-	{simdAVX2, 2, "0"}:     mat64AVX2h2l0,
-	{simdAVX2, 2, "1"}:     mat64AVX2h2l1,
-	{simdAVX2, 2, "01"}:    mat64AVX2h2l01,
-	{simdAVX2, 3, ""}:      mat64AVX2h3l,
-	{simdAVX2, 3, "0"}:     mat64AVX2h3l0,
-	{simdAVX2, 3, "1"}:     mat64AVX2h3l1,
-	{simdAVX512, 0, "0"}:   mat64AVX512h0l0,
-	{simdAVX512, 0, "1"}:   mat64AVX512h0l1,
-	{simdAVX512, 0, "01"}:  mat64AVX512h0l01,
-	{simdAVX512, 0, "2"}:   mat64AVX512h0l2,
-	{simdAVX512, 0, "02"}:  mat64AVX512h0l02,
-	{simdAVX512, 0, "12"}:  mat64AVX512h0l12,
-	{simdAVX512, 0, "012"}: mat64AVX512h0l012,
-	{simdAVX512, 1, ""}:    mat64AVX512h1l,
-	{simdAVX512, 1, "0"}:   mat64AVX512h1l0,
-	{simdAVX512, 1, "1"}:   mat64AVX512h1l1,
-	{simdAVX512, 1, "01"}:  mat64AVX512h1l01,
-	{simdAVX512, 1, "2"}:   mat64AVX512h1l2,
-	{simdAVX512, 1, "02"}:  mat64AVX512h1l02,
-	{simdAVX512, 1, "12"}:  mat64AVX512h1l12,
-	{simdAVX512, 1, "012"}: mat64AVX512h1l012,
-	{simdAVX512, 2, ""}:    mat64AVX512h2l,
-	{simdAVX512, 2, "0"}:   mat64AVX512h2l0,
-	{simdAVX512, 2, "1"}:   mat64AVX512h2l1,
-	{simdAVX512, 2, "01"}:  mat64AVX512h2l01,
-	{simdAVX512, 2, "2"}:   mat64AVX512h2l2,
-	{simdAVX512, 2, "02"}:  mat64AVX512h2l02,
-	{simdAVX512, 2, "12"}:  mat64AVX512h2l12,
-	{simdAVX512, 3, ""}:    mat64AVX512h3l,
-	{simdAVX512, 3, "0"}:   mat64AVX512h3l0,
-	{simdAVX512, 3, "1"}:   mat64AVX512h3l1,
-	{simdAVX512, 3, "2"}:   mat64AVX512h3l2,
-	{simdAVX512, 4, ""}:    mat64AVX512h4l,
+	{simdAVX2, 0, "0", false}:     mat64AVX2h0l0,
+	{simdAVX2, 0, "1", false}:     mat64AVX2h0l1,
+	{simdAVX2, 0, "01", false}:    mat64AVX2h0l01,
+	{simdAVX2, 1, "", false}:      mat64AVX2h1l,
+	{simdAVX2, 1, "0", false}:     mat64AVX2h1l0,
+	{simdAVX2, 1, "1", false}:     mat64AVX2h1l1,
+	{simdAVX2, 1, "01", false}:    mat64AVX2h1l01,
+	{simdAVX2, 2, "", false}:      mat64AVX2h2l,
+	{simdAVX2, 2, "0", false}:     mat64AVX2h2l0,
+	{simdAVX2, 2, "1", false}:     mat64AVX2h2l1,
+	{simdAVX2, 2, "01", false}:    mat64AVX2h2l01,
+	{simdAVX2, 3, "", false}:      mat64AVX2h3l,
+	{simdAVX2, 3, "0", false}:     mat64AVX2h3l0,
+	{simdAVX2, 3, "1", false}:     mat64AVX2h3l1,
+	{simdAVX512, 0, "0", false}:   mat64AVX512h0l0,
+	{simdAVX512, 0, "1", false}:   mat64AVX512h0l1,
+	{simdAVX512, 0, "01", false}:  mat64AVX512h0l01,
+	{simdAVX512, 0, "2", false}:   mat64AVX512h0l2,
+	{simdAVX512, 0, "02", false}:  mat64AVX512h0l02,
+	{simdAVX512, 0, "12", false}:  mat64AVX512h0l12,
+	{simdAVX512, 0, "012", false}: mat64AVX512h0l012,
+	{simdAVX512, 1, "", false}:    mat64AVX512h1l,
+	{simdAVX512, 1, "", true}:     mat64AVX512h1lr,
+	{simdAVX512, 1, "0", false}:   mat64AVX512h1l0,
+	{simdAVX512, 1, "1", false}:   mat64AVX512h1l1,
+	{simdAVX512, 1, "01", false}:  mat64AVX512h1l01,
+	{simdAVX512, 1, "2", false}:   mat64AVX512h1l2,
+	{simdAVX512, 1, "02", false}:  mat64AVX512h1l02,
+	{simdAVX512, 1, "12", false}:  mat64AVX512h1l12,
+	{simdAVX512, 1, "012", false}: mat64AVX512h1l012,
+	{simdAVX512, 2, "", false}:    mat64AVX512h2l,
+	{simdAVX512, 2, "", true}:     mat64AVX512h2lr,
+	{simdAVX512, 2, "0", false}:   mat64AVX512h2l0,
+	{simdAVX512, 2, "1", false}:   mat64AVX512h2l1,
+	{simdAVX512, 2, "01", false}:  mat64AVX512h2l01,
+	{simdAVX512, 2, "2", false}:   mat64AVX512h2l2,
+	{simdAVX512, 2, "02", false}:  mat64AVX512h2l02,
+	{simdAVX512, 2, "12", false}:  mat64AVX512h2l12,
+	{simdAVX512, 3, "", false}:    mat64AVX512h3l,
+	{simdAVX512, 3, "", true}:     mat64AVX512h3lr,
+	{simdAVX512, 3, "0", false}:   mat64AVX512h3l0,
+	{simdAVX512, 3, "1", false}:   mat64AVX512h3l1,
+	{simdAVX512, 3, "2", false}:   mat64AVX512h3l2,
+	{simdAVX512, 4, "", false}:    mat64AVX512h4l,
+	{simdAVX512, 4, "", true}:     mat64AVX512h4lr,
 }

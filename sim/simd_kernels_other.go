@@ -56,6 +56,9 @@ func mat128AVX512h0l01(x *complex128, offs *int, n, outer, stride int, m *float6
 func mat128AVX512h1l(x *complex128, offs *int, n, outer, stride int, m *float64) {
 	panic("no vector kernels")
 }
+func mat128AVX512h1lr(x *complex128, offs *int, n, outer, stride int, m *float64) {
+	panic("no vector kernels")
+}
 func mat128AVX512h1l0(x *complex128, offs *int, n, outer, stride int, m *float64) {
 	panic("no vector kernels")
 }
@@ -66,6 +69,9 @@ func mat128AVX512h1l01(x *complex128, offs *int, n, outer, stride int, m *float6
 	panic("no vector kernels")
 }
 func mat128AVX512h2l(x *complex128, offs *int, n, outer, stride int, m *float64) {
+	panic("no vector kernels")
+}
+func mat128AVX512h2lr(x *complex128, offs *int, n, outer, stride int, m *float64) {
 	panic("no vector kernels")
 }
 func mat128AVX512h2l0(x *complex128, offs *int, n, outer, stride int, m *float64) {
@@ -80,6 +86,9 @@ func mat128AVX512h2l01(x *complex128, offs *int, n, outer, stride int, m *float6
 func mat128AVX512h3l(x *complex128, offs *int, n, outer, stride int, m *float64) {
 	panic("no vector kernels")
 }
+func mat128AVX512h3lr(x *complex128, offs *int, n, outer, stride int, m *float64) {
+	panic("no vector kernels")
+}
 func mat128AVX512h3l0(x *complex128, offs *int, n, outer, stride int, m *float64) {
 	panic("no vector kernels")
 }
@@ -87,6 +96,9 @@ func mat128AVX512h3l1(x *complex128, offs *int, n, outer, stride int, m *float64
 	panic("no vector kernels")
 }
 func mat128AVX512h4l(x *complex128, offs *int, n, outer, stride int, m *float64) {
+	panic("no vector kernels")
+}
+func mat128AVX512h4lr(x *complex128, offs *int, n, outer, stride int, m *float64) {
 	panic("no vector kernels")
 }
 func mat64AVX2h0l0(x *complex64, offs *int, n, outer, stride int, m *float32) {
@@ -155,6 +167,9 @@ func mat64AVX512h0l012(x *complex64, offs *int, n, outer, stride int, m *float32
 func mat64AVX512h1l(x *complex64, offs *int, n, outer, stride int, m *float32) {
 	panic("no vector kernels")
 }
+func mat64AVX512h1lr(x *complex64, offs *int, n, outer, stride int, m *float32) {
+	panic("no vector kernels")
+}
 func mat64AVX512h1l0(x *complex64, offs *int, n, outer, stride int, m *float32) {
 	panic("no vector kernels")
 }
@@ -179,6 +194,9 @@ func mat64AVX512h1l012(x *complex64, offs *int, n, outer, stride int, m *float32
 func mat64AVX512h2l(x *complex64, offs *int, n, outer, stride int, m *float32) {
 	panic("no vector kernels")
 }
+func mat64AVX512h2lr(x *complex64, offs *int, n, outer, stride int, m *float32) {
+	panic("no vector kernels")
+}
 func mat64AVX512h2l0(x *complex64, offs *int, n, outer, stride int, m *float32) {
 	panic("no vector kernels")
 }
@@ -200,6 +218,9 @@ func mat64AVX512h2l12(x *complex64, offs *int, n, outer, stride int, m *float32)
 func mat64AVX512h3l(x *complex64, offs *int, n, outer, stride int, m *float32) {
 	panic("no vector kernels")
 }
+func mat64AVX512h3lr(x *complex64, offs *int, n, outer, stride int, m *float32) {
+	panic("no vector kernels")
+}
 func mat64AVX512h3l0(x *complex64, offs *int, n, outer, stride int, m *float32) {
 	panic("no vector kernels")
 }
@@ -210,6 +231,9 @@ func mat64AVX512h3l2(x *complex64, offs *int, n, outer, stride int, m *float32) 
 	panic("no vector kernels")
 }
 func mat64AVX512h4l(x *complex64, offs *int, n, outer, stride int, m *float32) {
+	panic("no vector kernels")
+}
+func mat64AVX512h4lr(x *complex64, offs *int, n, outer, stride int, m *float32) {
 	panic("no vector kernels")
 }
 

@@ -33,6 +33,14 @@ func randomMatrix(rng *rand.Rand, d int) []complex128 {
 	return m
 }
 
+func realMatrix(rng *rand.Rand, d int) []complex128 {
+	m := make([]complex128, d*d)
+	for i := range m {
+		m[i] = complex(rng.Float64()*2-1, 0)
+	}
+	return m
+}
+
 // simdCases are gates of every kernel the vector code serves, on every
 // qubit position of n qubits: targets low (inside a register) and high
 // (across registers), with controls below, between and above.
@@ -76,6 +84,10 @@ func simdCases(rng *rand.Rand, n int) []Gate {
 		four := []int{t, (t + 2) % n, (t + 4) % n, (t + 5) % n}
 		gs = append(gs, Gate{Name: "3q", Matrix: randomMatrix(rng, 8), Targets: three})
 		gs = append(gs, Gate{Name: "4q", Matrix: randomMatrix(rng, 16), Targets: four})
+		// Real matrices (H, CX and their products) have kernels of their own.
+		gs = append(gs, Gate{Name: "2q real", Matrix: realMatrix(rng, 4), Targets: []int{t, (t + 3) % n}})
+		gs = append(gs, Gate{Name: "3q real", Matrix: realMatrix(rng, 8), Targets: three})
+		gs = append(gs, Gate{Name: "4q real", Matrix: realMatrix(rng, 16), Targets: four})
 	}
 	// Every target inside a register of 8 complex64.
 	gs = append(gs, Gate{Name: "3q", Matrix: randomMatrix(rng, 8), Targets: []int{2, 0, 1}})

@@ -239,20 +239,19 @@ func (g *gen) mat(p prec, i isa, h int, lows []int) {
 	name := fmt.Sprintf("mat%s%sh%dl%s", p.suffix, i.name, h, ls)
 	g.fn(name, fmt.Sprintf("x *%s, offs *int, n, outer, stride int, m *%s", p.goType, p.coefType), 48,
 		fmt.Sprintf("%s applies a dense matrix on %d high and %d low targets to the runs at offs from x: n amplitudes from x, then from x+stride bytes, outer times.", name, h, len(lows)))
-	g.ins("MOVQ x+0(FP), DI")
-	g.ins("MOVQ offs+8(FP), BX")
-	g.ins("MOVQ outer+24(FP), R12")
-	g.ins("MOVQ m+40(FP), AX")
-	g.ins("TESTQ R12, R12")
-	g.ins("JZ   %sdone", name)
-	fmt.Fprintf(&g.asm, "\n%souter:\n", name)
-	g.ins("MOVQ DI, R13")
-	g.ins("MOVQ n+16(FP), CX")
-	g.ins("SHRQ $%d, CX", p.shift(i))
+	g.matHead(p, i, name)
 	runs, flips := 1<<h, 1<<len(lows)
-	fmt.Fprintf(g.table[p], "\t{%s, %d, %q}: %s,\n", map[isa]string{avx2: "simdAVX2", avx512: "simdAVX512"}[i], h, ls, name)
+	fmt.Fprintf(g.table[p], "\t{%s, %d, %q, false}: %s,\n", map[isa]string{avx2: "simdAVX2", avx512: "simdAVX512"}[i], h, ls, name)
 	if i == avx512 && len(lows) == 0 {
-		g.matBroadcast(p, name, runs)
+		g.matBroadcast(p, name, runs, false)
+		// A real matrix (H, CX, RY and their products) needs neither the
+		// swaps nor the imaginary products: half the FMAs.
+		rname := name + "r"
+		g.fn(rname, fmt.Sprintf("x *%s, offs *int, n, outer, stride int, m *%s", p.goType, p.coefType), 48,
+			fmt.Sprintf("%s is %s for a real matrix, m holding one scalar an entry.", rname, name))
+		g.matHead(p, i, rname)
+		g.matBroadcast(p, rname, runs, true)
+		fmt.Fprintf(g.table[p], "\t{simdAVX512, %d, \"\", true}: %s,\n", h, rname)
 		return
 	}
 	in := func(f int) string { return r(i, runs+f) }
@@ -300,6 +299,20 @@ func (g *gen) mat(p prec, i isa, h int, lows []int) {
 	g.ins("RET")
 }
 
+// matHead loads a mat kernel's arguments and starts its outer loop.
+func (g *gen) matHead(p prec, i isa, name string) {
+	g.ins("MOVQ x+0(FP), DI")
+	g.ins("MOVQ offs+8(FP), BX")
+	g.ins("MOVQ outer+24(FP), R12")
+	g.ins("MOVQ m+40(FP), AX")
+	g.ins("TESTQ R12, R12")
+	g.ins("JZ   %sdone", name)
+	fmt.Fprintf(&g.asm, "\n%souter:\n", name)
+	g.ins("MOVQ DI, R13")
+	g.ins("MOVQ n+16(FP), CX")
+	g.ins("SHRQ $%d, CX", p.shift(i))
+}
+
 // matBroadcast is the body of an AVX-512 mat kernel without low targets:
 // a matrix entry is the same for every position, so the kernel reads it as
 // two scalars (mr, mi) broadcast into the FMA, 16 or 8 bytes where a
@@ -307,8 +320,8 @@ func (g *gen) mat(p prec, i isa, h int, lows []int) {
 // the signs (−1, +1, …) at the table's start, and each output sums the
 // real and the imaginary products in two registers (while they fit),
 // added at the end: half the length of the chains of dependent FMAs.
-func (g *gen) matBroadcast(p prec, name string, runs int) {
-	split := 2*runs+2 <= 32
+func (g *gen) matBroadcast(p prec, name string, runs int, real bool) {
+	split := 2*runs+2 <= 32 && !real
 	fs := p.ampBytes / 2 // bytes of a scalar
 	acc := runs          // accumulator registers
 	if split {
@@ -328,6 +341,16 @@ func (g *gen) matBroadcast(p prec, name string, runs int) {
 	for run := range runs {
 		g.ins("MOVQ %d(BX), R11", 8*run)
 		g.ins("%s (DI)(R11*1), %s", p.mov, in)
+		if real {
+			for o := range runs {
+				op := fmaB
+				if run == 0 {
+					op = mulB
+				}
+				g.ins("%s %d(AX), %s, %s", op, (o*runs+run)*fs, in, accR(o))
+			}
+			continue
+		}
 		g.swap(p, in, sw)
 		g.ins("%s (AX), %s, %s", p.mul, sw, sw)
 		for o := range runs {
@@ -411,7 +434,7 @@ func main() {
 			}
 		}
 	}
-	fmt.Fprintf(&g.decl, "\n// The mat kernels by level, number of high targets and low targets.\n\nvar mat128Kernels = map[matKey]func(*complex128, *int, int, int, int, *float64){\n%s}\n\nvar mat64Kernels = map[matKey]func(*complex64, *int, int, int, int, *float32){\n%s}\n", g.table[double], g.table[single])
+	fmt.Fprintf(&g.decl, "\n// The mat kernels by level, number of high targets, low targets and\n// whether the matrix is real.\n\nvar mat128Kernels = map[matKey]func(*complex128, *int, int, int, int, *float64){\n%s}\n\nvar mat64Kernels = map[matKey]func(*complex64, *int, int, int, int, *float32){\n%s}\n", g.table[double], g.table[single])
 	g.stub.WriteString("\nvar (\n\tmat128Kernels map[matKey]func(*complex128, *int, int, int, int, *float64)\n\tmat64Kernels  map[matKey]func(*complex64, *int, int, int, int, *float32)\n)\n")
 	write := func(name string, b *bytes.Buffer) {
 		out := []byte(strings.TrimRight(b.String(), "\n") + "\n")
