@@ -135,6 +135,14 @@ func newDiagKernel(targets []int, diag []complex128) *kernel {
 }
 
 func newKernel(g *Gate) *kernel {
+	if expandsControls(g) {
+		g = withoutControls(g)
+	}
+	return newGateKernel(g)
+}
+
+// newGateKernel is g's kernel, its controls kept as controls.
+func newGateKernel(g *Gate) *kernel {
 	k := newBareKernel(g.Targets, g.Controls)
 
 	var m1 [4]complex128
@@ -456,4 +464,52 @@ func isIdentityPerm(perm []int) bool {
 		}
 	}
 	return true
+}
+
+// shortRun is the run of consecutive amplitudes below which a controlled
+// gate walks the state too sparsely for the memory system: a control on
+// qubit 3 leaves runs of 8 amplitudes with gaps between, which streams
+// several times slower than a pass that reads everything.
+const shortRun = 6
+
+// expandsControls reports whether g runs better as a matrix on its
+// targets and controls together: where vector kernels exist, its lowest
+// control cuts the state into short runs, and the whole fits a mat kernel.
+func expandsControls(g *Gate) bool {
+	if bestSIMD == simdNone || len(g.Controls) == 0 || len(g.Targets)+len(g.Controls) > 4 || len(g.Targets) == 0 {
+		return false
+	}
+	for _, c := range g.Controls {
+		if c.Qubit < shortRun {
+			return true
+		}
+	}
+	return false
+}
+
+// withoutControls is g as a gate on its targets then its controls, the
+// identity where a control is not as wanted.
+func withoutControls(g *Gate) *Gate {
+	t := len(g.Targets)
+	qubits := append(slices.Clone(g.Targets), make([]int, len(g.Controls))...)
+	want := 0
+	for j, c := range g.Controls {
+		qubits[t+j] = c.Qubit
+		if !c.Negated {
+			want |= 1 << j
+		}
+	}
+	dt, d := 1<<t, 1<<len(qubits)
+	m := make([]complex128, d*d)
+	for r := range d {
+		rc := r >> t
+		if rc != want {
+			m[r*d+r] = 1
+			continue
+		}
+		for c := range dt {
+			m[r*d+(want<<t|c)] = g.Matrix[(r&(dt-1))*dt+c]
+		}
+	}
+	return &Gate{Name: g.Name, Matrix: m, Targets: qubits}
 }

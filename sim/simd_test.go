@@ -204,3 +204,33 @@ func TestGeneratedKernelsUpToDate(t *testing.T) {
 		}
 	}
 }
+
+// A controlled gate expanded into a matrix on its targets and controls
+// (withoutControls) acts as the controlled gate does.
+func TestExpandedControls(t *testing.T) {
+	t.Cleanup(func() { simd = bestSIMD })
+	rng := rand.New(rand.NewPCG(8, 8))
+	const n = 7
+	for trial := range 200 {
+		qs := rng.Perm(n)
+		nt, nc := 1+rng.IntN(2), 1+rng.IntN(2)
+		g := Gate{Matrix: randomMatrix(rng, 1<<nt), Targets: qs[:nt]}
+		for _, q := range qs[nt : nt+nc] {
+			g.Controls = append(g.Controls, Control{Qubit: q, Negated: rng.IntN(2) == 0})
+		}
+		start := randomVector[complex128](rng, n)
+		want := &vec[complex128]{a: append([]complex128(nil), start.a...)}
+		got := &vec[complex128]{a: append([]complex128(nil), start.a...)}
+		simd = simdNone
+		if err := want.apply(context.Background(), newGateKernel(&g), n, 1); err != nil {
+			t.Fatal(err)
+		}
+		simd = bestSIMD
+		if err := got.apply(context.Background(), newGateKernel(withoutControls(&g)), n, 1); err != nil {
+			t.Fatal(err)
+		}
+		if d := maxDiff(got.a, want.a); !(d <= 1e-12) {
+			t.Errorf("trial %d, %v controlled by %v: differs by %.3g", trial, g.Targets, g.Controls, d)
+		}
+	}
+}
