@@ -138,11 +138,26 @@ func newKernel(g *Gate) *kernel {
 	if expandsControls(g) {
 		g = withoutControls(g)
 	}
-	return newGateKernel(g)
+	return newGateKernel(g, bestSIMD != simdNone)
 }
 
-// newGateKernel is g's kernel, its controls kept as controls.
-func newGateKernel(g *Gate) *kernel {
+// vectorMinQubits is the smallest state for which State.ApplyGate
+// prepares a gate for the vector kernels: on fewer qubits the pure-Go loop
+// takes less time than the preparation (a front end that applies gates
+// one by one, shot after shot, builds a kernel each time).
+const vectorMinQubits = 12
+
+// newKernelFor is g's kernel for a state of n qubits.
+func newKernelFor(g *Gate, n int) *kernel {
+	if n < vectorMinQubits {
+		return newGateKernel(g, false)
+	}
+	return newKernel(g)
+}
+
+// newGateKernel is g's kernel, its controls kept as controls, with what
+// the vector kernels need when vectors is set.
+func newGateKernel(g *Gate, vectors bool) *kernel {
 	k := newBareKernel(g.Targets, g.Controls)
 
 	var m1 [4]complex128
@@ -173,7 +188,7 @@ func newGateKernel(g *Gate) *kernel {
 		// multiplications, but register-wide, where the permutation's loop
 		// moves one amplitude at a time.
 		perm, isPerm := permutation(m, d)
-		if isPerm && nt <= 4 && bestSIMD != simdNone && !isIdentityPerm(perm) {
+		if isPerm && nt <= 4 && vectors && !isIdentityPerm(perm) {
 			isPerm = false
 		}
 		if isPerm {
@@ -201,7 +216,10 @@ func newGateKernel(g *Gate) *kernel {
 	}
 	k.c128 = newCoefs[complex128](m1, m2, mat)
 	k.c64 = newCoefs[complex64](m1, m2, mat)
-	if k.kind != kPhase && k.kind != kPermK && k.kind != kDiagK && k.ctrlMask == 0 && bestSIMD != simdNone {
+	if !vectors {
+		return k
+	}
+	if k.kind != kPhase && k.kind != kPermK && k.kind != kDiagK && k.ctrlMask == 0 {
 		k.mats = &matPlans{}
 	}
 	switch k.kind {

@@ -222,11 +222,11 @@ func TestExpandedControls(t *testing.T) {
 		want := &vec[complex128]{a: append([]complex128(nil), start.a...)}
 		got := &vec[complex128]{a: append([]complex128(nil), start.a...)}
 		simd = simdNone
-		if err := want.apply(context.Background(), newGateKernel(&g), n, 1); err != nil {
+		if err := want.apply(context.Background(), newGateKernel(&g, false), n, 1); err != nil {
 			t.Fatal(err)
 		}
 		simd = bestSIMD
-		if err := got.apply(context.Background(), newGateKernel(withoutControls(&g)), n, 1); err != nil {
+		if err := got.apply(context.Background(), newGateKernel(withoutControls(&g), true), n, 1); err != nil {
 			t.Fatal(err)
 		}
 		if d := maxDiff(got.a, want.a); !(d <= 1e-12) {

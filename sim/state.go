@@ -131,7 +131,7 @@ func (s *State) ApplyGate(g Gate) error {
 	if err := c.Validate(); err != nil {
 		return err
 	}
-	return s.v.apply(context.Background(), newKernel(&g), s.n, s.workers) // never cancelled
+	return s.v.apply(context.Background(), newKernelFor(&g, s.n), s.n, s.workers) // never cancelled
 }
 
 // measure measures qubit q, collapses the state and returns the outcome.

@@ -69,5 +69,5 @@ func (s *State) ApplyGateContext(ctx context.Context, g Gate) error {
 	if err := c.Validate(); err != nil {
 		return err
 	}
-	return s.v.apply(ctx, newKernel(&g), s.n, s.workers)
+	return s.v.apply(ctx, newKernelFor(&g, s.n), s.n, s.workers)
 }
