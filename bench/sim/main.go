@@ -94,7 +94,11 @@ func runPrecision(n int, p sim.Precision, reps int, check bool) {
 				}
 				f := fidelity(st.Amplitudes(), ref.Amplitudes())
 				fid = fmt.Sprintf("%.12f", f)
-				if f < 1-1e-9 || p == sim.Single && f < 1-1e-5 {
+				tol := 1e-9
+				if p == sim.Single {
+					tol = 1e-5 // float32 rounding over hundreds of gates
+				}
+				if f < 1-tol {
 					fmt.Fprintf(os.Stderr, "%s on %d qubits: fused and unfused states differ (fidelity %v)\n", c.name, n, f)
 					os.Exit(1)
 				}

@@ -1,0 +1,55 @@
+package sim
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"testing"
+)
+
+// BenchmarkKernels times one kernel on a whole state, in ns per amplitude:
+// a global phase (the streaming pass no gate beats), then dense matrices
+// of 1 to 4 qubits, complex and real, on 14 qubits (a cache block, one
+// core) and 22 (memory, both cores), in both precisions. The cost model
+// of fusecost.go is read from these.
+func BenchmarkKernels(b *testing.B) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	for _, n := range []int{14, 22} {
+		for _, p := range []Precision{Double, Single} {
+			for _, real := range []bool{false, true} {
+				for _, ts := range [][]int{{}, {5}, {10, 11}, {9, 10, 11}, {8, 9, 10, 11}} {
+					if real && len(ts) == 0 {
+						continue
+					}
+					g := Gate{Matrix: []complex128{1i}}
+					if len(ts) > 0 {
+						g = Gate{Matrix: randomMatrix(rng, 1<<len(ts)), Targets: ts}
+						if real {
+							g.Matrix = realMatrix(rng, 1<<len(ts))
+						}
+					}
+					k := newKernel(&g)
+					var v vector = newVec[complex128](n)
+					if p == Single {
+						v = newVec[complex64](n)
+					}
+					for i := range 1 << n {
+						v.set(i, 1)
+					}
+					name := fmt.Sprintf("n=%d/%s/targets=%d", n, p, len(ts))
+					if real {
+						name += "/real"
+					}
+					b.Run(name, func(b *testing.B) {
+						for b.Loop() {
+							if err := v.apply(context.Background(), k, n, 2); err != nil {
+								b.Fatal(err)
+							}
+						}
+						b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(int(1)<<n), "ns/amp")
+					})
+				}
+			}
+		}
+	}
+}
