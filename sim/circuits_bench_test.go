@@ -24,7 +24,7 @@ func hcxLayers(n, depth int) *sim.Circuit {
 	return c
 }
 
-// BenchmarkCircuits runs the whole circuits of bench/compare in both
+// BenchmarkCircuits runs the whole circuits of bench/versus in both
 // precisions, for profiles (-cpuprofile) and for before/after figures.
 func BenchmarkCircuits(b *testing.B) {
 	for _, n := range []int{20, 22} {

@@ -14,19 +14,60 @@ import "context"
 // it a pass costs less than fusing the gates again.
 const autoMinQubits = 16
 
-// Costs of a kernel in floor passes (one read and write of the state):
-// passCost when it streams the state from memory, blockCost when it runs
-// inside a cache block (blocked runs add one pass for the whole run), by
-// its number of targets. Measured with AVX-512 on 22 and 14 qubits;
-// diagonal kernels cost a pass whatever their width.
-// Real matrices (H, CX, RY and their products) take half the
-// arithmetic where the kernels know it (AVX-512).
+// costTable holds the costs of a kernel in floor passes (one read and
+// write of the state, a global phase on both cores): pass when it streams
+// the state from memory, block when it runs inside a cache block (blocked
+// runs add one pass for the whole run), by its number of targets, for
+// complex matrices and for real ones (H, CX, RY and their products), which
+// take half the arithmetic where the kernels know it (AVX-512). Diagonal
+// kernels cost table[1] whatever their width. The figures come from
+// BenchmarkKernels: pass is a kernel's time at 22 qubits over the global
+// phase's, block its time at 14 qubits on one core, halved for two cores,
+// over the same phase (bench/README.md, "fusion cost model").
+type costTable struct {
+	pass, block, passReal, blockReal [5]float64
+}
+
+// zen5Costs were measured on AMD EPYC (Zen 5, AVX-512), where both
+// precisions cost about the same in passes; they serve every CPU but
+// Intel's.
+var zen5Costs = costTable{
+	pass:      [5]float64{1, 1.15, 1.3, 1.45, 2.6},
+	block:     [5]float64{0.6, 0.6, 0.75, 1.3, 1.85},
+	passReal:  [5]float64{1, 1.1, 1.15, 1.2, 1.4},
+	blockReal: [5]float64{0.6, 0.5, 0.5, 0.65, 1.0},
+}
+
+// On Intel Xeon (AVX-512, 2026-11-26) single precision differs: a dense
+// 4-qubit block streaming from memory costs over five passes, where the
+// global phase moving half the bytes of double sets the pass, so width 4
+// loses to width 3 on every circuit measured (H+CX layers on 24 qubits:
+// 1.42 s against 0.81 s).
 var (
-	passCost      = [5]float64{1, 1.15, 1.3, 1.45, 2.6}
-	blockCost     = [5]float64{0.6, 0.6, 0.75, 1.3, 1.85}
-	passCostReal  = [5]float64{1, 1.1, 1.15, 1.2, 1.4}
-	blockCostReal = [5]float64{0.6, 0.5, 0.5, 0.65, 1.0}
+	intelDoubleCosts = costTable{
+		pass:      [5]float64{1, 1.41, 0.89, 1.10, 2.15},
+		block:     [5]float64{0.34, 0.39, 0.54, 0.91, 1.65},
+		passReal:  [5]float64{1, 1.11, 0.75, 0.79, 1.25},
+		blockReal: [5]float64{0.34, 0.33, 0.40, 0.55, 0.94},
+	}
+	intelSingleCosts = costTable{
+		pass:      [5]float64{1, 1.50, 1.49, 2.01, 5.43},
+		block:     [5]float64{0.62, 0.68, 0.92, 1.63, 2.79},
+		passReal:  [5]float64{1, 1.16, 1.26, 1.11, 2.36},
+		blockReal: [5]float64{0.62, 0.51, 0.58, 1.03, 1.34},
+	}
 )
+
+// costsFor returns the table for this CPU in precision p.
+func costsFor(p Precision) *costTable {
+	switch {
+	case !intelCPU:
+		return &zen5Costs
+	case p == Single:
+		return &intelSingleCosts
+	}
+	return &intelDoubleCosts
+}
 
 // fuseBest fuses gates at f's widths, or with f.auto at the width of
 // 2 to 4 the cost model finds cheapest on n qubits.
@@ -45,7 +86,7 @@ func fuseBest(ctx context.Context, gates []*Gate, n int, f fusion) ([]*kernel, e
 		if err != nil {
 			return nil, err
 		}
-		if c := fusionCost(ks, n); best == nil || c < bestCost {
+		if c := fusionCost(ks, n, costsFor(f.prec)); best == nil || c < bestCost {
 			best, bestCost = ks, c
 		}
 	}
@@ -54,20 +95,20 @@ func fuseBest(ctx context.Context, gates []*Gate, n int, f fusion) ([]*kernel, e
 
 // fusionCost estimates applying ks on n qubits, in floor passes, grouping
 // kernels into cache blocks as applyAll does.
-func fusionCost(ks []*kernel, n int) float64 {
+func fusionCost(ks []*kernel, n int, t *costTable) float64 {
 	cost := 0.0
 	for i := 0; i < len(ks); {
 		if n > blockBits {
 			if m := lowRun(ks[i:]); m >= 2 {
 				cost++
 				for _, k := range ks[i : i+m] {
-					cost += kernelCost(k, blockCost, blockCostReal)
+					cost += kernelCost(k, t.block, t.blockReal)
 				}
 				i += m
 				continue
 			}
 		}
-		cost += kernelCost(ks[i], passCost, passCostReal)
+		cost += kernelCost(ks[i], t.pass, t.passReal)
 		i++
 	}
 	return cost

@@ -169,6 +169,7 @@ type prepared struct {
 type fusion struct {
 	width, diagWidth int
 	auto             bool
+	prec             Precision // the cost model's tables differ by precision
 }
 
 func (o Options) fusion() fusion {
@@ -176,10 +177,10 @@ func (o Options) fusion() fusion {
 	case o.FusionWidth < 0:
 		return fusion{}
 	case o.FusionWidth == 0:
-		return fusion{DefaultFusionWidth, DefaultDiagonalFusionWidth, true}
+		return fusion{DefaultFusionWidth, DefaultDiagonalFusionWidth, true, o.Precision}
 	}
 	w := min(o.FusionWidth, maxFusionWidth)
-	return fusion{w, max(w, DefaultDiagonalFusionWidth), false}
+	return fusion{w, max(w, DefaultDiagonalFusionWidth), false, o.Precision}
 }
 
 // prepare analyses c followed by extra and builds what running it needs.

@@ -15,3 +15,22 @@ var bestSIMD = func() simdLevel {
 	}
 	return simdNone
 }()
+
+// cpuVendor returns the vendor string of CPUID leaf 0, in its registers'
+// order (cpuid_amd64.s); x/sys/cpu does not report it.
+func cpuVendor() (ebx, edx, ecx uint32)
+
+// intelCPU reports a GenuineIntel CPU, whose kernel costs differ from
+// AMD's enough to change the fusion width that pays (fusecost.go).
+var intelCPU = vendorString() == "GenuineIntel"
+
+// vendorString is the 12-byte vendor of CPUID leaf 0: "GenuineIntel",
+// "AuthenticAMD" and so on.
+func vendorString() string {
+	var b []byte
+	ebx, edx, ecx := cpuVendor()
+	for _, r := range []uint32{ebx, edx, ecx} {
+		b = append(b, byte(r), byte(r>>8), byte(r>>16), byte(r>>24))
+	}
+	return string(b)
+}
