@@ -125,8 +125,10 @@ func TestCancelInEveryPhase(t *testing.T) {
 }
 
 // A gate on a large state stops between chunks of amplitudes: cancelled
-// before it starts, it changes the first chunk only (or one chunk per
-// worker) and returns context.Canceled, and the state is left half done.
+// before it starts, it changes its first chunk only on one worker (with
+// more, shares not started are skipped, so at most one chunk per share
+// that had started) and returns context.Canceled, and the state is left
+// as far as it got.
 func TestGateStopsMidway(t *testing.T) {
 	const n = 18
 	for _, workers := range []int{1, 2} {
@@ -145,7 +147,7 @@ func TestGateStopsMidway(t *testing.T) {
 		if err := s.ApplyContext(ctx, stdGate("z", nil, 0)); !errors.Is(err, context.Canceled) {
 			t.Fatalf("%d workers: cancelled gate returned %v", workers, err)
 		}
-		if real(s.Amplitude(1)) >= 0 {
+		if workers == 1 && real(s.Amplitude(1)) >= 0 {
 			t.Fatalf("%d workers: the first chunk was not applied", workers)
 		}
 		if last := s.Amplitude(1<<n - 1); real(last) <= 0 {

@@ -19,30 +19,39 @@ var pool struct {
 }
 
 // parJob is a loop of shares that any goroutine may claim one by one.
+// Each goroutine that joins gets a slot of its own (0 for the first,
+// then 1, 2 …, below min(helpers, shares)), for scratch space that must
+// not be shared.
 type parJob struct {
 	next   atomic.Int64
+	slots  atomic.Int64
 	shares int64
-	run    func(share int)
+	run    func(slot, share int)
 	done   sync.WaitGroup
 }
 
 func (j *parJob) work() {
+	slot := int(j.slots.Add(1) - 1)
 	for {
 		s := j.next.Add(1) - 1
 		if s >= j.shares {
 			return
 		}
-		j.run(int(s))
+		j.run(slot, int(s))
 		j.done.Done()
 	}
 }
 
-// parallelFor runs run(0) … run(shares−1) on the caller and up to
-// shares−1 pool workers, and returns when every share has run.
-func parallelFor(shares int, run func(share int)) {
-	if shares <= 1 {
-		if shares == 1 {
-			run(0)
+// parallelFor runs run(slot, 0) … run(slot, shares−1) on the caller and
+// up to helpers−1 pool workers, and returns when every share has run.
+// Shares are claimed one at a time, so a core that falls behind (another
+// job, another process, a host that takes the CPU away) leaves its shares
+// to the others instead of holding the whole loop back; slot is the
+// claiming goroutine's, below min(helpers, shares).
+func parallelFor(shares, helpers int, run func(slot, share int)) {
+	if shares <= 1 || helpers <= 1 {
+		for s := range shares {
+			run(0, s)
 		}
 		return
 	}
@@ -60,7 +69,7 @@ func parallelFor(shares int, run func(share int)) {
 	j := &parJob{shares: int64(shares), run: run}
 	j.done.Add(shares)
 offer:
-	for range shares - 1 {
+	for range min(helpers, shares) - 1 {
 		select {
 		case pool.jobs <- j:
 		default:

@@ -15,11 +15,24 @@ func TestParallelForRunsEveryShareOnce(t *testing.T) {
 		go func() {
 			defer wg.Done()
 			for shares := range 10 {
-				counts := make([]atomic.Int32, shares)
-				parallelFor(shares, func(s int) { counts[s].Add(1) })
-				for s := range counts {
-					if n := counts[s].Load(); n != 1 {
-						t.Errorf("caller %d, %d shares: share %d ran %d times", caller, shares, s, n)
+				for _, helpers := range []int{1, 2, 3, 64} {
+					counts := make([]atomic.Int32, shares)
+					var bySlot [64]atomic.Int32 // a slot runs one share at a time
+					parallelFor(shares, helpers, func(slot, s int) {
+						if slot >= min(helpers, shares) {
+							t.Errorf("%d shares, %d helpers: slot %d", shares, helpers, slot)
+							return
+						}
+						if bySlot[slot].Add(1) != 1 {
+							t.Errorf("%d shares, %d helpers: slot %d used by two goroutines at once", shares, helpers, slot)
+						}
+						counts[s].Add(1)
+						bySlot[slot].Add(-1)
+					})
+					for s := range counts {
+						if n := counts[s].Load(); n != 1 {
+							t.Errorf("caller %d, %d shares, %d helpers: share %d ran %d times", caller, shares, helpers, s, n)
+						}
 					}
 				}
 			}
@@ -33,6 +46,6 @@ func TestParallelForRunsEveryShareOnce(t *testing.T) {
 func BenchmarkParallelFor(b *testing.B) {
 	var sink atomic.Int64
 	for b.Loop() {
-		parallelFor(2, func(s int) { sink.Add(int64(s)) })
+		parallelFor(2, 2, func(_, s int) { sink.Add(int64(s)) })
 	}
 }

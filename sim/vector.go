@@ -76,6 +76,11 @@ func (v *vec[T]) scratches(workers, d int) {
 // one goroutine: starting goroutines costs more than the loop itself.
 const parallelMin = 1 << 14
 
+// sharesPerWorker is how many pieces a large kernel is cut into per
+// worker: enough that a worker slowed down hands its last pieces to the
+// others, few enough that claiming them costs nothing.
+const sharesPerWorker = 8
+
 // applyChunks runs k on s for loop counters [lo, hi), step counters at a
 // time, checking ctx between steps.
 func applyChunks[T amplitude](ctx context.Context, k *kernel, c *coefs[T], s []T, lo, hi, step int, buf []T) error {
@@ -100,11 +105,13 @@ func (v *vec[T]) apply(ctx context.Context, k *kernel, n, workers int) error {
 		return applyChunks(ctx, k, c, v.a, 0, groups, step, v.scratch(0, d))
 	}
 	workers = min(workers, groups/(parallelMin/4))
-	chunk := (groups + workers - 1) / workers
+	// sharesPerWorker shares a worker, at least parallelMin/4 groups each.
+	shares := min(workers*sharesPerWorker, groups/(parallelMin/4))
+	chunk := (groups + shares - 1) / shares
 	v.scratches(workers, d)
-	parallelFor(workers, func(w int) {
-		lo, hi := w*chunk, min((w+1)*chunk, groups)
-		if lo < hi {
+	parallelFor(shares, workers, func(w, share int) {
+		lo, hi := share*chunk, min((share+1)*chunk, groups)
+		if lo < hi && ctx.Err() == nil { // a share not started is skipped
 			_ = applyChunks(ctx, k, c, v.a, lo, hi, step, v.buf[w]) // its error is ctx's, returned below
 		}
 	})
@@ -121,20 +128,17 @@ func (v *vec[T]) applyBlocked(ctx context.Context, ks []*kernel, n, workers int)
 		cs[i] = v.coefs(k)
 	}
 	workers = min(workers, blocks)
-	chunk := (blocks + workers - 1) / workers
 	v.scratches(workers, maxDim)
-	parallelFor(workers, func(w int) {
+	parallelFor(blocks, workers, func(w, b int) {
 		buf := v.buf[w]
-		for b := w * chunk; b < min((w+1)*chunk, blocks); b++ {
-			sub := v.a[b*size : (b+1)*size]
-			for i, k := range ks {
-				// A block is 2^14 amplitudes: a check per kernel and
-				// block is nothing next to the kernel.
-				if ctx.Err() != nil {
-					return
-				}
-				applyKernel(k, cs[i], sub, 0, k.groups(blockBits), buf)
+		sub := v.a[b*size : (b+1)*size]
+		for i, k := range ks {
+			// A block is 2^14 amplitudes: a check per kernel and block is
+			// nothing next to the kernel.
+			if ctx.Err() != nil {
+				return
 			}
+			applyKernel(k, cs[i], sub, 0, k.groups(blockBits), buf)
 		}
 	})
 	return ctx.Err()
