@@ -139,12 +139,17 @@ func crashRecovery(t *testing.T, bin string, storeArgs []string) {
 	checkAll(t, c, acked, results)
 
 	// 2. Kill during execution: slow jobs running and queued.
+	// slowShots keeps a job running for seconds (about 1 s a job on AMD
+	// EPYC, 3 s on Intel Xeon, alone): long enough to be killed running,
+	// short enough that four finish within wait's deadline after the restart
+	// on the slower machine, two at a time.
+	const slowShots = 500
 	for i := range 4 {
-		qrn, ok := submit(c, fmt.Sprintf("slow-%d", i), "qasm3", slow, 3000)
+		qrn, ok := submit(c, fmt.Sprintf("slow-%d", i), "qasm3", slow, slowShots)
 		if !ok {
 			t.Fatal("slow job refused")
 		}
-		acked[qrn] = submitted{fmt.Sprintf("slow-%d", i), 3000}
+		acked[qrn] = submitted{fmt.Sprintf("slow-%d", i), slowShots}
 	}
 	waitUntil(t, func() bool {
 		_, out := c.call("GET", "/api/v1/jobs?status=RUNNING", nil)
