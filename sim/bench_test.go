@@ -147,3 +147,21 @@ func BenchmarkSample1MShots20Qubits(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkPerShot18 runs a circuit that measures and resets mid-way, so
+// once per shot: each shot copies the 18-qubit state after the shared
+// prefix, measures qubit 0, resets it and applies H (the crash test's slow
+// job). Figures are per 100 shots.
+func BenchmarkPerShot18(b *testing.B) {
+	const n = 18
+	c := &sim.Circuit{NumQubits: n, NumClbits: 1}
+	for q := range n {
+		c.Apply(stdGate("h", nil, q))
+	}
+	c.Measure(0, 0).Reset(0).Apply(stdGate("h", nil, 0))
+	for b.Loop() {
+		if _, err := sim.Run(context.Background(), c, sim.Options{Shots: 100, Seed: seed(3)}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

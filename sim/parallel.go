@@ -27,8 +27,13 @@ type parJob struct {
 	slots  atomic.Int64
 	shares int64
 	run    func(slot, share int)
-	done   sync.WaitGroup
+	done   sync.WaitGroup // the shares
+	joined sync.WaitGroup // the workers that took the job, until they leave it
 }
+
+// jobs recycles parJobs, so that a loop that runs every shot allocates
+// nothing: a job goes back only once every worker that took it has left.
+var jobs = sync.Pool{New: func() any { return new(parJob) }}
 
 func (j *parJob) work() {
 	slot := int(j.slots.Add(1) - 1)
@@ -62,20 +67,29 @@ func parallelFor(shares, helpers int, run func(slot, share int)) {
 			go func() {
 				for j := range pool.jobs {
 					j.work()
+					j.joined.Done()
 				}
 			}()
 		}
 	})
-	j := &parJob{shares: int64(shares), run: run}
+	j := jobs.Get().(*parJob)
+	j.next.Store(0)
+	j.slots.Store(0)
+	j.shares, j.run = int64(shares), run
 	j.done.Add(shares)
 offer:
 	for range min(helpers, shares) - 1 {
+		j.joined.Add(1)
 		select {
 		case pool.jobs <- j:
 		default:
+			j.joined.Done()
 			break offer
 		}
 	}
 	j.work()
 	j.done.Wait()
+	j.joined.Wait()
+	j.run = nil
+	jobs.Put(j)
 }

@@ -335,7 +335,7 @@ func runShots(ctx context.Context, s *State, p *prepared, rng *rand.Rand, opts O
 	var shared vector
 	if len(p.head) > 0 {
 		var err error
-		if shared, err = s.v.clone(ctx); err != nil {
+		if shared, err = s.v.clone(ctx, s.workers); err != nil {
 			return nil, err
 		}
 	}
@@ -355,7 +355,7 @@ func runShots(ctx context.Context, s *State, p *prepared, rng *rand.Rand, opts O
 		if shot > 0 {
 			var err error
 			if shared != nil {
-				err = s.v.copyFrom(ctx, shared)
+				err = s.v.copyFrom(ctx, shared, s.workers)
 			} else {
 				err = s.v.reset(ctx)
 			}

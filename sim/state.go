@@ -108,7 +108,7 @@ func (s *State) Probability(i int) float64 { return s.v.probability(i) }
 
 // QubitProbability returns the probability that measuring qubit q gives 1.
 func (s *State) QubitProbability(q int) float64 {
-	p, _ := s.v.qubitProbability(context.Background(), q) // never cancelled
+	p, _ := s.v.qubitProbability(context.Background(), q, s.workers) // never cancelled
 	return p
 }
 
@@ -121,7 +121,7 @@ func (s *State) Norm() float64 {
 // Clone returns a copy of the state.
 func (s *State) Clone() *State {
 	c := *s
-	c.v, _ = s.v.clone(context.Background()) // never cancelled
+	c.v, _ = s.v.clone(context.Background(), s.workers) // never cancelled
 	return &c
 }
 
@@ -136,7 +136,7 @@ func (s *State) ApplyGate(g Gate) error {
 
 // measure measures qubit q, collapses the state and returns the outcome.
 func (s *State) measure(ctx context.Context, q int, rng *rand.Rand) (bool, error) {
-	p1, err := s.v.qubitProbability(ctx, q)
+	p1, err := s.v.qubitProbability(ctx, q, s.workers)
 	if err != nil {
 		return false, err
 	}
@@ -145,7 +145,7 @@ func (s *State) measure(ctx context.Context, q int, rng *rand.Rand) (bool, error
 	if !one {
 		p = 1 - p1
 	}
-	return one, s.v.collapse(ctx, q, one, 1/math.Sqrt(p))
+	return one, s.v.collapse(ctx, q, one, 1/math.Sqrt(p), s.workers)
 }
 
 // reset measures qubit q and moves it to |0⟩ if it was 1.
@@ -154,7 +154,7 @@ func (s *State) reset(ctx context.Context, q int, rng *rand.Rand) error {
 	if err != nil || !one {
 		return err
 	}
-	return s.v.moveToZero(ctx, q)
+	return s.v.moveToZero(ctx, q, s.workers)
 }
 
 // Execute runs c once on the state, with real collapse on measurement and

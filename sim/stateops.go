@@ -45,7 +45,7 @@ func (s *State) Collapse(ctx context.Context, q int, one bool) (float64, error) 
 	if err := s.checkQubit(q); err != nil {
 		return 0, err
 	}
-	p1, err := s.v.qubitProbability(ctx, q)
+	p1, err := s.v.qubitProbability(ctx, q, s.workers)
 	if err != nil {
 		return 0, err
 	}
@@ -56,7 +56,7 @@ func (s *State) Collapse(ctx context.Context, q int, one bool) (float64, error) 
 	if p <= 0 {
 		return 0, fmt.Errorf("sim: outcome %v of qubit %d has probability 0", one, q)
 	}
-	return p, s.v.collapse(ctx, q, one, 1/math.Sqrt(p))
+	return p, s.v.collapse(ctx, q, one, 1/math.Sqrt(p), s.workers)
 }
 
 // ResetAll returns the state to |0…0⟩.

@@ -15,17 +15,19 @@ type vector interface {
 	amplitude(i int) complex128
 	probability(i int) float64
 	norm(ctx context.Context) (float64, error)
-	qubitProbability(ctx context.Context, q int) (float64, error)
+	// qubitProbability, collapse, moveToZero, clone and copyFrom run on
+	// up to workers goroutines on a large state (passes.go).
+	qubitProbability(ctx context.Context, q, workers int) (float64, error)
 	// collapse keeps the half where qubit q is one (or zero) and scales it.
-	collapse(ctx context.Context, q int, one bool, scale float64) error
+	collapse(ctx context.Context, q int, one bool, scale float64, workers int) error
 	// moveToZero moves the amplitudes where qubit q is 1 to where it is 0.
-	moveToZero(ctx context.Context, q int) error
+	moveToZero(ctx context.Context, q, workers int) error
 	// sweep hands out sorted uniforms (over [0, norm)) to basis states by
 	// cumulative probability and reports each basis state's shots to hit;
 	// see sample.
 	sweep(ctx context.Context, u *uniforms, hit func(index, n int) error) error
-	clone(ctx context.Context) (vector, error)
-	copyFrom(ctx context.Context, o vector) error
+	clone(ctx context.Context, workers int) (vector, error)
+	copyFrom(ctx context.Context, o vector, workers int) error
 	// reset sets |0…0⟩.
 	reset(ctx context.Context) error
 	set(i int, a complex128)
@@ -34,6 +36,10 @@ type vector interface {
 type vec[T amplitude] struct {
 	a   []T
 	buf [][]T // scratch per worker for multi-target gates
+	// pass, passShare and sums belong to the passes (passes.go).
+	pass      passArgs[T]
+	passShare func(slot, chunk int)
+	sums      []float64
 }
 
 func newVec[T amplitude](n int) *vec[T] { return &vec[T]{a: make([]T, 1<<n)} }
@@ -148,9 +154,9 @@ func (v *vec[T]) amplitude(i int) complex128 { return complex128(v.a[i]) }
 func (v *vec[T]) probability(i int) float64  { return abs2(v.a[i]) }
 func (v *vec[T]) set(i int, a complex128)    { v.a[i] = T(a) }
 
-// norm and qubitProbability add the probabilities in index order, chunk
-// after chunk into one running sum, so that the sums (and the shots a seed
-// draws from them) are the same however the loop is cut.
+// norm adds the probabilities in index order, chunk after chunk into one
+// running sum, as sweep does, so that the total and the shots a seed draws
+// from it are the same however the loop is cut.
 
 func (v *vec[T]) norm(ctx context.Context) (float64, error) {
 	var p float64
@@ -162,80 +168,6 @@ func (v *vec[T]) norm(ctx context.Context) (float64, error) {
 		p = acc
 	})
 	return p, err
-}
-
-func (v *vec[T]) qubitProbability(ctx context.Context, q int) (float64, error) {
-	var p float64
-	stride := 1 << q
-	err := chunked(ctx, len(v.a), func(lo, hi int) {
-		acc := p
-		if hi-lo <= stride { // within one half
-			if lo&stride != 0 {
-				for _, a := range v.a[lo:hi] {
-					acc += abs2(a)
-				}
-			}
-		} else {
-			for b := lo + stride; b < hi; b += 2 * stride {
-				for _, a := range v.a[b : b+stride] {
-					acc += abs2(a)
-				}
-			}
-		}
-		p = acc
-	})
-	return p, err
-}
-
-func (v *vec[T]) collapse(ctx context.Context, q int, one bool, scale float64) error {
-	stride := 1 << q
-	sc := T(complex(scale, 0))
-	keep := 0
-	if one {
-		keep = stride
-	}
-	scaleRun := func(x []T) {
-		for i := range x {
-			x[i] *= sc
-		}
-	}
-	return chunked(ctx, len(v.a), func(lo, hi int) {
-		if hi-lo <= stride { // within one half
-			if lo&stride == keep {
-				scaleRun(v.a[lo:hi])
-			} else {
-				clear(v.a[lo:hi])
-			}
-			return
-		}
-		for b := lo; b < hi; b += 2 * stride {
-			zero, ones := v.a[b:b+stride], v.a[b+stride:b+2*stride]
-			if one {
-				scaleRun(ones)
-				clear(zero)
-			} else {
-				scaleRun(zero)
-				clear(ones)
-			}
-		}
-	})
-}
-
-func (v *vec[T]) moveToZero(ctx context.Context, q int) error {
-	stride := 1 << q
-	return chunked(ctx, len(v.a), func(lo, hi int) {
-		if hi-lo <= stride { // within one half: the ones half moves down
-			if lo&stride != 0 {
-				copy(v.a[lo-stride:hi-stride], v.a[lo:hi])
-				clear(v.a[lo:hi])
-			}
-			return
-		}
-		for b := lo; b < hi; b += 2 * stride {
-			copy(v.a[b:b+stride], v.a[b+stride:b+2*stride])
-			clear(v.a[b+stride : b+2*stride])
-		}
-	})
 }
 
 func (v *vec[T]) sweep(ctx context.Context, u *uniforms, hit func(index, n int) error) error {
@@ -273,16 +205,6 @@ func (v *vec[T]) sweep(ctx context.Context, u *uniforms, hit func(index, n int) 
 		return hit(last, n)
 	}
 	return nil
-}
-
-func (v *vec[T]) clone(ctx context.Context) (vector, error) {
-	c := &vec[T]{a: make([]T, len(v.a))}
-	return c, chunked(ctx, len(v.a), func(lo, hi int) { copy(c.a[lo:hi], v.a[lo:hi]) })
-}
-
-func (v *vec[T]) copyFrom(ctx context.Context, o vector) error {
-	src := o.(*vec[T]).a
-	return chunked(ctx, len(v.a), func(lo, hi int) { copy(v.a[lo:hi], src[lo:hi]) })
 }
 
 func (v *vec[T]) reset(ctx context.Context) error {
