@@ -139,8 +139,8 @@ func crashRecovery(t *testing.T, bin string, storeArgs []string) {
 	checkAll(t, c, acked, results)
 
 	// 2. Kill during execution: slow jobs running and queued.
-	// slowShots keeps a job running for seconds (about 1 s a job on AMD
-	// EPYC, 3 s on Intel Xeon, alone): long enough to be killed running,
+	// slowShots keeps a job running for seconds (about 2 s a job alone on
+	// Intel Xeon, less on AMD EPYC): long enough to be killed running,
 	// short enough that four finish within wait's deadline after the restart
 	// on the slower machine, two at a time.
 	const slowShots = 500
