@@ -4,7 +4,7 @@ import "context"
 
 // The passes that measurement and per-shot runs make over the whole state
 // (a qubit's probability, collapse, moving a qubit to 0, copying the
-// shared prefix) run chunk by chunk on the worker pool on a large state,
+// shared prefix or starting from |0…0⟩ again) run chunk by chunk on the worker pool on a large state,
 // as gates do. A per-shot run makes several of them every shot, so they
 // allocate nothing: the pass's arguments live in the vector, which one
 // goroutine uses at a time, and the pool's jobs are recycled.
@@ -16,6 +16,7 @@ const (
 	passCollapse
 	passMoveToZero
 	passCopy
+	passZero
 )
 
 // passArgs are the current pass's: set by runPass's callers, read by the
@@ -127,6 +128,8 @@ func (v *vec[T]) passChunk(c int) {
 		}
 	case passCopy:
 		copy(v.a[lo:hi], p.src[lo:hi])
+	case passZero:
+		clear(v.a[lo:hi])
 	}
 }
 
@@ -173,4 +176,13 @@ func (v *vec[T]) copyFrom(ctx context.Context, o vector, workers int) error {
 func (v *vec[T]) clone(ctx context.Context, workers int) (vector, error) {
 	c := &vec[T]{a: make([]T, len(v.a))}
 	return c, c.copyFrom(ctx, v, workers)
+}
+
+func (v *vec[T]) reset(ctx context.Context, workers int) error {
+	v.pass = passArgs[T]{kind: passZero}
+	if err := v.runPass(ctx, workers); err != nil {
+		return err
+	}
+	v.a[0] = 1
+	return nil
 }

@@ -49,6 +49,19 @@ func TestPassesMatchTheirDefinition(t *testing.T) {
 					}
 				}
 			}
+			z, _ := v.clone(ctx, workers)
+			if err := z.reset(ctx, workers); err != nil {
+				t.Fatal(err)
+			}
+			for i, a := range z.(*vec[complex128]).a {
+				want := complex128(0)
+				if i == 0 {
+					want = 1
+				}
+				if a != want {
+					t.Fatalf("%d workers: reset: amplitude %d = %v, want %v", workers, i, a, want)
+				}
+			}
 			if err := v.moveToZero(ctx, q, workers); err != nil {
 				t.Fatal(err)
 			}
@@ -93,6 +106,7 @@ func TestPassesAllocateNothing(t *testing.T) {
 	src := randomVector[complex128](rng, 18)
 	v := newVec[complex128](18)
 	shot := func() {
+		_ = v.reset(ctx, 2)
 		_ = v.copyFrom(ctx, src, 2)
 		p, _ := v.qubitProbability(ctx, 16, 2)
 		_ = v.collapse(ctx, 16, true, 1/math.Sqrt(p), 2)

@@ -357,7 +357,7 @@ func runShots(ctx context.Context, s *State, p *prepared, rng *rand.Rand, opts O
 			if shared != nil {
 				err = s.v.copyFrom(ctx, shared, s.workers)
 			} else {
-				err = s.v.reset(ctx)
+				err = s.v.reset(ctx, s.workers)
 			}
 			if err != nil {
 				return nil, err

@@ -28,8 +28,8 @@ type vector interface {
 	sweep(ctx context.Context, u *uniforms, hit func(index, n int) error) error
 	clone(ctx context.Context, workers int) (vector, error)
 	copyFrom(ctx context.Context, o vector, workers int) error
-	// reset sets |0…0⟩.
-	reset(ctx context.Context) error
+	// reset sets |0…0⟩ (passes.go).
+	reset(ctx context.Context, workers int) error
 	set(i int, a complex128)
 }
 
@@ -204,13 +204,5 @@ func (v *vec[T]) sweep(ctx context.Context, u *uniforms, hit func(index, n int) 
 		u.left = 0
 		return hit(last, n)
 	}
-	return nil
-}
-
-func (v *vec[T]) reset(ctx context.Context) error {
-	if err := chunked(ctx, len(v.a), func(lo, hi int) { clear(v.a[lo:hi]) }); err != nil {
-		return err
-	}
-	v.a[0] = 1
 	return nil
 }
