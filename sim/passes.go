@@ -107,12 +107,12 @@ func (v *vec[T]) passChunk(c int) {
 			return
 		}
 		for b := lo; b < hi; b += 2 * stride {
-			zero, ones := v.a[b:b+stride], v.a[b+stride:b+2*stride]
+			kept, dropped := v.a[b:b+stride], v.a[b+stride:b+2*stride]
 			if p.one {
-				zero, ones = ones, zero
+				kept, dropped = dropped, kept
 			}
-			scaleBy(zero, p.scale)
-			clear(ones)
+			scaleBy(kept, p.scale)
+			clear(dropped)
 		}
 	case passMoveToZero:
 		if stride >= chunkAmps { // c counts the zeros' chunks

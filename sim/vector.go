@@ -15,8 +15,8 @@ type vector interface {
 	amplitude(i int) complex128
 	probability(i int) float64
 	norm(ctx context.Context) (float64, error)
-	// qubitProbability, collapse, moveToZero, clone and copyFrom run on
-	// up to workers goroutines on a large state (passes.go).
+	// qubitProbability, collapse, moveToZero, clone, copyFrom and reset
+	// run on up to workers goroutines on a large state (passes.go).
 	qubitProbability(ctx context.Context, q, workers int) (float64, error)
 	// collapse keeps the half where qubit q is one (or zero) and scales it.
 	collapse(ctx context.Context, q int, one bool, scale float64, workers int) error
@@ -28,7 +28,7 @@ type vector interface {
 	sweep(ctx context.Context, u *uniforms, hit func(index, n int) error) error
 	clone(ctx context.Context, workers int) (vector, error)
 	copyFrom(ctx context.Context, o vector, workers int) error
-	// reset sets |0…0⟩ (passes.go).
+	// reset sets |0…0⟩.
 	reset(ctx context.Context, workers int) error
 	set(i int, a complex128)
 }
