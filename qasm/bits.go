@@ -1,8 +1,6 @@
 package qasm
 
 import (
-	"slices"
-
 	"github.com/qjobs/quantum/sim"
 )
 
@@ -164,11 +162,15 @@ func (c *compiler) emit(p position, op sim.Op) int {
 		if room := (c.opts.MaxBytes - c.cost) / (2 * opBytes); int64(n-cap(c.ops)) > room {
 			n = cap(c.ops) + max(int(room), 1)
 		}
+		// exactly n: slices.Grow would round up past what is charged
 		c.chargeN(p, n, opBytes)
-		c.ops = slices.Grow(c.ops, n-len(c.ops))
+		c.charge(p, 8<<10) // the allocator's rounding of a large block to pages
+		ops := make([]sim.Op, len(c.ops), n)
+		copy(ops, c.ops)
+		c.ops = ops
 	}
-	// finish's tables: the operation's new index, and its bits
-	c.charge(p, 8+8*int64(len(op.Bits)+len(op.Qubits)))
+	// finish's walk over the operation's bits
+	c.charge(p, 8*int64(len(op.Bits())+len(op.Qubits())))
 	c.ops = append(c.ops, op)
 	return len(c.ops) - 1
 }
@@ -216,12 +218,12 @@ func (c *compiler) setConst(p position, bits []int, v uint64) {
 		todo = append(todo, b)
 		c.setKnown(b, bit)
 		if len(todo) == 64 {
-			c.emit(p, sim.Op{Kind: sim.OpSetBits, Bits: todo, Value: val})
+			c.emit(p, sim.SetBitsOp(todo, val))
 			todo, val = nil, 0
 		}
 	}
 	if len(todo) > 0 {
-		c.emit(p, sim.Op{Kind: sim.OpSetBits, Bits: todo, Value: val})
+		c.emit(p, sim.SetBitsOp(todo, val))
 	}
 }
 
@@ -285,14 +287,14 @@ func (c *compiler) computeInto(p position, bits []int, ex *sim.Expr) {
 	}
 	n := min(len(bits), 64)
 	c.charge(p, 2*nodeBytes)
-	c.emit(p, sim.Op{Kind: sim.OpCompute, Bits: bits[:n:n], Expr: ex})
+	c.emit(p, sim.ComputeOp(bits[:n:n], ex))
 	for _, b := range bits[:n] {
 		c.setKnown(b, unknown)
 	}
 	if len(bits) > 64 {
 		sign := sim.Compare(ex, sim.Lt, sim.Const(0))
 		for rest := bits[64:]; len(rest) > 0; rest = rest[min(len(rest), 64):] {
-			c.emit(p, sim.Op{Kind: sim.OpCompute, Bits: rest[:min(len(rest), 64)], Expr: sim.Unary(sim.Neg, sign)})
+			c.emit(p, sim.ComputeOp(rest[:min(len(rest), 64)], sim.Unary(sim.Neg, sign)))
 			for _, b := range rest[:min(len(rest), 64)] {
 				c.setKnown(b, unknown)
 			}
@@ -304,16 +306,16 @@ func (c *compiler) computeInto(p position, bits []int, ex *sim.Expr) {
 func (c *compiler) setFromCond(p position, d int, cond *sim.Condition) {
 	c.charge(p, 4*nodeBytes)
 	if !c.condUses(cond, d) {
-		c.emit(p, sim.Op{Kind: sim.OpSetBits, Bits: []int{d}, Value: 1, If: cond})
-		c.emit(p, sim.Op{Kind: sim.OpSetBits, Bits: []int{d}, Value: 0, If: sim.Not(cond)})
+		c.emit(p, sim.SetBitsOp([]int{d}, 1).WithIf(cond))
+		c.emit(p, sim.SetBitsOp([]int{d}, 0).WithIf(sim.Not(cond)))
 	} else {
 		// cond reads d: decide once, then write.
-		j := c.emit(p, sim.Op{Kind: sim.OpJump, If: cond})
-		c.emit(p, sim.Op{Kind: sim.OpSetBits, Bits: []int{d}, Value: 0})
-		k := c.emit(p, sim.Op{Kind: sim.OpJump})
-		c.ops[j].Target = len(c.ops)
-		c.emit(p, sim.Op{Kind: sim.OpSetBits, Bits: []int{d}, Value: 1})
-		c.ops[k].Target = len(c.ops)
+		j := c.emit(p, sim.JumpOp(0).WithIf(cond))
+		c.emit(p, sim.SetBitsOp([]int{d}, 0))
+		k := c.emit(p, sim.JumpOp(0))
+		c.ops[j].SetJumpTarget(len(c.ops))
+		c.emit(p, sim.SetBitsOp([]int{d}, 1))
+		c.ops[k].SetJumpTarget(len(c.ops))
 	}
 	c.setKnown(d, unknown)
 }
@@ -322,9 +324,9 @@ func (c *compiler) setFromCond(p position, d int, cond *sim.Condition) {
 func writes(op *sim.Op) []int {
 	switch op.Kind {
 	case sim.OpMeasure:
-		return []int{op.Bit}
+		return []int{op.Bit()}
 	case sim.OpSetBits, sim.OpCompute:
-		return op.Bits
+		return op.Bits()
 	}
 	return nil
 }

@@ -76,8 +76,11 @@ func (p *poller) check() {
 // are covered by the margins in these figures; TestChargesCoverAllocations
 // checks that the charges stay above what the compiler really allocates.
 const (
-	opBytes    = int64(unsafe.Sizeof(sim.Op{}))
-	gateBytes  = int64(unsafe.Sizeof(sim.Gate{}))
+	opBytes   = int64(unsafe.Sizeof(sim.Op{}))
+	gateBytes = int64(unsafe.Sizeof(sim.Gate{}))
+	// extBytes is sim.Op's extension with its allocation's rounding
+	// (TestExtBytes checks it against sim.Op.Bytes)
+	extBytes   = 192
 	valueBytes = int64(unsafe.Sizeof(value{}))
 	// a symbol with its map entry (and the map's growth)
 	symbolBytes = int64(unsafe.Sizeof(symbol{})) + 128
@@ -98,16 +101,21 @@ const (
 	stepBytes = 1
 )
 
-// gateCost is what a gate with k targets and n controls takes, built.
-func gateCost(k, n, nameLen int) int64 {
-	d := int64(1) << k
-	return gateBytes + 16*d*d + 8*int64(k) + 16*int64(n) + int64(nameLen) + 48
+// allocSize is what the allocator hands out for n bytes: Go's size
+// classes round a small block up by at most an eighth, a large one to
+// whole pages. The charges of slices of operations go through it (a
+// slice of 64 Ops, 3,584 bytes, takes 4,096).
+func allocSize(n int64) int64 {
+	if n > 32<<10 {
+		return n + 8<<10
+	}
+	return n + n/8 + 8
 }
 
-// gatePayload is what g holds beyond its struct.
-func gatePayload(g *sim.Gate) int64 {
-	return 16*int64(len(g.Matrix)) + 8*int64(len(g.Targets)) + 16*int64(len(g.Controls)) + int64(len(g.Name)) + 48
-}
+// extCost is what an operation holds beyond its own bytes when it is more
+// than a standard gate on a few qubits (sim.Op's extension): the
+// extension, n qubits in its lists and a matrix of m entries.
+func extCost(n, m int) int64 { return extBytes + 24*int64(n) + 16*int64(m) }
 
 // powCost bounds what sim.MatPow allocates for a d×d matrix (its
 // eigensolver and one projector per distinct eigenvalue), and the

@@ -25,9 +25,9 @@ type Options struct {
 	MaxLoopIterations int
 	// MaxOps caps the operations of the lowered circuit, which bound what
 	// sim does per shot; 0 means DefaultMaxOps (2,000,000). An operation
-	// takes at least 200 bytes, so with the default MaxBytes the byte
-	// budget refuses a program long before this count does: MaxOps binds
-	// when a caller raises MaxBytes.
+	// takes 56 bytes (sim.Op) and a simple gate about 62 of MaxBytes with
+	// the work of lowering it, so with the default MaxBytes the byte budget
+	// refuses a program of about a million gates before this count does.
 	MaxOps int
 	// MaxBytes bounds what the compiler allocates for one program once it
 	// is parsed: the circuit (operations, gate matrices), gate definitions
@@ -50,8 +50,10 @@ const (
 	DefaultMaxQubits         = 64
 	DefaultMaxLoopIterations = 100_000
 	DefaultMaxOps            = 2_000_000
-	// DefaultMaxBytes holds a circuit of roughly 150,000 gates, or an
-	// unrolled loop of as many iterations.
+	// DefaultMaxBytes holds a straight-line circuit of a million simple
+	// gates (a standard gate on up to three qubits, without modifiers), or
+	// fewer gates given by their matrices, expanded from definitions or
+	// unrolled from loops, which cost more each.
 	DefaultMaxBytes = 64 << 20
 	// maxClbits bounds the classical bits of a program, registers and
 	// the compiler's scratch bits together.
@@ -141,27 +143,108 @@ func compileProgram(ctx context.Context, src string, opts Options) (prog *Progra
 	}()
 	poll := newPoller(ctx)
 	poll.check()
-	stmts, version, phys, nstmts, perr := parseCounting(src, poll)
-	if perr != nil {
-		return nil, 0, perr
+	if streams(src) {
+		c = newCompiler(opts, 3, poll)
+		if err := compileStreaming(c, src); err != nil {
+			return nil, c.cost, err
+		}
+	} else {
+		stmts, version, phys, nstmts, perr := parseCounting(src, poll)
+		if perr != nil {
+			return nil, 0, perr
+		}
+		c = newCompiler(opts, version, poll)
+		c.presize(nstmts)
+		// Physical qubits keep their numbers: $n is qubit n, and declared
+		// qubits come after the highest one.
+		if phys.n > c.opts.MaxQubits {
+			return nil, c.cost, errorf(phys.pos, "program uses physical qubit $%d, more than the limit of %d qubits", phys.n-1, c.opts.MaxQubits)
+		}
+		c.nq = phys.n
+		c.checkInputs(stmts)
+		c.lowerProgram(stmts)
 	}
-	c = newCompiler(opts, version, poll)
-	// Most statements emit one operation; sizing for them up front saves
-	// regrowing a slice of large elements. The guess is capped: the
-	// slice is charged, and a statement may emit nothing.
-	n := min(nstmts+1, c.opts.MaxOps, int(c.opts.MaxBytes/(4*opBytes)))
-	c.chargeN(position{1, 1}, n, opBytes)
-	c.ops = make([]sim.Op, 0, n)
-	// Physical qubits keep their numbers: $n is qubit n, and declared
-	// qubits come after the highest one.
-	if phys.n > c.opts.MaxQubits {
-		return nil, c.cost, errorf(phys.pos, "program uses physical qubit $%d, more than the limit of %d qubits", phys.n-1, c.opts.MaxQubits)
-	}
-	c.nq = phys.n
-	c.checkInputs(stmts)
-	c.lowerProgram(stmts)
 	circ := c.finish()
-	return &Program{Circuit: circ, Version: version, OutputBits: c.nOut, Registers: c.registers}, c.cost, nil
+	return &Program{Circuit: circ, Version: c.version, OutputBits: c.nOut, Registers: c.registers}, c.cost, nil
+}
+
+// streams reports whether src can be compiled as it is read, a top-level
+// statement at a time, so that its syntax tree never exists whole (a
+// program of a million gates would hold hundreds of megabytes of it).
+// Two things need the whole program before anything is lowered, and a
+// program that may use them is parsed first: physical qubits ($n), since
+// declared qubits are numbered after the highest one, and input
+// declarations, whose missing values are reported together up front.
+func streams(src string) bool {
+	return !strings.Contains(src, "$") && !strings.Contains(src, "input")
+}
+
+// compileStreaming parses and lowers src a top-level statement at a time,
+// reusing the parser's nodes after each. It reports errors as a compile of
+// the whole parsed program would: a parse error anywhere before a lowering
+// error, so after a lowering error (or an end statement) it parses the
+// rest. A parse error panics, as the parser's errors do.
+func compileStreaming(c *compiler, src string) *Error {
+	p := &parser{lx: newLexer(src, c.poll), version: 3}
+	p.versionLine()
+	c.version = p.version
+	// Most statements end with a semicolon: their count sizes the
+	// circuit, as the parsed statements do for a program parsed first.
+	c.presize(strings.Count(src, ";"))
+	for {
+		s, ok := p.topStatement()
+		if !ok {
+			return nil
+		}
+		k, lerr := c.lowerTop(s)
+		switch s.(type) {
+		case *sGateDef, *sDef:
+			p.recycle(true)
+		default:
+			p.recycle(false)
+		}
+		if lerr != nil {
+			if perr := drain(p); perr != nil {
+				return perr
+			}
+			return lerr
+		}
+		if k != ctlNone {
+			return drain(p)
+		}
+	}
+}
+
+// lowerTop lowers a top-level statement, returning its error rather than
+// panicking with it.
+func (c *compiler) lowerTop(s stmt) (k ctl, err *Error) {
+	defer func() {
+		if r := recover(); r != nil {
+			b, ok := r.(bail)
+			if !ok {
+				panic(r)
+			}
+			err = b.err
+		}
+	}()
+	return c.lowerStmt(s), nil
+}
+
+// drain parses the rest of the program for its first parse error.
+func drain(p *parser) (err *Error) {
+	defer func() {
+		if r := recover(); r != nil {
+			b, ok := r.(bail)
+			if !ok {
+				panic(r)
+			}
+			err = b.err
+		}
+	}()
+	for _, ok := p.topStatement(); ok; _, ok = p.topStatement() {
+		p.recycle(false)
+	}
+	return nil
 }
 
 // dropDeadStores removes writes of constants to scratch bits that no
@@ -172,8 +255,8 @@ func (c *compiler) dropDeadStores() {
 	read := map[int]bool{}
 	w := newSimWalk(c.poll)
 	for i := range c.ops {
-		w.cond(c.ops[i].If)
-		w.expr(c.ops[i].Expr)
+		w.cond(c.ops[i].Cond())
+		w.expr(c.ops[i].Expr())
 	}
 	w.run(func(bits []int) bool {
 		for _, b := range bits {
@@ -185,16 +268,24 @@ func (c *compiler) dropDeadStores() {
 		if op.Kind != sim.OpSetBits && op.Kind != sim.OpCompute {
 			return false
 		}
-		for _, b := range op.Bits {
+		for _, b := range op.Bits() {
 			if b >= 0 || read[b] {
 				return false
 			}
 		}
 		return true
 	}
+	first := slices.IndexFunc(c.ops, func(op sim.Op) bool { return dead(&op) })
+	if first < 0 {
+		return
+	}
+	c.chargeN(position{}, len(c.ops)+1, 8)
 	newIndex := make([]int, len(c.ops)+1)
-	kept := c.ops[:0]
-	for i := range c.ops {
+	for i := range first {
+		newIndex[i] = i
+	}
+	kept := c.ops[:first]
+	for i := first; i < len(c.ops); i++ {
 		c.poll.tick()
 		newIndex[i] = len(kept)
 		if !dead(&c.ops[i]) {
@@ -204,10 +295,23 @@ func (c *compiler) dropDeadStores() {
 	newIndex[len(c.ops)] = len(kept)
 	for i := range kept {
 		if kept[i].Kind == sim.OpJump {
-			kept[i].Target = newIndex[kept[i].Target]
+			kept[i].SetJumpTarget(newIndex[kept[i].JumpTarget()])
 		}
 	}
 	c.ops = kept
+}
+
+// presize sizes the circuit's slice for a program of n statements.
+func (c *compiler) presize(n int) {
+	// Most statements emit one operation; sizing for them up front saves
+	// regrowing a slice of large elements, which would charge the old and
+	// the new slice both: a straight-line program of a million gates fits
+	// MaxBytes only so. A little more covers a final measure of a whole
+	// register. The guess is capped: the slice is charged, and a
+	// statement may emit nothing.
+	n = min(n+1+64, c.opts.MaxOps, int(c.opts.MaxBytes/8*7/opBytes))
+	c.chargeN(position{1, 1}, n, opBytes)
+	c.ops = make([]sim.Op, 0, n)
 }
 
 func newCompiler(opts Options, version int, poll *poller) *compiler {
@@ -263,7 +367,7 @@ func quoteAll(s []string) []string {
 func (c *compiler) finish() *sim.Circuit {
 	end := len(c.ops)
 	for _, j := range c.endJumps {
-		c.ops[j].Target = end
+		c.ops[j].SetJumpTarget(end)
 	}
 	c.dropDeadStores()
 	remap := func(b int) int {
@@ -284,14 +388,15 @@ func (c *compiler) finish() *sim.Circuit {
 		op := &c.ops[i]
 		switch op.Kind {
 		case sim.OpMeasure:
-			op.Bit = remap(op.Bit)
+			op.SetBit(remap(op.Bit()))
 		case sim.OpSetBits, sim.OpCompute:
-			for j, b := range op.Bits {
-				op.Bits[j] = remap(b)
+			bits := op.Bits() // the compiler's own slice: remapped in place
+			for j, b := range bits {
+				bits[j] = remap(b)
 			}
 		}
-		w.cond(op.If)
-		w.expr(op.Expr)
+		w.cond(op.Cond())
+		w.expr(op.Expr())
 	}
 	w.run(func(bits []int) bool {
 		for i, b := range bits {

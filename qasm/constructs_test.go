@@ -96,7 +96,7 @@ func TestRegisterLayout(t *testing.T) {
 	var bits []int
 	for _, op := range p.Circuit.Ops {
 		if op.Kind == sim.OpMeasure {
-			bits = append(bits, op.Bit)
+			bits = append(bits, op.Bit())
 		}
 	}
 	wantBits := []int{6, 6, 3, 4, 5, 1, 2}

@@ -189,16 +189,16 @@ func (c *compiler) ifValue(p, condPos position, v value, then, orElse func() ctl
 	}
 	c.inGateBody(p, "an if that depends on measurement results")
 	c.charge(p, branchBytes)
-	start := c.emit(p, sim.Op{Kind: sim.OpJump, If: sim.Not(cond)})
+	start := c.emit(p, sim.JumpOp(0).WithIf(sim.Not(cond)))
 	thenK := c.branch(then)
 	var elseK map[int]int8
 	if orElse != nil {
-		skip := c.emit(p, sim.Op{Kind: sim.OpJump})
-		c.ops[start].Target = len(c.ops)
+		skip := c.emit(p, sim.JumpOp(0))
+		c.ops[start].SetJumpTarget(len(c.ops))
 		elseK = c.branch(orElse)
-		c.ops[skip].Target = len(c.ops)
+		c.ops[skip].SetJumpTarget(len(c.ops))
 	} else {
-		c.ops[start].Target = len(c.ops)
+		c.ops[start].SetJumpTarget(len(c.ops))
 		c.attachCondition(p, start, cond)
 	}
 	c.merge(thenK, elseK)
@@ -264,16 +264,16 @@ func (c *compiler) lowerSwitch(s *sSwitch) ctl {
 			}
 			c.inGateBody(cs.P, "an if that depends on measurement results")
 			c.charge(cs.P, branchBytes)
-			start := c.emit(cs.P, sim.Op{Kind: sim.OpJump, If: sim.Not(cond)})
+			start := c.emit(cs.P, sim.JumpOp(0).WithIf(sim.Not(cond)))
 			thenK := c.branch(func() ctl { return c.lowerBlock(cs.Body) })
 			if i+1 == len(s.Cases) && s.Default == nil {
-				c.ops[start].Target = len(c.ops)
+				c.ops[start].SetJumpTarget(len(c.ops))
 				c.attachCondition(cs.P, start, cond)
 				c.merge(thenK, nil)
 				return ctlNone
 			}
-			skip := c.emit(cs.P, sim.Op{Kind: sim.OpJump})
-			c.ops[start].Target = len(c.ops)
+			skip := c.emit(cs.P, sim.JumpOp(0))
+			c.ops[start].SetJumpTarget(len(c.ops))
 			open = append(open, elseBranch{skip, thenK, len(c.journal)})
 			c.rt++
 		}
@@ -286,7 +286,7 @@ func (c *compiler) lowerSwitch(s *sSwitch) ctl {
 		e := open[i]
 		c.rt--
 		elseK := c.unwind(e.mark)
-		c.ops[e.skip].Target = len(c.ops)
+		c.ops[e.skip].SetJumpTarget(len(c.ops))
 		c.merge(e.thenK, elseK)
 	}
 	if len(open) > 0 {
@@ -377,16 +377,16 @@ func (c *compiler) attachCondition(p position, start int, cond *sim.Condition) {
 	deepest := map[*sim.Condition]int{}
 	for i := range body {
 		// sim bounds how deeply conditions nest; deep ones keep the jump.
-		if body[i].If != nil && c.deeper(body[i].If, 100, deepest) {
+		if body[i].Cond() != nil && c.deeper(body[i].Cond(), 100, deepest) {
 			return
 		}
 	}
 	c.chargeN(p, len(body), nodeBytes)
 	for i := range body {
-		if body[i].If == nil {
-			body[i].If = cond
+		if body[i].Cond() == nil {
+			body[i] = body[i].WithIf(cond)
 		} else {
-			body[i].If = sim.And(cond, body[i].If)
+			body[i] = body[i].WithIf(sim.And(cond, body[i].Cond()))
 		}
 	}
 	c.ops = slices.Delete(c.ops, start, start+1)
@@ -411,14 +411,14 @@ func (c *compiler) breakOrContinue(p position, isBreak bool) ctl {
 	l := c.loops[len(c.loops)-1]
 	if l.runtime {
 		if isBreak {
-			l.breaks = append(l.breaks, c.emit(p, sim.Op{Kind: sim.OpJump}))
+			l.breaks = append(l.breaks, c.emit(p, sim.JumpOp(0)))
 		} else {
-			c.emit(p, sim.Op{Kind: sim.OpJump, Target: l.top})
+			c.emit(p, sim.JumpOp(l.top))
 		}
 	} else if c.rt > l.level {
 		// Shots that take this jump skip the rest of the unrolled loop
 		// (or of this iteration).
-		j := c.emit(p, sim.Op{Kind: sim.OpJump})
+		j := c.emit(p, sim.JumpOp(0))
 		if isBreak {
 			l.breaks = append(l.breaks, j)
 		} else {
@@ -574,7 +574,7 @@ func (c *compiler) nextIteration(l *loopCtx) {
 		return
 	}
 	for _, j := range l.continues {
-		c.ops[j].Target = len(c.ops)
+		c.ops[j].SetJumpTarget(len(c.ops))
 	}
 	l.continues = nil
 	c.forgetAll() // shots that jumped here join the others
@@ -583,7 +583,7 @@ func (c *compiler) nextIteration(l *loopCtx) {
 func (c *compiler) endLoop(l *loopCtx) {
 	c.nextIteration(l)
 	for _, j := range l.breaks {
-		c.ops[j].Target = len(c.ops)
+		c.ops[j].SetJumpTarget(len(c.ops))
 	}
 	l.breaks = nil
 	if l.raised {
@@ -654,10 +654,10 @@ func (c *compiler) runtimeWhile(s *sWhile, l *loopCtx) ctl {
 		return ctlNone
 	}
 	if cond != nil {
-		l.breaks = append(l.breaks, c.emit(s.P, sim.Op{Kind: sim.OpJump, If: sim.Not(cond)}))
+		l.breaks = append(l.breaks, c.emit(s.P, sim.JumpOp(0).WithIf(sim.Not(cond))))
 	}
 	c.branch(func() ctl { return c.lowerBlock(s.Body) })
-	c.emit(s.P, sim.Op{Kind: sim.OpJump, Target: l.top})
+	c.emit(s.P, sim.JumpOp(l.top))
 	c.forgetAll() // endLoop lands the breaks
 	return ctlNone
 }
@@ -721,7 +721,7 @@ func (c *compiler) runtimeReturn(p position, f *fnCtx) {
 	if c.rt <= f.level {
 		return
 	}
-	f.returns = append(f.returns, c.emit(p, sim.Op{Kind: sim.OpJump}))
+	f.returns = append(f.returns, c.emit(p, sim.JumpOp(0)))
 	if !f.raised {
 		f.raised = true
 		c.rt++

@@ -83,9 +83,14 @@ func (c *compiler) gateCall(s *sGateCall) {
 		c.callDef(s.P, sym.def, s.Params, s.Qubits)
 		return
 	}
-	c.charge(s.P, callBytes)
-	c.chargeN(s.P, len(s.Params)+len(s.Qubits), 24)
-	params := make([]float64, len(s.Params))
+	// The parameters go to a buffer on the stack, which only the simple
+	// path below reads: the others get a copy.
+	var pbuf [3]float64
+	params := pbuf[:0]
+	if len(s.Params) > len(pbuf) {
+		c.chargeN(s.P, len(s.Params), 8)
+		params = make([]float64, 0, len(s.Params))
+	}
 	measured, measuredAt := value{}, -1
 	for i, e := range s.Params {
 		v := c.eval(e)
@@ -94,16 +99,19 @@ func (c *compiler) gateCall(s *sGateCall) {
 		}
 		if v.k == vRT && v.angle && measuredAt < 0 {
 			measured, measuredAt = v, i
+			params = append(params, 0)
 			continue
 		}
+		var x float64
 		if v.k == vFloat {
-			params[i] = v.f
+			x = v.f
 		} else {
-			params[i] = v.asFloat(e.at(), fmt.Sprintf("parameter %d of %q", i+1, s.Name))
+			x = v.asFloat(e.at(), fmt.Sprintf("parameter %d of %q", i+1, s.Name))
 		}
-		if math.IsNaN(params[i]) || math.IsInf(params[i], 0) {
-			fail(e.at(), "parameter %d of %q is %v, not a finite number", i+1, s.Name, params[i])
+		if math.IsNaN(x) || math.IsInf(x, 0) {
+			fail(e.at(), "parameter %d of %q is %v, not a finite number", i+1, s.Name, x)
 		}
+		params = append(params, x)
 	}
 	nq, np := c.gateShape(s, sym)
 	if len(params) != np {
@@ -112,6 +120,12 @@ func (c *compiler) gateCall(s *sGateCall) {
 	if len(s.Qubits) != nq {
 		fail(s.P, "gate %q expects %d qubit(s), got %d", describeCall(s), nq, len(s.Qubits))
 	}
+	if measuredAt < 0 && c.simpleGateCall(s, sym, params) {
+		return
+	}
+	c.charge(s.P, callBytes)
+	c.chargeN(s.P, len(s.Params)+len(s.Qubits), 24)
+	params2 := slices.Clone(params) // off the stack buffer, for the calls below
 	// Broadcasting: registers of one size apply the gate to each index,
 	// single qubits join every application.
 	operands := make([][]int, len(s.Qubits))
@@ -155,12 +169,88 @@ func (c *compiler) gateCall(s *sGateCall) {
 			}
 		}
 		if measuredAt >= 0 {
-			c.measuredAngleCall(s, params, measuredAt, measured, slices.Clone(args))
+			c.measuredAngleCall(s, params2, measuredAt, measured, slices.Clone(args))
 			continue
 		}
-		gates := c.expand(s.P, s.Mods, s.Name, params, slices.Clone(args))
+		gates := c.expand(s.P, s.Mods, s.Name, params2, slices.Clone(args))
 		c.place(s.P, gates)
 	}
+}
+
+// simpleCallSteps is what simpleGateCall charges a gate: the work of a
+// statement lowered, with nothing allocated but the operation's slot.
+const simpleCallSteps = 1
+
+// simpleGateCall places the most common call of all, one standard gate
+// with no modifiers on single qubits (h q[0]; rz(0.5) q[1]; cx q[0], q[1]),
+// as one operation without allocating anything; it reports false, having
+// changed nothing, for any other call. params holds the call's evaluated
+// parameters, in the caller's buffer.
+func (c *compiler) simpleGateCall(s *sGateCall, sym *symbol, params []float64) bool {
+	if sym != nil || len(s.Mods) > 0 || len(s.Qubits) > 3 || s.Name == "gphase" {
+		return false
+	}
+	if _, braket := braketGates[s.Name]; braket && c.version == 3 {
+		return false
+	}
+	g, ok := c.builtinGate(s.Name)
+	if !ok {
+		return false
+	}
+	var qbuf [3]int
+	qs := qbuf[:len(s.Qubits)]
+	for i, e := range s.Qubits {
+		q, ok := c.singleQubit(e)
+		if !ok {
+			return false
+		}
+		for j := range i {
+			if qs[j] == q {
+				fail(e.at(), "gate %q uses the same qubit twice", s.Name)
+			}
+		}
+		qs[i] = q
+	}
+	for i, x := range params {
+		params[i] = math.Remainder(x, 4*math.Pi) // as wrapAngles
+	}
+	op, err := g.Op(params, qs...)
+	if err != nil {
+		fail(s.P, "%v", err)
+	}
+	c.charge(s.P, simpleCallSteps*stepBytes)
+	c.place1(s.P, op)
+	return true
+}
+
+// singleQubit resolves an operand that names one qubit (q, q[3], q[i],
+// $2) as qubitsOf would, without allocating; ok is false, with nothing
+// done, for any other operand (a register, a slice, a concatenation) and
+// for one that is wrong, which qubitsOf then reports.
+func (c *compiler) singleQubit(e expr) (q int, ok bool) {
+	switch e := e.(type) {
+	case *xPhys:
+		return c.physical(e.N), true
+	case *xIdent:
+		if s := c.lookup(e.Name); s != nil && s.kind == symQubits && s.single {
+			return s.qubits[0], true
+		}
+	case *xIndex:
+		id, isIdent := e.X.(*xIdent)
+		if !isIdent || len(e.Items) != 1 {
+			return 0, false
+		}
+		switch e.Items[0].(type) {
+		case *xRange, *xSet:
+			return 0, false
+		}
+		s := c.lookup(id.Name)
+		if s == nil || s.kind != symQubits || s.single {
+			return 0, false
+		}
+		return s.qubits[c.index(e.Items[0], len(s.qubits))], true
+	}
+	return 0, false
 }
 
 // measuredAngleCall applies a gate whose parameter at is an angle register
@@ -174,16 +264,17 @@ func (c *compiler) gateCall(s *sGateCall) {
 // it goes maxNest levels deep at most.
 func (c *compiler) measuredAngleCall(s *sGateCall, params []float64, at int, v value, qs []int) {
 	w := len(v.bits)
-	with := func(theta float64) []sim.Gate {
+	with := func(theta float64) []sim.Op {
 		c.charge(s.P, 64+8*int64(len(params)+len(qs)))
 		ps := slices.Clone(params)
 		ps[at] = theta
 		return c.expand(s.P, s.Mods, s.Name, ps, slices.Clone(qs))
 	}
-	emit := func(gates []sim.Gate, cond *sim.Condition) {
+	emit := func(ops []sim.Op, cond *sim.Condition) {
 		c.charge(s.P, nodeBytes)
-		for _, g := range gates {
-			c.emit(s.P, sim.Op{Kind: sim.OpGate, Gate: g, If: cond})
+		for _, op := range ops {
+			c.charge(s.P, extCost(op.NumTargets()+op.NumControls(), 0))
+			c.emit(s.P, op.WithIf(cond).WithPos(int(s.P.Line), int(s.P.Col)))
 		}
 	}
 	if len(qs) <= maxMatrixQubits && c.isGroup(s.P, with, qs) {
@@ -205,12 +296,12 @@ func (c *compiler) measuredAngleCall(s *sGateCall, params []float64, at int, v v
 const maxEnumeratedBits = 6
 
 // isGroup tests G(a)·G(b) = G(a+b) at a few points.
-func (c *compiler) isGroup(p position, with func(float64) []sim.Gate, qs []int) bool {
+func (c *compiler) isGroup(p position, with func(float64) []sim.Op, qs []int) bool {
 	d := int64(1) << len(qs)
 	for _, ab := range [][2]float64{{0.37, 1.21}, {2.9, -0.83}, {5.1, 4.4}} {
 		g := with(ab[0] + ab[1])
 		h := append(with(ab[1]), with(ab[0])...) // G(a) after G(b)
-		c.charge(p, int64(len(g)+len(h))*d*d*stepBytes+4*16*d*d+int64(len(h))*gateBytes+1024)
+		c.charge(p, int64(len(g)+len(h))*d*d*stepBytes+4*16*d*d+int64(len(h))*opBytes+1024)
 		mab := c.gatesMatrix(g, qs)
 		prod := c.gatesMatrix(h, qs)
 		for i := range mab {
@@ -234,17 +325,23 @@ func describeCall(s *sGateCall) string {
 
 // place emits gates into the circuit, or into the gate body being
 // expanded.
-func (c *compiler) place(p position, gates []sim.Gate) {
+func (c *compiler) place(p position, ops []sim.Op) {
+	for _, op := range ops {
+		c.place1(p, op)
+	}
+}
+
+// place1 emits one gate, at the statement's position: in a gate body, the
+// position of the call that expands it.
+func (c *compiler) place1(p position, op sim.Op) {
 	if c.collect != nil {
-		// the gates' structs, copied into a slice that grows by doubling;
-		// their matrices are shared
-		c.chargeN(p, len(gates), 2*gateBytes)
-		*c.collect = append(*c.collect, gates...)
+		// the operation, copied into a slice that grows by doubling; what
+		// it holds beyond its own bytes is shared
+		c.charge(p, 2*opBytes)
+		*c.collect = append(*c.collect, op)
 		return
 	}
-	for _, g := range gates {
-		c.emit(p, sim.Op{Kind: sim.OpGate, Gate: g})
-	}
+	c.emit(p, op.WithPos(int(p.Line), int(p.Col)))
 }
 
 // gateShape returns how many qubits and parameters a call takes,
@@ -302,7 +399,7 @@ func (c *compiler) ctrlCount(m modifier) int {
 //
 // Recursion: every cycle through the lowering passes in or enter, so
 // it goes maxNest levels deep at most.
-func (c *compiler) expand(p position, mods []modifier, name string, params []float64, qs []int) []sim.Gate {
+func (c *compiler) expand(p position, mods []modifier, name string, params []float64, qs []int) []sim.Op {
 	type step struct {
 		qs []int   // the qubits of the modified gate, its controls first
 		n  int     // ctrl, negctrl: the controls
@@ -341,59 +438,55 @@ func (c *compiler) expand(p position, mods []modifier, name string, params []flo
 			fail(m.P, "unknown gate modifier %q", m.Kind)
 		}
 	}
-	gates := c.baseGates(p, name, params, rest)
+	ops := c.baseGates(p, name, params, rest)
 	for i := len(mods) - 1; i >= 0; i-- {
 		m, st := mods[i], steps[i]
 		switch m.Kind {
 		case "ctrl", "negctrl":
-			for j := range gates {
-				g := &gates[j]
-				c.charge(m.P, 16*int64(len(g.Controls)+st.n)+int64(len(m.Kind)+3+len(g.Name))+64)
-				ctrls := slices.Clone(g.Controls)
-				for _, q := range st.qs[:st.n] {
-					ctrls = append(ctrls, sim.Control{Qubit: q, Negated: m.Kind == "negctrl"})
-				}
-				g.Controls = ctrls
-				g.Name = m.Kind + " @ " + g.Name
+			c.chargeN(m.P, st.n, 16)
+			ctrls := make([]sim.Control, st.n)
+			for j, q := range st.qs[:st.n] {
+				ctrls[j] = sim.Control{Qubit: q, Negated: m.Kind == "negctrl"}
+			}
+			for j := range ops {
+				c.charge(m.P, extCost(ops[j].NumTargets()+ops[j].NumControls()+st.n, 0))
+				ops[j] = ops[j].WithControls(ctrls...)
 			}
 		case "inv":
-			slices.Reverse(gates)
-			for j := range gates {
-				g := &gates[j]
-				c.charge(m.P, 16*int64(len(g.Matrix))+int64(len(g.Name))+64)
-				g.Matrix = sim.Dagger(g.Matrix)
-				g.Name = "inv @ " + g.Name
+			slices.Reverse(ops)
+			for j := range ops {
+				if _, _, _, std := ops[j].Std(); !std {
+					c.charge(m.P, extCost(ops[j].NumTargets()+ops[j].NumControls(), 1<<(2*ops[j].NumTargets())))
+				}
+				ops[j] = ops[j].Inverse()
 			}
 		case "pow":
-			gates = c.power(m, st.k, name, gates, st.qs)
+			ops = c.power(m, st.k, name, ops, st.qs)
 		}
 	}
-	return gates
+	return ops
 }
 
 // power applies pow(k) @ to the gates of one application on qs: an
 // integer power of a short sequence repeats it, any other builds the
 // matrix of the sequence and its power.
-func (c *compiler) power(m modifier, k float64, name string, inner []sim.Gate, qs []int) []sim.Gate {
+func (c *compiler) power(m modifier, k float64, name string, inner []sim.Op, qs []int) []sim.Op {
 	if k == math.Trunc(k) && math.Abs(k)*float64(len(inner)) <= 64 {
 		n := int(math.Abs(k))
 		if k < 0 {
 			slices.Reverse(inner)
 			for i := range inner {
-				c.charge(m.P, 16*int64(len(inner[i].Matrix)))
-				inner[i].Matrix = sim.Dagger(inner[i].Matrix)
+				if _, _, _, std := inner[i].Std(); !std {
+					c.charge(m.P, extCost(inner[i].NumTargets()+inner[i].NumControls(), 1<<(2*inner[i].NumTargets())))
+				}
+				inner[i] = inner[i].Inverse()
 			}
 		}
-		var each int64
-		for i := range inner {
-			each += gateBytes + gatePayload(&inner[i])
-		}
-		c.charge(m.P, int64(n)*each)
-		out := make([]sim.Gate, 0, n*len(inner))
+		// copies of the operations; what they hold beyond is shared
+		c.charge(m.P, allocSize(int64(n)*int64(len(inner))*opBytes))
+		out := make([]sim.Op, 0, n*len(inner))
 		for range n {
-			for _, g := range inner {
-				out = append(out, cloneGate(g))
-			}
+			out = append(out, inner...)
 		}
 		return out
 	}
@@ -412,19 +505,13 @@ func (c *compiler) power(m modifier, k float64, name string, inner []sim.Gate, q
 	if err != nil {
 		fail(m.P, "pow(%g) @ %s: %v", k, name, err)
 	}
-	return []sim.Gate{{Name: fmt.Sprintf("pow(%g) @ %s", k, name), Matrix: pm, Targets: slices.Clone(qs)}}
-}
-
-func cloneGate(g sim.Gate) sim.Gate {
-	g.Matrix = slices.Clone(g.Matrix)
-	g.Targets = slices.Clone(g.Targets)
-	g.Controls = slices.Clone(g.Controls)
-	return g
+	c.charge(m.P, extCost(len(qs), 0)+opBytes)
+	return []sim.Op{sim.GateOp(sim.Gate{Name: fmt.Sprintf("pow(%g) @ %s", k, name), Matrix: pm, Targets: slices.Clone(qs)})}
 }
 
 // Recursion: every cycle through the lowering passes in or enter, so
 // it goes maxNest levels deep at most.
-func (c *compiler) baseGates(p position, name string, params []float64, qs []int) []sim.Gate {
+func (c *compiler) baseGates(p position, name string, params []float64, qs []int) []sim.Op {
 	sym := c.lookup(name)
 	if sym != nil && sym.kind == symGate {
 		return c.expandDef(p, sym.gate, params, qs)
@@ -442,19 +529,24 @@ func (c *compiler) baseGates(p position, name string, params []float64, qs []int
 		g, _ = c.builtinGate(name)
 		targets, controls = g.NumQubits-g.NumControls, g.NumControls
 	}
-	c.charge(p, gateCost(targets, controls, 0)+8*int64(len(params)))
+	c.charge(p, allocSize(opBytes)+allocSize(8*int64(len(params))))
 	params = wrapAngles(params)
 	if name == "gphase" {
-		return []sim.Gate{{Name: "gphase", Matrix: sim.GlobalPhase(params[0])}}
+		c.charge(p, extCost(0, 1))
+		return []sim.Op{sim.GateOp(sim.Gate{Name: "gphase", Matrix: sim.GlobalPhase(params[0])})}
 	}
 	if g, ok := braketGates[name]; ok && c.version == 3 {
-		return []sim.Gate{g.build(params, qs)}
+		c.charge(p, extCost(targets+controls, 1<<(2*targets)))
+		return []sim.Op{sim.GateOp(g.build(params, qs))}
 	}
-	gate, err := g.Gate(params, qs...)
+	if len(params) > 3 {
+		c.charge(p, extCost(targets+controls, 1<<(2*targets)))
+	}
+	op, err := g.Op(params, qs...)
 	if err != nil {
 		fail(p, "%v", err)
 	}
-	return []sim.Gate{gate}
+	return []sim.Op{op}
 }
 
 // wrapAngles brings the parameters of a built-in gate into [−2π, 2π].
@@ -473,7 +565,7 @@ func wrapAngles(params []float64) []float64 {
 //
 // Recursion: every cycle through the lowering passes in or enter, so
 // it goes maxNest levels deep at most.
-func (c *compiler) expandDef(p position, def *sGateDef, params []float64, qs []int) []sim.Gate {
+func (c *compiler) expandDef(p position, def *sGateDef, params []float64, qs []int) []sim.Op {
 	if def.Opaque {
 		fail(p, "opaque gate %q has no definition and cannot be simulated", def.Name)
 	}
@@ -483,7 +575,7 @@ func (c *compiler) expandDef(p position, def *sGateDef, params []float64, qs []i
 	c.enter(p)
 	defer c.leave()
 	c.charge(p, callBytes)
-	var out []sim.Gate
+	var out []sim.Op
 	saved := c.collect
 	c.collect = &out
 	c.push(true, true)
@@ -505,14 +597,16 @@ func (c *compiler) expandDef(p position, def *sGateDef, params []float64, qs []i
 // the lowest bit of the index): each gate is applied to every column of
 // the identity, as to a state vector. Callers charge it: about d² steps a
 // gate and 2·16·d² bytes, for d = 2^len(qs).
-func (c *compiler) gatesMatrix(gates []sim.Gate, qs []int) []complex128 {
+func (c *compiler) gatesMatrix(ops []sim.Op, qs []int) []complex128 {
 	d := 1 << len(qs)
 	pos := map[int]int{}
 	for i, q := range qs {
 		pos[q] = i
 	}
 	u := sim.Identity(d) // column-major while building: u[col*d+row]
-	for _, g := range gates {
+	for i := range ops {
+		c.charge(position{}, gateBytes+16<<(2*ops[i].NumTargets())+24*int64(ops[i].NumTargets()+ops[i].NumControls()))
+		g := ops[i].Gate()
 		k := len(g.Targets)
 		dk := 1 << k
 		var tmask int

@@ -182,7 +182,7 @@ func (c *compiler) lowerStmt1(s stmt) ctl {
 		c.inGateBody(s.P, "reset")
 		qs, _ := c.qubitsOf(s.Q)
 		for _, q := range qs {
-			c.emit(s.P, sim.Op{Kind: sim.OpReset, Qubit: q})
+			c.emit(s.P, sim.ResetOp(q))
 		}
 	case *sBarrier:
 		if c.collect != nil {
@@ -194,7 +194,7 @@ func (c *compiler) lowerStmt1(s stmt) ctl {
 			c.chargeN(e.at(), len(q), 24) // qs, doubling as it grows
 			qs = append(qs, q...)
 		}
-		c.emit(s.P, sim.Op{Kind: sim.OpBarrier, Qubits: qs})
+		c.emit(s.P, sim.BarrierOp(qs...))
 	case *sIf:
 		return c.lowerIf(s)
 	case *sFor:
@@ -217,7 +217,7 @@ func (c *compiler) lowerStmt1(s stmt) ctl {
 		if c.rt > 0 || len(c.fns) > 0 {
 			// in a subroutine the caller goes on lowering what follows
 			// the call, which no shot reaches
-			c.endJumps = append(c.endJumps, c.emit(s.P, sim.Op{Kind: sim.OpJump}))
+			c.endJumps = append(c.endJumps, c.emit(s.P, sim.JumpOp(0)))
 		}
 		return ctlEnd
 	case *sAssign:

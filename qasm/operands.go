@@ -163,7 +163,7 @@ func (c *compiler) bitsLvalue1(e expr) (bits []int, single, ok bool) {
 
 func (c *compiler) measureInto(p position, qs, bits []int) {
 	for i, q := range qs {
-		c.emit(p, sim.Op{Kind: sim.OpMeasure, Qubit: q, Bit: bits[i]})
+		c.emit(p, sim.MeasureOp(q, bits[i]))
 		c.setKnown(bits[i], unknown)
 	}
 }

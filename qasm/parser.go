@@ -36,6 +36,40 @@ type parser struct {
 	exprs   slab[expr]
 }
 
+// topStatement parses the next top-level statement of a program that is
+// compiled as it is read (streaming): empty statements are skipped; ok
+// is false at the end.
+func (p *parser) topStatement() (s stmt, ok bool) {
+	for p.peek().kind != tEOF {
+		if p.accept(";") {
+			continue
+		}
+		if s := p.statement(); !empty(s) {
+			return s, true
+		}
+	}
+	return nil, false
+}
+
+// recycle lets the parser reuse the nodes of the statement it returned
+// last, once it has been lowered: unless kept (a gate or subroutine
+// definition, which its symbol keeps), nothing points into them any more.
+func (p *parser) recycle(kept bool) {
+	if kept {
+		p.idents.retain()
+		p.ints.retain()
+		p.indexes.retain()
+		p.calls.retain()
+		p.exprs.retain()
+		return
+	}
+	p.idents.reuse()
+	p.ints.reuse()
+	p.indexes.reuse()
+	p.calls.reuse()
+	p.exprs.reuse()
+}
+
 // parse turns src into its statements and its major version.
 func parse(src string, poll *poller) (stmts []stmt, version int, phys physInfo, err *Error) {
 	stmts, version, phys, _, err = parseCounting(src, poll)

@@ -148,7 +148,7 @@ type compiler struct {
 	// inLoop counts the enclosing loops that run again at run time: a
 	// bit first allocated inside one is not zero on its second pass.
 	inLoop  int
-	collect *[]sim.Gate // non-nil while expanding a gate body
+	collect *[]sim.Op // non-nil while expanding a gate body
 	loops   []*loopCtx
 	fns     []*fnCtx
 	depth   int // nested gate expansions and subroutine calls

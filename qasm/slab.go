@@ -4,13 +4,19 @@ package qasm
 // many small nodes (identifiers, integers, index expressions) cost one
 // allocation per chunk instead of one each. Nodes live as long as the
 // syntax tree does, so nothing is kept alive that would not be anyway.
-type slab[T any] struct{ buf []T }
+type slab[T any] struct {
+	buf []T
+	// keep is how many nodes at the start of buf are kept when the rest
+	// is reused (streaming: those of the definitions parsed so far)
+	keep int
+}
 
 const slabChunk = 256
 
 func (s *slab[T]) new() *T {
 	if len(s.buf) == cap(s.buf) {
 		s.buf = make([]T, 0, slabChunk)
+		s.keep = 0
 	}
 	s.buf = s.buf[:len(s.buf)+1]
 	return &s.buf[len(s.buf)-1]
@@ -24,3 +30,13 @@ func (s *slab[T]) one(x T) []T {
 	i := len(s.buf) - 1
 	return s.buf[i : i+1 : i+1]
 }
+
+// reuse hands the chunk out again past the nodes it keeps: the caller
+// knows that nothing points to the others any more.
+func (s *slab[T]) reuse() {
+	clear(s.buf[s.keep:]) // no pointers kept alive from the old nodes
+	s.buf = s.buf[:s.keep]
+}
+
+// retain keeps the nodes handed out so far.
+func (s *slab[T]) retain() { s.keep = len(s.buf) }

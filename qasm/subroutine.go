@@ -108,7 +108,7 @@ func (c *compiler) callDef(p position, d *sDef, args []expr, qubits []expr) valu
 		return zeroOf(ret)
 	}
 	for _, j := range f.returns {
-		c.ops[j].Target = len(c.ops)
+		c.ops[j].SetJumpTarget(len(c.ops))
 	}
 	if f.raised {
 		c.rt--

@@ -148,11 +148,11 @@ func (m *machine) intrinsic(g *function, k intrinsic, args []rv) (rv, error) {
 			qs[i] = q
 		}
 		std, _ := sim.LookupGate(k.gate)
-		gate, err := std.Gate(params, qs...)
+		op, err := std.Op(params, qs...)
 		if err != nil {
 			return rv{}, err
 		}
-		return rv{}, m.dev.gate(gate)
+		return rv{}, m.dev.gate(op)
 	case inMz, inMResetZ, inM:
 		q, err := m.qubit(args[0])
 		if err != nil {

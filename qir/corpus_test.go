@@ -135,8 +135,8 @@ func fromFinalState(t *testing.T, p *Program) map[string]float64 {
 		}
 		key := []byte(strings.Repeat("0", p.ResultBits))
 		for _, m := range measures {
-			if m.Bit < p.ResultBits && i>>m.Qubit&1 == 1 {
-				key[p.ResultBits-1-m.Bit] = '1'
+			if m.Bit() < p.ResultBits && i>>m.Qubit()&1 == 1 {
+				key[p.ResultBits-1-m.Bit()] = '1'
 			}
 		}
 		out[string(key)] += pr

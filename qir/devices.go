@@ -27,24 +27,18 @@ type tracer struct {
 // program runs shot by shot, which holds no circuit.
 const maxTraceBytes = 64 << 20
 
-// opBytes is about what an operation of the circuit takes: the Op, its
-// matrix and its qubit lists.
-func opBytes(op *sim.Op) int64 {
-	return 200 + 16*int64(len(op.Gate.Matrix)) + 8*int64(len(op.Gate.Targets)) + 16*int64(len(op.Gate.Controls))
-}
-
 // errTraceLong stops a trace past maxOps: the program runs shot by shot.
 var errTraceLong = errors.New("the program's trace is too long")
 
 func (t *tracer) add(op sim.Op) error {
-	if t.bytes += opBytes(&op); len(t.circ.Ops) >= t.maxOps || t.bytes > maxTraceBytes {
+	if t.bytes += op.Bytes(); len(t.circ.Ops) >= t.maxOps || t.bytes > maxTraceBytes {
 		return errTraceLong
 	}
 	t.circ.Ops = append(t.circ.Ops, op)
 	return nil
 }
 
-func (t *tracer) gate(g sim.Gate) error { return t.add(sim.Op{Kind: sim.OpGate, Gate: g}) }
+func (t *tracer) gate(op sim.Op) error { return t.add(op) }
 
 func (t *tracer) measure(q, r int) error {
 	for len(t.bitOf) <= r {
@@ -52,10 +46,10 @@ func (t *tracer) measure(q, r int) error {
 	}
 	t.bitOf[r] = t.circ.NumClbits
 	t.circ.NumClbits++
-	return t.add(sim.Op{Kind: sim.OpMeasure, Qubit: q, Bit: t.bitOf[r]})
+	return t.add(sim.MeasureOp(q, t.bitOf[r]))
 }
 
-func (t *tracer) reset(q int) error { return t.add(sim.Op{Kind: sim.OpReset, Qubit: q}) }
+func (t *tracer) reset(q int) error { return t.add(sim.ResetOp(q)) }
 
 func (t *tracer) bit(r int) int {
 	if r < 0 || r >= len(t.bitOf) {
@@ -102,13 +96,13 @@ func (t *tracer) circuit(qubits int) (c *sim.Circuit, resultBits int, ok bool) {
 		// into bit i, after the program's own measurements' bits.
 		remap := func(b int) int { return b + qubits }
 		for i := range c.Ops {
-			if c.Ops[i].Kind == sim.OpMeasure {
-				c.Ops[i].Bit = remap(c.Ops[i].Bit)
+			if op := &c.Ops[i]; op.Kind == sim.OpMeasure {
+				op.SetBit(remap(op.Bit()))
 			}
 		}
 		n := c.NumClbits
 		for q := range qubits {
-			c.Ops = append(c.Ops, sim.Op{Kind: sim.OpMeasure, Qubit: q, Bit: q})
+			c.Ops = append(c.Ops, sim.MeasureOp(q, q))
 		}
 		c.NumClbits = n + qubits
 		return c, qubits, true
@@ -136,8 +130,8 @@ func (t *tracer) circuit(qubits int) (c *sim.Circuit, resultBits int, ok bool) {
 		}
 	}
 	for i := range c.Ops {
-		if c.Ops[i].Kind == sim.OpMeasure {
-			c.Ops[i].Bit = newBit[c.Ops[i].Bit]
+		if op := &c.Ops[i]; op.Kind == sim.OpMeasure {
+			op.SetBit(newBit[op.Bit()])
 		}
 	}
 	// Records of never-measured results are bits nothing writes: 0.
@@ -157,7 +151,7 @@ type live struct {
 	force func(q int) (bool, error)
 }
 
-func (l *live) gate(g sim.Gate) error { return l.st.ApplyGateContext(l.ctx, g) }
+func (l *live) gate(op sim.Op) error { return l.st.ApplyOp(l.ctx, op) }
 
 func (l *live) outcome(q int) (bool, error) {
 	if l.force != nil {
@@ -187,8 +181,8 @@ func (l *live) reset(q int) error {
 		return err
 	}
 	x, _ := sim.LookupGate("x")
-	g, _ := x.Gate(nil, q)
-	return l.gate(g)
+	op, _ := x.Op(nil, q)
+	return l.gate(op)
 }
 
 func (l *live) read(r int) (bool, error) {

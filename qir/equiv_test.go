@@ -127,8 +127,8 @@ c = measure q;
 			}
 			// And the recorded results are the measured qubits in order.
 			for _, op := range qp.Circuit.Ops {
-				if op.Kind == sim.OpMeasure && op.Bit != op.Qubit {
-					t.Errorf("qubit %d measured into bit %d", op.Qubit, op.Bit)
+				if op.Kind == sim.OpMeasure && op.Bit() != op.Qubit() {
+					t.Errorf("qubit %d measured into bit %d", op.Qubit(), op.Bit())
 				}
 			}
 		})

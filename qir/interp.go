@@ -16,7 +16,7 @@ import (
 
 // device is what the interpreter does quantum work with.
 type device interface {
-	gate(g sim.Gate) error
+	gate(op sim.Op) error
 	// measure measures qubit q into result r (an index into results).
 	measure(q, r int) error
 	reset(q int) error

@@ -49,7 +49,7 @@ func (c *Circuit) hasMeasure() bool {
 func finalMeasurements(c *Circuit) []Op {
 	ops := make([]Op, c.NumQubits)
 	for q := range ops {
-		ops[q] = Op{Kind: OpMeasure, Qubit: q, Bit: c.NumClbits + q}
+		ops[q] = MeasureOp(q, c.NumClbits+q)
 	}
 	return ops
 }

@@ -18,7 +18,7 @@ func hadamards(n, clbits int, perShot bool) *sim.Circuit {
 		c.Apply(stdGate("h", nil, q))
 	}
 	if perShot {
-		c.Append(sim.Op{Kind: sim.OpSetBits, Bits: []int{clbits - 1}, Value: 0})
+		c.Append(sim.SetBitsOp([]int{clbits - 1}, 0))
 	}
 	for q := range n {
 		c.Measure(q, q)

@@ -49,7 +49,7 @@ func ExampleRun_conditional() {
 
 	c := &sim.Circuit{NumQubits: 2, NumClbits: 2}
 	c.Apply(hq0).Measure(0, 0)
-	c.If(sim.BitIs(0, true), sim.Op{Kind: sim.OpGate, Gate: xq1}) // copy the outcome to qubit 1
+	c.If(sim.BitIs(0, true), sim.GateOp(xq1)) // copy the outcome to qubit 1
 	c.Measure(1, 1)
 
 	seed := uint64(1)

@@ -5,7 +5,12 @@ import "context"
 // FuseGates runs fusion alone, for benchmarks: it returns how many kernels
 // the gates fuse into.
 func FuseGates(ctx context.Context, gates []*Gate, width, diagWidth int) (int, error) {
-	ks, err := fuseGates(ctx, gates, width, diagWidth)
+	ops := make([]*Op, len(gates))
+	for i, g := range gates {
+		op := GateOp(*g)
+		ops[i] = &op
+	}
+	ks, err := fuseGates(ctx, ops, width, diagWidth)
 	return len(ks), err
 }
 

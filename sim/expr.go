@@ -129,11 +129,11 @@ func countNode(nodes *int) error {
 // operation's cost.
 func evalNodes(op *Op) int {
 	n := 0
-	if op.If != nil {
-		countCond(op.If, &n)
+	if c := op.Cond(); c != nil {
+		countCond(c, &n)
 	}
-	if op.Expr != nil {
-		countExpr(op.Expr, &n)
+	if e := op.Expr(); e != nil {
+		countExpr(e, &n)
 	}
 	return n
 }

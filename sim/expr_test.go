@@ -83,8 +83,7 @@ func TestComputeCounts(t *testing.T) {
 		c.Apply(g).Measure(q, 0)
 		// bits 1..4 hold a 4-bit counter; add bit 0 to it.
 		counter := []int{1, 2, 3, 4}
-		c.Append(sim.Op{Kind: sim.OpCompute, Bits: counter,
-			Expr: sim.Binary(sim.Add, sim.BitsOf(counter, false), sim.BitsOf([]int{0}, false))})
+		c.Append(sim.ComputeOp(counter, sim.Binary(sim.Add, sim.BitsOf(counter, false), sim.BitsOf([]int{0}, false))))
 	}
 	if err := c.Validate(); err != nil {
 		t.Fatal(err)
@@ -100,8 +99,7 @@ func TestComputeCounts(t *testing.T) {
 
 func TestComputeErrorStopsTheRun(t *testing.T) {
 	c := &sim.Circuit{NumQubits: 1, NumClbits: 2}
-	c.Measure(0, 0).Append(sim.Op{Kind: sim.OpCompute, Bits: []int{1},
-		Expr: sim.Binary(sim.Div, sim.Const(1), sim.BitsOf([]int{0}, false))})
+	c.Measure(0, 0).Append(sim.ComputeOp([]int{1}, sim.Binary(sim.Div, sim.Const(1), sim.BitsOf([]int{0}, false))))
 	_, err := sim.Run(context.Background(), c, sim.Options{Shots: 1, Seed: seed(1)})
 	if !errors.Is(err, sim.ErrClassical) {
 		t.Fatalf("error %v, want ErrClassical", err)
@@ -114,12 +112,12 @@ func TestValidateExpr(t *testing.T) {
 		deep = sim.Unary(sim.Neg, deep)
 	}
 	for name, op := range map[string]sim.Op{
-		"no bits":          {Kind: sim.OpCompute, Expr: sim.Const(1)},
-		"no expression":    {Kind: sim.OpCompute, Bits: []int{0}},
-		"bit out of range": {Kind: sim.OpCompute, Bits: []int{0}, Expr: sim.BitsOf([]int{9}, false)},
-		"unary with two":   {Kind: sim.OpCompute, Bits: []int{0}, Expr: &sim.Expr{Kind: sim.ExprUnary, Op: sim.Neg, Args: []*sim.Expr{sim.Const(1), sim.Const(2)}}},
-		"binary op unary":  {Kind: sim.OpCompute, Bits: []int{0}, Expr: sim.Binary(sim.Neg, sim.Const(1), sim.Const(2))},
-		"too deep":         {Kind: sim.OpCompute, Bits: []int{0}, Expr: deep},
+		"no bits":          sim.ComputeOp(nil, sim.Const(1)),
+		"no expression":    sim.ComputeOp([]int{0}, nil),
+		"bit out of range": sim.ComputeOp([]int{0}, sim.BitsOf([]int{9}, false)),
+		"unary with two":   sim.ComputeOp([]int{0}, &sim.Expr{Kind: sim.ExprUnary, Op: sim.Neg, Args: []*sim.Expr{sim.Const(1), sim.Const(2)}}),
+		"binary op unary":  sim.ComputeOp([]int{0}, sim.Binary(sim.Neg, sim.Const(1), sim.Const(2))),
+		"too deep":         sim.ComputeOp([]int{0}, deep),
 	} {
 		c := &sim.Circuit{NumQubits: 1, NumClbits: 2, Ops: []sim.Op{op}}
 		if err := c.Validate(); !errors.Is(err, sim.ErrInvalidCircuit) {
@@ -148,7 +146,7 @@ func sharedEquality(levels int) *sim.Condition {
 func TestSharedConditionsAreBounded(t *testing.T) {
 	op := func(cond *sim.Condition) *sim.Circuit {
 		c := &sim.Circuit{NumQubits: 1, NumClbits: 2}
-		c.Measure(0, 0).If(cond, sim.Op{Kind: sim.OpGate, Gate: stdGate("x", nil, 0)})
+		c.Measure(0, 0).If(cond, sim.GateOp(stdGate("x", nil, 0)))
 		return c
 	}
 	for _, levels := range []int{14, 40, 1000} {

@@ -38,19 +38,24 @@ type block struct {
 	// gates in an order valid for the block: each gate after every gate it
 	// does not commute with. Gates that came from different blocks act on
 	// disjoint qubits and commute.
-	gates []*Gate
+	gates []*Op
 	diag  bool
 	order int // creation order, so that blocks close in a stable order
 }
 
 // appendQubits appends g's qubits (targets and controls), sorted, to dst.
-func appendQubits(dst []int, g *Gate) []int {
-	dst = append(dst, g.Targets...)
-	for _, c := range g.Controls {
-		dst = append(dst, c.Qubit)
+func appendQubits(dst []int, g *Op) []int {
+	for j := range g.numQubits() {
+		dst = append(dst, g.qubitAt(j))
 	}
 	slices.Sort(dst)
 	return dst
+}
+
+// kernelOf is the kernel of one gate.
+func kernelOf(op *Op) *kernel {
+	g := op.gate()
+	return newKernel(&g)
 }
 
 func isDiagonal(m []complex128) bool {
@@ -69,7 +74,7 @@ func isDiagonal(m []complex128) bool {
 // all-diagonal blocks) and returns the kernels to apply, in a valid order. A
 // width below 1 returns one kernel per gate. It checks ctx every few
 // thousand gates.
-func fuseGates(ctx context.Context, gates []*Gate, width, diagWidth int) ([]*kernel, error) {
+func fuseGates(ctx context.Context, gates []*Op, width, diagWidth int) ([]*kernel, error) {
 	if len(gates) == 0 {
 		return nil, nil
 	}
@@ -81,7 +86,7 @@ func fuseGates(ctx context.Context, gates []*Gate, width, diagWidth int) ([]*ker
 			if err := tick.tick(); err != nil {
 				return nil, err
 			}
-			out = append(out, newKernel(g))
+			out = append(out, kernelOf(g))
 		}
 		return out, nil
 	}
@@ -112,13 +117,13 @@ func fuseGates(ctx context.Context, gates []*Gate, width, diagWidth int) ([]*ker
 		}
 		qs = appendQubits(qs[:0], g)
 		if len(qs) == 0 {
-			out = append(out, newKernel(g)) // a global phase commutes with everything
+			out = append(out, kernelOf(g)) // a global phase commutes with everything
 			continue
 		}
 		for len(open) <= qs[len(qs)-1] {
 			open = append(open, nil)
 		}
-		diag := isDiagonal(g.Matrix)
+		diag := g.isDiagonal()
 		touched = touched[:0]
 		for _, q := range qs {
 			if b := open[q]; b != nil && !slices.Contains(touched, b) {
@@ -179,10 +184,10 @@ func fuseGates(ctx context.Context, gates []*Gate, width, diagWidth int) ([]*ker
 			own = diagWidth
 		}
 		if len(qs) > own {
-			out = append(out, newKernel(g)) // too wide to start a block: apply alone
+			out = append(out, kernelOf(g)) // too wide to start a block: apply alone
 			continue
 		}
-		nb := &block{qubits: slices.Clone(qs), diag: diag, order: order, gates: []*Gate{g}}
+		nb := &block{qubits: slices.Clone(qs), diag: diag, order: order, gates: []*Op{g}}
 		order++
 		for _, q := range qs {
 			open[q] = nb
@@ -230,7 +235,7 @@ func merge(bs []*block) *block {
 // product of all of them on the block's qubits.
 func (b *block) kernel(tick *ticker) (*kernel, error) {
 	if len(b.gates) == 1 {
-		return newKernel(b.gates[0]), nil
+		return kernelOf(b.gates[0]), nil
 	}
 	if b.diag {
 		diag, err := b.diagonal(tick)
@@ -249,8 +254,9 @@ func (b *block) kernel(tick *ticker) (*kernel, error) {
 // positions maps each of g's qubits to its bit in the block's index (bit j
 // is b.qubits[j]): the bits of g's targets for every row r of g's matrix,
 // and the mask and wanted value of its controls.
-func (b *block) positions(g *Gate, off []int) (ctrlMask, ctrlVal int) {
-	for _, c := range g.Controls {
+func (b *block) positions(g *Op, off []int) (ctrlMask, ctrlVal int) {
+	for i := range g.NumControls() {
+		c := g.ControlAt(i)
 		bit := 1 << slices.Index(b.qubits, c.Qubit)
 		ctrlMask |= bit
 		if !c.Negated {
@@ -259,9 +265,9 @@ func (b *block) positions(g *Gate, off []int) (ctrlMask, ctrlVal int) {
 	}
 	for r := range off {
 		o := 0
-		for j, t := range g.Targets {
+		for j := range g.NumTargets() {
 			if r>>j&1 == 1 {
-				o |= 1 << slices.Index(b.qubits, t)
+				o |= 1 << slices.Index(b.qubits, g.TargetAt(j))
 			}
 		}
 		off[r] = o
@@ -282,10 +288,11 @@ func (b *block) matrix(tick *ticker) ([]complex128, error) {
 		if err := tick.tick(); err != nil {
 			return nil, err
 		}
-		gd := g.Dim()
+		gd := 1 << g.NumTargets()
 		off := offs[:gd]
 		ctrlMask, ctrlVal := b.positions(g, off)
 		tmask := off[gd-1]
+		gm := g.matrix()
 		for base := range d {
 			if base&tmask != 0 || base&ctrlMask != ctrlVal {
 				continue
@@ -296,7 +303,7 @@ func (b *block) matrix(tick *ticker) ([]complex128, error) {
 					buf[r] = col[base|o]
 				}
 				for r, o := range off {
-					row := g.Matrix[r*gd : r*gd+gd]
+					row := gm[r*gd : r*gd+gd]
 					var acc complex128
 					for j, v := range buf[:gd] {
 						acc += row[j] * v
@@ -328,10 +335,11 @@ func (b *block) diagonal(tick *ticker) ([]complex128, error) {
 		if err := tick.tick(); err != nil {
 			return nil, err
 		}
-		gd := g.Dim()
+		gd := 1 << g.NumTargets()
 		off := offs[:gd]
 		ctrlMask, ctrlVal := b.positions(g, off)
 		support := ctrlMask | off[gd-1]
+		gm := g.matrix()
 		t := bySupport[support]
 		if t == nil {
 			t = make([]complex128, 1<<bits.OnesCount(uint(support)))
@@ -346,12 +354,12 @@ func (b *block) diagonal(tick *ticker) ([]complex128, error) {
 				continue
 			}
 			r := 0 // the row of g's matrix: bit j is target j's bit, off[1<<j]
-			for j := range g.Targets {
+			for j := range g.NumTargets() {
 				if x&off[1<<j] != 0 {
 					r |= 1 << j
 				}
 			}
-			t[y] *= g.Matrix[r*gd+r]
+			t[y] *= gm[r*gd+r]
 		}
 	}
 	diag := make([]complex128, d)

@@ -18,7 +18,7 @@ func TestFusionMatchesUnfused(t *testing.T) {
 		c := &sim.Circuit{NumQubits: n}
 		for range 150 {
 			if rng.IntN(30) == 0 {
-				c.Append(sim.Op{Kind: sim.OpBarrier})
+				c.Append(sim.BarrierOp())
 				continue
 			}
 			c.Apply(randomGate(rng, n))
@@ -47,7 +47,7 @@ func TestFusedPrefixPerShot(t *testing.T) {
 	c, probs := skewed(t)
 	forced := &sim.Circuit{NumQubits: 3, NumClbits: 3}
 	forced.Append(c.Ops...)
-	forced.Append(sim.Op{Kind: sim.OpSetBits, Bits: []int{0}, Value: 0, If: sim.BitIs(1, true)})
+	forced.Append(sim.SetBitsOp([]int{0}, 0).WithIf(sim.BitIs(1, true)))
 	for _, width := range []int{-1, 2, 4} {
 		r := run(t, forced, sim.Options{Shots: 20_000, Seed: seed(9), FusionWidth: width})
 		if !r.PerShot {
@@ -91,7 +91,7 @@ func TestBlockedMatchesGateByGate(t *testing.T) {
 	}
 	want, _ := sim.NewState(n, sim.Limits{})
 	for _, op := range c.Ops {
-		if err := want.ApplyGate(op.Gate); err != nil {
+		if err := want.ApplyGate(op.Gate()); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -71,7 +71,7 @@ func costsFor(p Precision) *costTable {
 
 // fuseBest fuses gates at f's widths, or with f.auto at the width of
 // 2 to 4 the cost model finds cheapest on n qubits.
-func fuseBest(ctx context.Context, gates []*Gate, n int, f fusion) ([]*kernel, error) {
+func fuseBest(ctx context.Context, gates []*Op, n int, f fusion) ([]*kernel, error) {
 	if !f.auto || n < autoMinQubits || bestSIMD == simdNone || len(gates) < 2 {
 		return fuseGates(ctx, gates, f.width, f.diagWidth)
 	}

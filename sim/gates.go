@@ -17,6 +17,14 @@ type StdGate struct {
 	NumQubits   int
 	NumControls int
 	matrix      func(p []float64) []complex128
+
+	// What an Op of the gate needs without building its matrix: its
+	// index in stdTable plus one, whether its matrix is diagonal for every
+	// parameter, and for a gate without parameters its matrix and adjoint,
+	// built once and shared.
+	id              uint8
+	diagonal        bool
+	fixed, fixedAdj []complex128
 }
 
 // Matrix returns the unitary on the gate's targets for the parameters p
@@ -196,10 +204,28 @@ func compose(k int, steps ...step) []complex128 {
 	return out
 }
 
-var stdGates = map[string]StdGate{}
+var (
+	stdGates = map[string]StdGate{}
+	// stdTable holds the standard gates by id − 1, for Op.
+	stdTable []StdGate
+)
 
 func def(name string, params, qubits, controls int, m func([]float64) []complex128) {
-	stdGates[name] = StdGate{Name: name, NumParams: params, NumQubits: qubits, NumControls: controls, matrix: m}
+	g := StdGate{Name: name, NumParams: params, NumQubits: qubits, NumControls: controls, matrix: m}
+	g.id = uint8(len(stdTable) + 1)
+	if params == 0 {
+		g.fixed = m(nil)
+		g.fixedAdj = Dagger(g.fixed)
+		g.diagonal = isDiagonal(g.fixed)
+	} else {
+		// Diagonal at two unrelated points means diagonal everywhere for
+		// these gates: their off-diagonal entries are sines of the
+		// parameters or zero.
+		g.diagonal = isDiagonal(m([]float64{0.7, 1.3, 2.9, 0.4}[:params])) &&
+			isDiagonal(m([]float64{2.1, -0.6, 1.7, 3.3}[:params]))
+	}
+	stdTable = append(stdTable, g)
+	stdGates[name] = g
 }
 
 func init() {

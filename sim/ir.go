@@ -6,26 +6,28 @@ import "fmt"
 type OpKind uint8
 
 const (
-	// OpGate applies Op.Gate.
+	// OpGate applies a gate (StdGate.Op, GateOp; read with Op.Gate).
 	OpGate OpKind = iota + 1
-	// OpMeasure measures qubit Op.Qubit in the computational basis and
-	// writes the outcome to classical bit Op.Bit.
+	// OpMeasure measures qubit Op.Qubit() in the computational basis and
+	// writes the outcome to classical bit Op.Bit() (MeasureOp).
 	OpMeasure
-	// OpReset returns qubit Op.Qubit to |0⟩.
+	// OpReset returns qubit Op.Qubit() to |0⟩ (ResetOp).
 	OpReset
-	// OpBarrier has no effect on the state; it keeps Op.Qubits from being
-	// merged across it by optimisations.
+	// OpBarrier has no effect on the state; it keeps Op.Qubits() from
+	// being merged across it by optimisations (BarrierOp).
 	OpBarrier
-	// OpSetBits writes Op.Value to the classical bits Op.Bits: bit i of the
-	// value goes to Op.Bits[i].
+	// OpSetBits writes Op.Value() to the classical bits Op.Bits(): bit i of
+	// the value goes to Op.Bits()[i] (SetBitsOp).
 	OpSetBits
-	// OpJump continues execution at the operation with index Op.Target (which
-	// may be len(Ops), the end). With a condition it jumps only when the
-	// condition holds. Jumps let front ends lower if/else and while loops
-	// whose conditions depend on measurement results.
+	// OpJump continues execution at the operation with index
+	// Op.JumpTarget() (which may be len(Ops), the end). With a condition
+	// (Op.WithIf) it jumps only when the condition holds. Jumps let front
+	// ends lower if/else and while loops whose conditions depend on
+	// measurement results (JumpOp).
 	OpJump
-	// OpCompute computes Op.Expr and writes the low len(Op.Bits) bits of
-	// the result to the classical bits Op.Bits, bit i to Op.Bits[i].
+	// OpCompute computes Op.Expr() and writes the low len(Op.Bits()) bits
+	// of the result to the classical bits Op.Bits(), bit i to Op.Bits()[i]
+	// (ComputeOp).
 	OpCompute
 )
 
@@ -47,27 +49,6 @@ func (k OpKind) String() string {
 		return "compute"
 	}
 	return fmt.Sprintf("OpKind(%d)", uint8(k))
-}
-
-// Op is one operation of a circuit. Which fields matter depends on Kind.
-type Op struct {
-	Kind OpKind
-
-	Gate   Gate  // OpGate
-	Qubit  int   // OpMeasure, OpReset
-	Bit    int   // OpMeasure
-	Qubits []int // OpBarrier (empty means every qubit)
-
-	Bits  []int  // OpSetBits, OpCompute
-	Value uint64 // OpSetBits
-	Expr  *Expr  // OpCompute
-
-	Target int // OpJump: index of the next operation when the jump is taken
-
-	// If is the classical condition under which the operation runs; nil
-	// means always. A conditional gate, measure, reset or set-bits is skipped
-	// when its condition is false; a conditional jump falls through.
-	If *Condition
 }
 
 // Gate is a unitary on Targets, applied where every control qubit holds its
@@ -212,19 +193,30 @@ func (c *Circuit) Append(ops ...Op) *Circuit {
 	return c
 }
 
-// Apply appends a gate operation.
-func (c *Circuit) Apply(g Gate) *Circuit { return c.Append(Op{Kind: OpGate, Gate: g}) }
+// Apply appends a gate given by its matrix.
+func (c *Circuit) Apply(g Gate) *Circuit { return c.Append(GateOp(g)) }
 
-// Measure appends a measurement of qubit q into classical bit b.
-func (c *Circuit) Measure(q, b int) *Circuit {
-	return c.Append(Op{Kind: OpMeasure, Qubit: q, Bit: b})
-}
-
-// Reset appends a reset of qubit q.
-func (c *Circuit) Reset(q int) *Circuit { return c.Append(Op{Kind: OpReset, Qubit: q}) }
-
-// If appends op to run only when cond holds.
-func (c *Circuit) If(cond *Condition, op Op) *Circuit {
-	op.If = cond
+// ApplyStd appends the standard gate named name with parameters p on
+// qubits (controls first), as StdGate.Op builds it. It panics on a name
+// LookupGate does not know or on the wrong number of parameters or qubits:
+// it is for circuits written in Go, whose gates are known when written.
+func (c *Circuit) ApplyStd(name string, p []float64, qubits ...int) *Circuit {
+	g, ok := LookupGate(name)
+	if !ok {
+		panic(fmt.Sprintf("sim: no standard gate %q", name))
+	}
+	op, err := g.Op(p, qubits...)
+	if err != nil {
+		panic("sim: " + err.Error())
+	}
 	return c.Append(op)
 }
+
+// Measure appends a measurement of qubit q into classical bit b.
+func (c *Circuit) Measure(q, b int) *Circuit { return c.Append(MeasureOp(q, b)) }
+
+// Reset appends a reset of qubit q.
+func (c *Circuit) Reset(q int) *Circuit { return c.Append(ResetOp(q)) }
+
+// If appends op to run only when cond holds.
+func (c *Circuit) If(cond *Condition, op Op) *Circuit { return c.Append(op.WithIf(cond)) }

@@ -84,8 +84,8 @@ func TestSinglePrecision(t *testing.T) {
 		c.Apply(gate(t, "h", nil, 1)).Apply(gate(t, "cx", nil, 1, 2))
 		c.Apply(gate(t, "cx", nil, 0, 1)).Apply(gate(t, "h", nil, 0))
 		c.Measure(0, 0).Measure(1, 1)
-		c.If(sim.BitIs(1, true), sim.Op{Kind: sim.OpGate, Gate: gate(t, "x", nil, 2)})
-		c.If(sim.BitIs(0, true), sim.Op{Kind: sim.OpGate, Gate: gate(t, "z", nil, 2)})
+		c.If(sim.BitIs(1, true), sim.GateOp(gate(t, "x", nil, 2)))
+		c.If(sim.BitIs(0, true), sim.GateOp(gate(t, "z", nil, 2)))
 		s, err := sim.NewStatePrecision(3, sim.Single, sim.Limits{})
 		if err != nil {
 			t.Fatal(err)

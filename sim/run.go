@@ -106,15 +106,15 @@ func analyse(ctx context.Context, c *Circuit) (shape, error) {
 			return shape{}, err
 		}
 		op := &c.Ops[i]
-		plain := op.If == nil && (op.Kind == OpGate || op.Kind == OpBarrier)
+		plain := op.Cond() == nil && (op.Kind == OpGate || op.Kind == OpBarrier)
 		if !plain && sh.prefix < 0 {
 			sh.prefix = i
 		}
 		switch {
-		case op.If != nil, op.Kind == OpReset, op.Kind == OpJump, op.Kind == OpSetBits, op.Kind == OpCompute:
+		case op.Cond() != nil, op.Kind == OpReset, op.Kind == OpJump, op.Kind == OpSetBits, op.Kind == OpCompute:
 			sh.terminal = false
 		case op.Kind == OpMeasure:
-			if q := op.Qubit; q >= 0 && q < 64 {
+			if q := op.Qubit(); q >= 0 && q < 64 {
 				measured |= 1 << q
 			} else {
 				if measuredHigh == nil {
@@ -123,11 +123,8 @@ func analyse(ctx context.Context, c *Circuit) (shape, error) {
 				measuredHigh[q] = true
 			}
 		case op.Kind == OpGate:
-			for _, q := range op.Gate.Targets {
-				sh.terminal = sh.terminal && !isMeasured(q)
-			}
-			for _, ctl := range op.Gate.Controls {
-				sh.terminal = sh.terminal && !isMeasured(ctl.Qubit)
+			for j := range op.numQubits() {
+				sh.terminal = sh.terminal && !isMeasured(op.qubitAt(j))
 			}
 		}
 	}
@@ -135,9 +132,9 @@ func analyse(ctx context.Context, c *Circuit) (shape, error) {
 		sh.prefix = len(c.Ops)
 	}
 	// The shared prefix runs once; no jump may lead back into it.
-	for _, op := range c.Ops {
-		if op.Kind == OpJump {
-			sh.prefix = max(min(sh.prefix, op.Target), 0)
+	for i := range c.Ops {
+		if op := &c.Ops[i]; op.Kind == OpJump {
+			sh.prefix = max(min(sh.prefix, op.JumpTarget()), 0)
 		}
 	}
 	sh.prefixGates = slices.ContainsFunc(c.Ops[:sh.prefix], func(op Op) bool { return op.Kind == OpGate })
@@ -210,13 +207,14 @@ func prepare(ctx context.Context, c *Circuit, extra []Op, f fusion, perShot bool
 			}
 			op := &p.ops[i]
 			if op.Kind == OpGate {
-				op.kernel = newKernel(&op.Gate)
+				g := op.gate()
+				op.kernel = newKernel(&g)
 			}
 			op.cost = 1 + int64(evalNodes(op.Op)/nodeCost)
 		}
 	}
 	// Fuse between barriers: a barrier keeps gates from merging across it.
-	var run []*Gate
+	var run []*Op
 	flush := func() error {
 		ks, err := fuseBest(ctx, run, c.NumQubits, f)
 		p.head = append(p.head, ks...)
@@ -229,7 +227,7 @@ func prepare(ctx context.Context, c *Circuit, extra []Op, f fusion, perShot bool
 		}
 		switch head[i].Kind {
 		case OpGate:
-			run = append(run, &head[i].Gate)
+			run = append(run, head[i].Op)
 		case OpBarrier:
 			if err := flush(); err != nil {
 				return nil, err
@@ -319,7 +317,7 @@ func (p *prepared) sources(k keys) []int {
 	}
 	for _, op := range p.ops {
 		if op.Kind == OpMeasure {
-			source[op.Bit] = op.Qubit
+			source[op.Bit()] = op.Qubit()
 		}
 	}
 	return source[k.from:k.to]

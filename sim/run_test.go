@@ -99,7 +99,7 @@ func TestPerShotAndSampledPathsAgree(t *testing.T) {
 	c, probs := skewed(t)
 	// A classical write that nothing reads still forces the per-shot path.
 	forced := &sim.Circuit{NumQubits: 3, NumClbits: 3}
-	forced.Append(sim.Op{Kind: sim.OpSetBits, Bits: []int{0}, Value: 1})
+	forced.Append(sim.SetBitsOp([]int{0}, 1))
 	forced.Append(c.Ops...)
 	const shots = 20_000
 	a := run(t, c, sim.Options{Shots: shots, Seed: seed(1)})
@@ -151,8 +151,8 @@ func TestTeleportation(t *testing.T) {
 		c.Apply(gate(t, "h", nil, 1)).Apply(gate(t, "cx", nil, 1, 2))
 		c.Apply(gate(t, "cx", nil, 0, 1)).Apply(gate(t, "h", nil, 0))
 		c.Measure(0, 0).Measure(1, 1)
-		c.If(sim.BitIs(1, true), sim.Op{Kind: sim.OpGate, Gate: gate(t, "x", nil, 2)})
-		c.If(sim.BitIs(0, true), sim.Op{Kind: sim.OpGate, Gate: gate(t, "z", nil, 2)})
+		c.If(sim.BitIs(1, true), sim.GateOp(gate(t, "x", nil, 2)))
+		c.If(sim.BitIs(0, true), sim.GateOp(gate(t, "z", nil, 2)))
 
 		s, _ := sim.NewState(3, sim.Limits{})
 		if _, err := s.Execute(context.Background(), c, rng, 0); err != nil {
@@ -204,7 +204,7 @@ func TestConditions(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			c := &sim.Circuit{NumQubits: 3, NumClbits: 4}
 			c.Apply(gate(t, "x", nil, 0)).Measure(0, 0).Measure(1, 1)
-			c.If(tc.cond, sim.Op{Kind: sim.OpGate, Gate: gate(t, "x", nil, 2)})
+			c.If(tc.cond, sim.GateOp(gate(t, "x", nil, 2)))
 			c.Measure(2, 2)
 			r := run(t, c, sim.Options{Shots: 20})
 			if r.Counts[tc.want] != 20 {
@@ -218,19 +218,19 @@ func TestConditions(t *testing.T) {
 // ends with 1, and the number of rounds is geometric.
 func TestWhileLoopWithJumps(t *testing.T) {
 	c := &sim.Circuit{NumQubits: 2, NumClbits: 2}
-	c.Reset(0)                                                                      // 0
-	c.Apply(gate(t, "h", nil, 0))                                                   // 1
-	c.Measure(0, 0)                                                                 // 2
-	c.If(sim.BitIs(0, false), sim.Op{Kind: sim.OpJump, Target: 0})                  // 3
-	c.If(sim.BitIs(1, false), sim.Op{Kind: sim.OpGate, Gate: gate(t, "x", nil, 1)}) // 4
-	c.Measure(1, 1)                                                                 // 5
+	c.Reset(0)                                                  // 0
+	c.Apply(gate(t, "h", nil, 0))                               // 1
+	c.Measure(0, 0)                                             // 2
+	c.If(sim.BitIs(0, false), sim.JumpOp(0))                    // 3
+	c.If(sim.BitIs(1, false), sim.GateOp(gate(t, "x", nil, 1))) // 4
+	c.Measure(1, 1)                                             // 5
 	r := run(t, c, sim.Options{Shots: 500, Seed: seed(8)})
 	if r.Counts["11"] != 500 {
 		t.Fatalf("counts %v, want 11: 500", r.Counts)
 	}
 
 	forever := &sim.Circuit{NumQubits: 1}
-	forever.Append(sim.Op{Kind: sim.OpJump, Target: 0})
+	forever.Append(sim.JumpOp(0))
 	_, err := sim.Run(context.Background(), forever, sim.Options{Shots: 1, MaxSteps: 1000})
 	if !errors.Is(err, sim.ErrStepLimit) {
 		t.Fatalf("endless loop: %v, want ErrStepLimit", err)
@@ -239,7 +239,7 @@ func TestWhileLoopWithJumps(t *testing.T) {
 
 func TestSetBits(t *testing.T) {
 	c := &sim.Circuit{NumQubits: 1, NumClbits: 3}
-	c.Append(sim.Op{Kind: sim.OpSetBits, Bits: []int{0, 2}, Value: 0b11})
+	c.Append(sim.SetBitsOp([]int{0, 2}, 0b11))
 	c.Measure(0, 1)
 	r := run(t, c, sim.Options{Shots: 3})
 	if r.Counts["101"] != 3 {
@@ -293,8 +293,8 @@ func TestShotsMustBePositive(t *testing.T) {
 // counts are keyed by the qubits alone.
 func TestNoMeasurementWithConditions(t *testing.T) {
 	c := &sim.Circuit{NumQubits: 2, NumClbits: 6}
-	c.Append(sim.Op{Kind: sim.OpSetBits, Bits: []int{5}, Value: 1})
-	c.If(sim.BitIs(5, true), sim.Op{Kind: sim.OpGate, Gate: gate(t, "x", nil, 1)})
+	c.Append(sim.SetBitsOp([]int{5}, 1))
+	c.If(sim.BitIs(5, true), sim.GateOp(gate(t, "x", nil, 1)))
 	r := run(t, c, sim.Options{Shots: 10})
 	if r.Counts["10"] != 10 || len(r.Counts) != 1 {
 		t.Fatalf("counts %v, want 10: 10", r.Counts)
@@ -305,10 +305,10 @@ func TestNoMeasurementWithConditions(t *testing.T) {
 // operation the shots would otherwise share.
 func TestLoopBackToLeadingGate(t *testing.T) {
 	c := &sim.Circuit{NumQubits: 1, NumClbits: 1}
-	c.Apply(gate(t, "h", nil, 0))                                 // 0
-	c.Measure(0, 0)                                               // 1
-	c.If(sim.BitIs(0, true), sim.Op{Kind: sim.OpReset, Qubit: 0}) // 2
-	c.If(sim.BitIs(0, true), sim.Op{Kind: sim.OpJump, Target: 0}) // 3: until a 0 is measured
+	c.Apply(gate(t, "h", nil, 0))            // 0
+	c.Measure(0, 0)                          // 1
+	c.If(sim.BitIs(0, true), sim.ResetOp(0)) // 2
+	c.If(sim.BitIs(0, true), sim.JumpOp(0))  // 3: until a 0 is measured
 	r := run(t, c, sim.Options{Shots: 300, Seed: seed(12)})
 	if r.Counts["0"] != 300 {
 		t.Fatalf("counts %v, want 0: 300", r.Counts)
@@ -325,7 +325,7 @@ func TestResultBits(t *testing.T) {
 	for _, perShot := range []bool{false, true} {
 		cc := *c
 		if perShot {
-			cc.Ops = append([]sim.Op{{Kind: sim.OpSetBits, Bits: []int{2}, Value: 1}}, c.Ops...)
+			cc.Ops = append([]sim.Op{sim.SetBitsOp([]int{2}, 1)}, c.Ops...)
 		}
 		r := run(t, &cc, sim.Options{Shots: 5, ResultBits: 2})
 		if r.PerShot != perShot || r.Counts["10"] != 5 || len(r.Counts) != 1 {

@@ -127,7 +127,7 @@ func (s *State) Clone() *State {
 
 // ApplyGate checks g and applies it to the state.
 func (s *State) ApplyGate(g Gate) error {
-	c := Circuit{NumQubits: s.n, Ops: []Op{{Kind: OpGate, Gate: g}}}
+	c := Circuit{NumQubits: s.n, Ops: []Op{GateOp(g)}}
 	if err := c.Validate(); err != nil {
 		return err
 	}
@@ -234,7 +234,7 @@ func (s *State) run(ctx context.Context, p *prepared, start int, clbits []bool, 
 			return budget.exceeded(steps)
 		}
 		pc++
-		if op.If != nil && !op.If.Eval(clbits) {
+		if c := op.Cond(); c != nil && !c.Eval(clbits) {
 			continue
 		}
 		var err error
@@ -242,23 +242,24 @@ func (s *State) run(ctx context.Context, p *prepared, start int, clbits []bool, 
 		case OpGate:
 			err = s.v.apply(ctx, op.kernel, s.n, s.workers)
 		case OpMeasure:
-			clbits[op.Bit], err = s.measure(ctx, op.Qubit, rng)
+			clbits[op.Bit()], err = s.measure(ctx, op.Qubit(), rng)
 		case OpReset:
-			err = s.reset(ctx, op.Qubit, rng)
+			err = s.reset(ctx, op.Qubit(), rng)
 		case OpSetBits:
-			for i, b := range op.Bits {
-				clbits[b] = op.Value>>i&1 == 1
+			v := op.Value()
+			for i, b := range op.Bits() {
+				clbits[b] = v>>i&1 == 1
 			}
 		case OpCompute:
-			v, err := op.Expr.Eval(clbits)
+			v, err := op.Expr().Eval(clbits)
 			if err != nil {
 				return fmt.Errorf("operation %d: %w", pc-1, err)
 			}
-			for i, b := range op.Bits {
+			for i, b := range op.Bits() {
 				clbits[b] = uint64(v)>>i&1 == 1
 			}
 		case OpJump:
-			pc = op.Target
+			pc = op.JumpTarget()
 		}
 		if err != nil {
 			return err

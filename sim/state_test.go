@@ -272,15 +272,15 @@ func TestInvalidCircuits(t *testing.T) {
 		name string
 		op   sim.Op
 	}{
-		{"qubit out of range", sim.Op{Kind: sim.OpGate, Gate: sim.Gate{Name: "x", Matrix: []complex128{0, 1, 1, 0}, Targets: []int{3}}}},
-		{"negative qubit", sim.Op{Kind: sim.OpReset, Qubit: -1}},
-		{"not unitary", sim.Op{Kind: sim.OpGate, Gate: h}},
-		{"duplicate qubits", sim.Op{Kind: sim.OpGate, Gate: sim.Gate{Name: "cx", Matrix: []complex128{0, 1, 1, 0}, Targets: []int{1}, Controls: []sim.Control{{Qubit: 1}}}}},
-		{"wrong matrix size", sim.Op{Kind: sim.OpGate, Gate: sim.Gate{Name: "x", Matrix: []complex128{0, 1, 1, 0}, Targets: []int{0, 1}}}},
-		{"classical bit out of range", sim.Op{Kind: sim.OpMeasure, Qubit: 0, Bit: 2}},
-		{"jump out of range", sim.Op{Kind: sim.OpJump, Target: 5}},
-		{"condition bit out of range", sim.Op{Kind: sim.OpReset, Qubit: 0, If: sim.BitIs(7, true)}},
-		{"set-bits value too wide", sim.Op{Kind: sim.OpSetBits, Bits: []int{0}, Value: 2}},
+		{"qubit out of range", sim.GateOp(sim.Gate{Name: "x", Matrix: []complex128{0, 1, 1, 0}, Targets: []int{3}})},
+		{"negative qubit", sim.ResetOp(-1)},
+		{"not unitary", sim.GateOp(h)},
+		{"duplicate qubits", sim.GateOp(sim.Gate{Name: "cx", Matrix: []complex128{0, 1, 1, 0}, Targets: []int{1}, Controls: []sim.Control{{Qubit: 1}}})},
+		{"wrong matrix size", sim.GateOp(sim.Gate{Name: "x", Matrix: []complex128{0, 1, 1, 0}, Targets: []int{0, 1}})},
+		{"classical bit out of range", sim.MeasureOp(0, 2)},
+		{"jump out of range", sim.JumpOp(5)},
+		{"condition bit out of range", sim.ResetOp(0).WithIf(sim.BitIs(7, true))},
+		{"set-bits value too wide", sim.SetBitsOp([]int{0}, 2)},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -293,7 +293,7 @@ func TestInvalidCircuits(t *testing.T) {
 			}
 			s, _ := sim.NewState(2, sim.Limits{})
 			if tc.op.Kind == sim.OpGate {
-				if err := s.ApplyGate(tc.op.Gate); !errors.Is(err, sim.ErrInvalidCircuit) {
+				if err := s.ApplyGate(tc.op.Gate()); !errors.Is(err, sim.ErrInvalidCircuit) {
 					t.Fatalf("ApplyGate = %v, want ErrInvalidCircuit", err)
 				}
 			}

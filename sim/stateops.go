@@ -65,9 +65,27 @@ func (s *State) ResetAll(ctx context.Context) error { return s.v.reset(ctx, s.wo
 // ApplyGateContext is ApplyGate that stops when ctx is done; the state is
 // then garbage, as after a cancelled Execute.
 func (s *State) ApplyGateContext(ctx context.Context, g Gate) error {
-	c := Circuit{NumQubits: s.n, Ops: []Op{{Kind: OpGate, Gate: g}}}
+	c := Circuit{NumQubits: s.n, Ops: []Op{GateOp(g)}}
 	if err := c.Validate(); err != nil {
 		return err
 	}
+	return s.v.apply(ctx, newKernelFor(&g, s.n), s.n, s.workers)
+}
+
+// ApplyOp checks the gate op and applies it, stopping when ctx is done as
+// ApplyGateContext does. A standard gate's matrix is built from its
+// parameters here, and shared when it has none.
+func (s *State) ApplyOp(ctx context.Context, op Op) error {
+	if op.Kind != OpGate {
+		return fmt.Errorf("%w: ApplyOp applies gates, not %s", ErrInvalidCircuit, op.Kind)
+	}
+	if op.Cond() != nil {
+		return fmt.Errorf("%w: ApplyOp applies unconditional gates", ErrInvalidCircuit)
+	}
+	c := Circuit{NumQubits: s.n}
+	if err := c.validateGate(&op); err != nil {
+		return fmt.Errorf("%w: %s", ErrInvalidCircuit, err)
+	}
+	g := op.gate()
 	return s.v.apply(ctx, newKernelFor(&g, s.n), s.n, s.workers)
 }

@@ -14,7 +14,7 @@ import (
 // gate, and one for its start (3 classical bits add nothing).
 func TestMaxTotalSteps(t *testing.T) {
 	forever := &sim.Circuit{NumQubits: 1, NumClbits: 1}
-	forever.Reset(0).Append(sim.Op{Kind: sim.OpJump, Target: 0})
+	forever.Reset(0).Append(sim.JumpOp(0))
 	const perShot = "a shot ran more than"
 	tests := []struct {
 		name    string

@@ -3,6 +3,7 @@ package sim
 import (
 	"context"
 	"fmt"
+	"math"
 )
 
 // Validate checks the circuit against the rules of the IR: every qubit and
@@ -25,10 +26,11 @@ func (c *Circuit) validate(ctx context.Context) error {
 	tick := ticker{ctx: ctx}
 	for i := range c.Ops {
 		nodes := 0
-		if err := c.validateOp(&c.Ops[i], &nodes); err != nil {
-			return fmt.Errorf("%w: operation %d (%s): %s", ErrInvalidCircuit, i, c.Ops[i].Kind, err)
+		op := &c.Ops[i]
+		if err := c.validateOp(op, &nodes); err != nil {
+			return fmt.Errorf("%w: operation %d (%s): %s", ErrInvalidCircuit, i, op.Kind, err)
 		}
-		if err := tick.step(1 + len(c.Ops[i].Gate.Matrix) + nodes); err != nil {
+		if err := tick.step(1 + op.matrixEntries() + nodes); err != nil {
 			return err
 		}
 	}
@@ -36,52 +38,57 @@ func (c *Circuit) validate(ctx context.Context) error {
 }
 
 func (c *Circuit) validateOp(op *Op, nodes *int) error {
-	if op.If != nil {
-		if err := c.validateCond(op.If, 0, nodes); err != nil {
+	if cond := op.Cond(); cond != nil {
+		if err := c.validateCond(cond, 0, nodes); err != nil {
 			return err
 		}
 	}
 	switch op.Kind {
 	case OpGate:
-		return c.validateGate(&op.Gate)
+		return c.validateGate(op)
 	case OpMeasure:
-		if err := c.qubit(op.Qubit); err != nil {
+		if err := c.qubit(op.Qubit()); err != nil {
 			return err
 		}
-		return c.clbit(op.Bit)
+		return c.clbit(op.Bit())
 	case OpReset:
-		return c.qubit(op.Qubit)
+		return c.qubit(op.Qubit())
 	case OpBarrier:
-		for _, q := range op.Qubits {
+		for _, q := range op.Qubits() {
 			if err := c.qubit(q); err != nil {
 				return err
 			}
 		}
 	case OpSetBits:
-		if len(op.Bits) > 64 {
-			return fmt.Errorf("sets %d bits, at most 64", len(op.Bits))
+		bits := op.Bits()
+		if len(bits) > 64 {
+			return fmt.Errorf("sets %d bits, at most 64", len(bits))
 		}
-		for _, b := range op.Bits {
+		for _, b := range bits {
 			if err := c.clbit(b); err != nil {
 				return err
 			}
 		}
-		if len(op.Bits) < 64 && op.Value>>len(op.Bits) != 0 {
-			return fmt.Errorf("value %d does not fit %d bits", op.Value, len(op.Bits))
+		if len(bits) < 64 && op.Value()>>len(bits) != 0 {
+			return fmt.Errorf("value %d does not fit %d bits", op.Value(), len(bits))
 		}
 	case OpCompute:
-		if len(op.Bits) == 0 || len(op.Bits) > 64 {
-			return fmt.Errorf("computes into %d bits, want 1 to 64", len(op.Bits))
+		bits := op.Bits()
+		if len(bits) == 0 || len(bits) > 64 {
+			return fmt.Errorf("computes into %d bits, want 1 to 64", len(bits))
 		}
-		for _, b := range op.Bits {
+		for _, b := range bits {
 			if err := c.clbit(b); err != nil {
 				return err
 			}
 		}
-		return c.validateExpr(op.Expr, 0, nodes)
+		if op.Expr() == nil {
+			return fmt.Errorf("computes no expression")
+		}
+		return c.validateExpr(op.Expr(), 0, nodes)
 	case OpJump:
-		if op.Target < 0 || op.Target > len(c.Ops) {
-			return fmt.Errorf("jump target %d outside [0, %d]", op.Target, len(c.Ops))
+		if t := op.JumpTarget(); t < 0 || t > len(c.Ops) {
+			return fmt.Errorf("jump target %d outside [0, %d]", t, len(c.Ops))
 		}
 	default:
 		return fmt.Errorf("unknown kind %d", op.Kind)
@@ -89,36 +96,65 @@ func (c *Circuit) validateOp(op *Op, nodes *int) error {
 	return nil
 }
 
-func (c *Circuit) validateGate(g *Gate) error {
-	seen := make(map[int]bool, len(g.Targets)+len(g.Controls))
-	use := func(q int) error {
+// validateGate checks a gate's qubits, and its matrix when it is given by
+// one. A standard gate's matrix is unitary by construction once its
+// parameters are finite.
+func (c *Circuit) validateGate(op *Op) error {
+	name := op.GateName()
+	if err := c.distinctQubits(op, name); err != nil {
+		return err
+	}
+	nt := op.NumTargets()
+	if nt > 16 {
+		return fmt.Errorf("gate %q has %d targets, at most 16", name, nt)
+	}
+	if op.std != 0 {
+		for _, p := range op.p {
+			if math.IsNaN(p) || math.IsInf(p, 0) {
+				return fmt.Errorf("gate %q has the parameter %v, not a finite number", name, p)
+			}
+		}
+		return nil
+	}
+	m := op.matrix()
+	if want := 1 << (2 * nt); len(m) != want {
+		return fmt.Errorf("gate %q on %d targets needs a %d×%d matrix, got %d entries", name, nt, 1<<nt, 1<<nt, len(m))
+	}
+	if e := UnitarityError(m); e > UnitaryTolerance {
+		return fmt.Errorf("gate %q: matrix is not unitary (‖UU†−I‖ = %.3g)", name, e)
+	}
+	return nil
+}
+
+// distinctQubits checks that the gate's qubits are in range and that it
+// uses none twice: pairwise for the few qubits most gates have, with a set
+// for wide ones.
+func (c *Circuit) distinctQubits(op *Op, name string) error {
+	n := op.numQubits()
+	if n <= 16 {
+		for i := range n {
+			q := op.qubitAt(i)
+			if err := c.qubit(q); err != nil {
+				return err
+			}
+			for j := range i {
+				if op.qubitAt(j) == q {
+					return fmt.Errorf("gate %q uses qubit %d twice", name, q)
+				}
+			}
+		}
+		return nil
+	}
+	seen := make(map[int]bool, n)
+	for i := range op.numQubits() {
+		q := op.qubitAt(i)
 		if err := c.qubit(q); err != nil {
 			return err
 		}
 		if seen[q] {
-			return fmt.Errorf("gate %q uses qubit %d twice", g.Name, q)
+			return fmt.Errorf("gate %q uses qubit %d twice", name, q)
 		}
 		seen[q] = true
-		return nil
-	}
-	for _, q := range g.Targets {
-		if err := use(q); err != nil {
-			return err
-		}
-	}
-	for _, ctl := range g.Controls {
-		if err := use(ctl.Qubit); err != nil {
-			return err
-		}
-	}
-	if len(g.Targets) > 16 {
-		return fmt.Errorf("gate %q has %d targets, at most 16", g.Name, len(g.Targets))
-	}
-	if want := g.Dim() * g.Dim(); len(g.Matrix) != want {
-		return fmt.Errorf("gate %q on %d targets needs a %d×%d matrix, got %d entries", g.Name, len(g.Targets), g.Dim(), g.Dim(), len(g.Matrix))
-	}
-	if e := UnitarityError(g.Matrix); e > UnitaryTolerance {
-		return fmt.Errorf("gate %q: matrix is not unitary (‖UU†−I‖ = %.3g)", g.Name, e)
 	}
 	return nil
 }
