@@ -1,86 +1,9 @@
 package store
 
-import (
-	"encoding/json"
-	"strconv"
-
-	"github.com/dgraph-io/badger/v4"
-
-	"github.com/qjobs/quantum"
-)
-
-// SetSchemaVersionForTest writes another schema version, as a newer build
-// would.
-func (b *Badger) SetSchemaVersionForTest(v int) error {
-	return b.update(func(txn *badger.Txn) error { return txn.Set([]byte("v"), []byte(strconv.Itoa(v))) })
-}
-
 // SetFaultHookForTest makes every method of m call hook with its name from
 // inside its critical section.
 func (m *Memory) SetFaultHookForTest(hook func(method string)) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	m.hook = hook
-}
-
-// SetFaultHookForTest makes every method of b call hook with its name from
-// inside its critical sections (transactions and the lock of the state in
-// memory).
-func (b *Badger) SetFaultHookForTest(hook func(method string)) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	b.hook = hook
-}
-
-// V1Job is a job to write in a database of schema version 1.
-type V1Job struct {
-	Job     *quantum.JobRecord
-	Program quantum.Program
-	Result  map[string]int // nil for none
-}
-
-// WriteV1ForTest writes a database of schema version 1 in dir, with the
-// keys the build that wrote version 1 wrote: v = 1, j/ p/ r/ as JSON, and
-// the index keys o/ s/ w/ u/ q/ with raw segments.
-func WriteV1ForTest(dir string, jobs []V1Job) error {
-	db, err := badger.Open(badger.DefaultOptions(dir).WithLogger(nil))
-	if err != nil {
-		return err
-	}
-	defer db.Close()
-	return db.Update(func(txn *badger.Txn) error {
-		if err := txn.Set([]byte("v"), []byte("1")); err != nil {
-			return err
-		}
-		for _, j := range jobs {
-			r := toRecord(j.Job)
-			data, _ := json.Marshal(r)
-			p, _ := json.Marshal(j.Program)
-			sets := map[string][]byte{"j/" + r.JobQRN: data, "p/" + r.JobQRN: p}
-			if j.Result != nil {
-				sets["r/"+r.JobQRN], _ = json.Marshal(j.Result)
-			}
-			for _, k := range r.indexKeysV1() {
-				sets[k] = nil
-			}
-			for k, v := range sets {
-				if err := txn.Set([]byte(k), v); err != nil {
-					return err
-				}
-			}
-		}
-		return nil
-	})
-}
-
-// KeysForTest lists the keys of b with prefix.
-func (b *Badger) KeysForTest(prefix string) []string {
-	var out []string
-	_ = b.db.View(func(txn *badger.Txn) error {
-		return iterateKeys(txn, prefix, func(k []byte) bool {
-			out = append(out, string(k))
-			return true
-		})
-	})
-	return out
 }

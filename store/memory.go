@@ -1,5 +1,7 @@
-// Package store holds the Stores the Service runs on: NewMemory keeps jobs
-// for the life of the process, OpenBadger keeps them on disk. Package
+// Package store holds the memory Store: NewMemory keeps jobs for the
+// life of the process. The Stores that keep them longer have packages of
+// their own, so that a program links only the one it uses: store/badger
+// (on disk) and store/postgres (shared by several nodes). Package
 // storetest is the conformance suite every Store passes.
 package store
 
@@ -14,6 +16,8 @@ import (
 	"time"
 
 	"github.com/qjobs/quantum"
+	"github.com/qjobs/quantum/store/internal/inproc"
+	"github.com/qjobs/quantum/store/internal/ordered"
 )
 
 // Memory is a Store that keeps everything in memory, safe for concurrent
@@ -33,15 +37,15 @@ import (
 // holds the store for more than a few tens of microseconds at a time.
 // Unfinished takes O(log n) plus what it returns per status.
 type Memory struct {
-	inUse
+	inUse   inproc.Guard
 	mu      sync.Mutex
 	jobs    map[string]*entry
 	owners  map[string]*owned
-	changed map[quantum.JobStatus]*ordered[changeKey] // each status's jobs, oldest change first
-	devices map[string]*ordered[queueKey]             // device → its QUEUED jobs, oldest first: positions and depth
-	queues  map[quantum.Queue]*ordered[queueKey]      // owner and device → their QUEUED jobs: claims
-	seq     uint64                                    // how many times a job became QUEUED
-	keys    map[idemKey]string                        // an owner's idempotency key → the job that took it last
+	changed map[quantum.JobStatus]*ordered.Set[inproc.ChangeKey] // each status's jobs, oldest change first
+	devices map[string]*ordered.Set[queueKey]                    // device → its QUEUED jobs, oldest first: positions and depth
+	queues  map[quantum.Queue]*ordered.Set[queueKey]             // owner and device → their QUEUED jobs: claims
+	seq     uint64                                               // how many times a job became QUEUED
+	keys    map[idemKey]string                                   // an owner's idempotency key → the job that took it last
 
 	// hook, when set (by tests), is called inside every critical section
 	// with the method's name.
@@ -50,7 +54,7 @@ type Memory struct {
 
 // owned is one owner's jobs, newest first, and how many are in each status.
 type owned struct {
-	jobs   *ordered[listKey]
+	jobs   *ordered.Set[listKey]
 	counts map[quantum.JobStatus]int
 }
 
@@ -92,19 +96,6 @@ func compareQueue(a, b queueKey) int {
 	return cmp.Compare(a.seq, b.seq)
 }
 
-// changeKey orders jobs by their last change, oldest first, then QRN.
-type changeKey struct {
-	at  time.Time
-	qrn string
-}
-
-func compareChange(a, b changeKey) int {
-	if c := a.at.Compare(b.at); c != 0 {
-		return c
-	}
-	return strings.Compare(a.qrn, b.qrn)
-}
-
 func queuedAt(j *quantum.JobRecord) time.Time {
 	if j.QueuedAt.IsZero() {
 		return j.UpdatedAt
@@ -119,12 +110,17 @@ func NewMemory() *Memory {
 	return &Memory{
 		jobs:    map[string]*entry{},
 		owners:  map[string]*owned{},
-		changed: map[quantum.JobStatus]*ordered[changeKey]{},
-		devices: map[string]*ordered[queueKey]{},
-		queues:  map[quantum.Queue]*ordered[queueKey]{},
+		changed: map[quantum.JobStatus]*ordered.Set[inproc.ChangeKey]{},
+		devices: map[string]*ordered.Set[queueKey]{},
+		queues:  map[quantum.Queue]*ordered.Set[queueKey]{},
 		keys:    map[idemKey]string{},
 	}
 }
+
+// Acquire marks the store in use by one Service; quantum.ErrStoreInUse
+// while another holds it. The returned release may be called more than
+// once.
+func (m *Memory) Acquire() (release func(), err error) { return m.inUse.Acquire() }
 
 // lock takes the store's mutex and returns its unlock, for use as
 // defer m.lock()().
@@ -164,7 +160,7 @@ func (m *Memory) CreateJob(ctx context.Context, job *quantum.JobRecord, program 
 	m.jobs[j.JobQRN] = e
 	o := m.owners[j.Owner]
 	if o == nil {
-		o = &owned{jobs: newOrdered(compareList), counts: map[quantum.JobStatus]int{}}
+		o = &owned{jobs: ordered.New(compareList), counts: map[quantum.JobStatus]int{}}
 		m.owners[j.Owner] = o
 	}
 	o.jobs.Insert(listKey{j.TimeStamps.CreatedAt, j.JobQRN})
@@ -181,7 +177,7 @@ func (m *Memory) index(e *entry, old *quantum.JobRecord) {
 		m.unindexStatus(old)
 	}
 	o.counts[j.Status]++
-	insertIn(m.changed, j.Status, changeKey{j.UpdatedAt, j.JobQRN}, compareChange)
+	ordered.InsertIn(m.changed, j.Status, inproc.ChangeKey{At: j.UpdatedAt, QRN: j.JobQRN}, inproc.CompareChange)
 	wasQueued := old != nil && old.Status == quantum.StatusQueued
 	isQueued := j.Status == quantum.StatusQueued
 	if wasQueued && isQueued && queuedAt(j).Equal(e.queued.at) {
@@ -193,8 +189,8 @@ func (m *Memory) index(e *entry, old *quantum.JobRecord) {
 	if isQueued {
 		m.seq++
 		e.queued = queueKey{queuedAt(j), m.seq, j.JobQRN}
-		insertIn(m.devices, j.DeviceQRN, e.queued, compareQueue)
-		insertIn(m.queues, quantum.Queue{Device: j.DeviceQRN, Owner: j.Owner}, e.queued, compareQueue)
+		ordered.InsertIn(m.devices, j.DeviceQRN, e.queued, compareQueue)
+		ordered.InsertIn(m.queues, quantum.Queue{Device: j.DeviceQRN, Owner: j.Owner}, e.queued, compareQueue)
 	}
 }
 
@@ -204,31 +200,14 @@ func (m *Memory) unindexStatus(old *quantum.JobRecord) {
 	if o.counts[old.Status]--; o.counts[old.Status] == 0 {
 		delete(o.counts, old.Status)
 	}
-	deleteIn(m.changed, old.Status, changeKey{old.UpdatedAt, old.JobQRN})
+	ordered.DeleteIn(m.changed, old.Status, inproc.ChangeKey{At: old.UpdatedAt, QRN: old.JobQRN})
 }
 
 // unqueue takes e, whose job was old and QUEUED, out of its queues.
 func (m *Memory) unqueue(e *entry, old *quantum.JobRecord) {
-	deleteIn(m.devices, old.DeviceQRN, e.queued)
-	deleteIn(m.queues, quantum.Queue{Device: old.DeviceQRN, Owner: old.Owner}, e.queued)
+	ordered.DeleteIn(m.devices, old.DeviceQRN, e.queued)
+	ordered.DeleteIn(m.queues, quantum.Queue{Device: old.DeviceQRN, Owner: old.Owner}, e.queued)
 	e.queued = queueKey{}
-}
-
-func insertIn[M ~map[I]*ordered[K], I comparable, K any](sets M, at I, k K, cmp func(a, b K) int) {
-	s := sets[at]
-	if s == nil {
-		s = newOrdered(cmp)
-		sets[at] = s
-	}
-	s.Insert(k)
-}
-
-func deleteIn[M ~map[I]*ordered[K], I comparable, K any](sets M, at I, k K) {
-	if s := sets[at]; s != nil {
-		if s.Delete(k); s.Len() == 0 {
-			delete(sets, at)
-		}
-	}
 }
 
 func (m *Memory) GetJob(ctx context.Context, qrn string) (*quantum.JobRecord, error) {
@@ -456,15 +435,8 @@ func (m *Memory) Queues(ctx context.Context) ([]quantum.Queue, error) {
 	defer m.lock()()
 	m.fault("Queues")
 	out := slices.Collect(maps.Keys(m.queues))
-	slices.SortFunc(out, compareQueues)
+	slices.SortFunc(out, inproc.CompareQueues)
 	return out, nil
-}
-
-func compareQueues(a, b quantum.Queue) int {
-	if c := strings.Compare(a.Device, b.Device); c != 0 {
-		return c
-	}
-	return strings.Compare(a.Owner, b.Owner)
 }
 
 func (m *Memory) ClaimJob(ctx context.Context, c quantum.Claim) (*quantum.JobRecord, error) {
@@ -503,24 +475,17 @@ func (m *Memory) Unfinished(ctx context.Context, statuses []quantum.JobStatus, b
 		n := 0
 		for c := set.First(); c.Valid() && n < limit; c.Next() {
 			k := c.Key()
-			if !before.IsZero() && !k.at.Before(before) {
+			if !before.IsZero() && !k.At.Before(before) {
 				break
 			}
-			out = append(out, m.jobs[k.qrn].job)
+			out = append(out, m.jobs[k.QRN].job)
 			n++
 		}
 	}
-	sortByUpdate(out)
+	inproc.SortByUpdate(out)
 	out = out[:min(len(out), max(limit, 0))]
 	for i, j := range out {
 		out[i] = j.Clone()
 	}
 	return out, nil
-}
-
-// sortByUpdate orders jobs by their last change, oldest first, then QRN.
-func sortByUpdate(jobs []*quantum.JobRecord) {
-	slices.SortFunc(jobs, func(a, b *quantum.JobRecord) int {
-		return compareChange(changeKey{a.UpdatedAt, a.JobQRN}, changeKey{b.UpdatedAt, b.JobQRN})
-	})
 }

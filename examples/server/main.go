@@ -62,6 +62,7 @@ import (
 	"github.com/qjobs/quantum/httpadapter"
 	"github.com/qjobs/quantum/metrics"
 	"github.com/qjobs/quantum/store"
+	"github.com/qjobs/quantum/store/badger"
 	"github.com/qjobs/quantum/store/postgres"
 )
 
@@ -342,7 +343,7 @@ func openStore(ctx context.Context, cfg config, log *zap.Logger) (quantum.Store,
 	case "memory":
 		return store.NewMemory(), func() {}, nil
 	case "badger":
-		b, err := store.OpenBadger(cfg.data, store.WithLogger(log))
+		b, err := badger.Open(cfg.data, badger.WithLogger(log))
 		if err != nil {
 			return nil, nil, err
 		}

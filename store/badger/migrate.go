@@ -1,11 +1,11 @@
-package store
+package badger
 
 import (
 	"errors"
 	"fmt"
 	"strconv"
 
-	"github.com/dgraph-io/badger/v4"
+	badgerdb "github.com/dgraph-io/badger/v4"
 	"go.uber.org/zap"
 
 	"github.com/qjobs/quantum"
@@ -14,13 +14,13 @@ import (
 // checkSchema reads the schema version: it writes SchemaVersion in a new
 // database, migrates an older one, and refuses a newer one (or one it
 // cannot read).
-func (b *Badger) checkSchema() error {
+func (b *Store) checkSchema() error {
 	var version []byte
 	var data bool // the database holds jobs
-	err := b.db.View(func(txn *badger.Txn) error {
+	err := b.db.View(func(txn *badgerdb.Txn) error {
 		item, err := txn.Get([]byte("v"))
 		switch {
-		case errors.Is(err, badger.ErrKeyNotFound):
+		case errors.Is(err, badgerdb.ErrKeyNotFound):
 		case err != nil:
 			return err
 		default:
@@ -55,7 +55,7 @@ func (b *Badger) checkSchema() error {
 	if string(version) == strconv.Itoa(n) {
 		return nil
 	}
-	return b.update(func(txn *badger.Txn) error { return txn.Set([]byte("v"), []byte(strconv.Itoa(n))) })
+	return b.update(func(txn *badgerdb.Txn) error { return txn.Set([]byte("v"), []byte(strconv.Itoa(n))) })
 }
 
 // migrationBatch is how many jobs one step of a migration rewrites.
@@ -68,12 +68,12 @@ const migrationBatch = 1000
 // batches, each written at once; a migration cut short is done again from
 // the start at the next open (each step is idempotent), and the version
 // becomes 2 only at the end.
-func (b *Badger) migrateV1() error {
+func (b *Store) migrateV1() error {
 	after, done := "", 0
 	for {
 		var recs []*record
-		err := b.db.View(func(txn *badger.Txn) error {
-			opts := badger.DefaultIteratorOptions
+		err := b.db.View(func(txn *badgerdb.Txn) error {
+			opts := badgerdb.DefaultIteratorOptions
 			opts.Prefix = []byte("j/")
 			it := txn.NewIterator(opts)
 			defer it.Close()
@@ -140,10 +140,10 @@ func (r *record) indexKeysV1() []string {
 
 // dropOrphanChunks deletes the chunks that no manifest names: those a
 // change staged and a crash kept from committing or deleting.
-func (b *Badger) dropOrphanChunks() error {
+func (b *Store) dropOrphanChunks() error {
 	type blob struct{ kind, id, qrn string }
 	chunks := map[blob][]string{}
-	err := b.db.View(func(txn *badger.Txn) error {
+	err := b.db.View(func(txn *badgerdb.Txn) error {
 		return iterateKeys(txn, "c/", func(k []byte) bool {
 			key := string(k)
 			// c/<kind>/<id>/<n>/<qrn>: kind 1 byte, id 16, n 6
@@ -164,9 +164,9 @@ func (b *Badger) dropOrphanChunks() error {
 	for bl, keys := range chunks {
 		keep := false
 		if bl.qrn != "" {
-			if err := b.db.View(func(txn *badger.Txn) error {
+			if err := b.db.View(func(txn *badgerdb.Txn) error {
 				item, err := txn.Get([]byte(bl.kind + "/" + bl.qrn))
-				if errors.Is(err, badger.ErrKeyNotFound) {
+				if errors.Is(err, badgerdb.ErrKeyNotFound) {
 					return nil
 				}
 				if err != nil {

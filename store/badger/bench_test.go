@@ -1,4 +1,4 @@
-package store_test
+package badger_test
 
 import (
 	"context"
@@ -9,17 +9,16 @@ import (
 	"time"
 
 	"github.com/qjobs/quantum"
-	"github.com/qjobs/quantum/store"
+	"github.com/qjobs/quantum/store/badger"
+	"github.com/qjobs/quantum/store/internal/storebench"
 )
-
-const benchBell = "OPENQASM 2.0;\ninclude \"qelib1.inc\";\nqreg q[2];\ncreg c[2];\nh q[0];\ncx q[0],q[1];\nmeasure q -> c;\n"
 
 // BenchmarkBadgerJobThroughput is create → COMPLETED → result on the
 // badger store, with synchronous writes on and off.
 func BenchmarkBadgerJobThroughput(b *testing.B) {
 	for _, syncWrites := range []bool{true, false} {
 		b.Run(fmt.Sprintf("sync=%v", syncWrites), func(b *testing.B) {
-			st, err := store.OpenBadger(b.TempDir(), store.WithSyncWrites(syncWrites))
+			st, err := badger.Open(b.TempDir(), badger.WithSyncWrites(syncWrites))
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -30,7 +29,7 @@ func BenchmarkBadgerJobThroughput(b *testing.B) {
 			}
 			defer svc.Close(context.Background())
 			u, _ := svc.AddAPIKey("bench", "bench")
-			req := quantum.JobRequest{DeviceQRN: "qbraid:qbraid:sim:qir-sv", Shots: 1000, Program: &quantum.Program{Format: "qasm2", Data: benchBell}}
+			req := quantum.JobRequest{DeviceQRN: "qbraid:qbraid:sim:qir-sv", Shots: 1000, Program: &quantum.Program{Format: "qasm2", Data: storebench.Bell}}
 			work := make(chan struct{})
 			var wg sync.WaitGroup
 			for range 32 {
@@ -75,7 +74,7 @@ func BenchmarkBadgerJobThroughput(b *testing.B) {
 // job's number) and mod (i mod 3).
 func BenchmarkBadgerList1M(b *testing.B) {
 	const n = 1_000_000
-	st, err := store.OpenBadger(b.TempDir(), store.WithSyncWrites(false))
+	st, err := badger.Open(b.TempDir(), badger.WithSyncWrites(false))
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -125,7 +124,7 @@ func BenchmarkBadgerList1M(b *testing.B) {
 }
 
 func fill(b *testing.B, st quantum.Store, n int) {
-	parallelFill(b, st, n, func(i int) *quantum.JobRecord {
+	storebench.Fill(b, st, n, func(i int) *quantum.JobRecord {
 		status, vendor, device := quantum.StatusCompleted, "qbraid", "qbraid:qbraid:sim:qir-sv"
 		switch i % 10 {
 		case 0:
@@ -138,6 +137,6 @@ func fill(b *testing.B, st quantum.Store, n int) {
 		if i%4 == 0 {
 			vendor, device = "aws", "aws:aws:sim:sv1"
 		}
-		return benchJob("owner", device, vendor, status, i, map[string]any{"i": int64(i), "mod": int64(i % 3)})
+		return storebench.Job("owner", device, vendor, status, i, map[string]any{"i": int64(i), "mod": int64(i % 3)})
 	})
 }

@@ -1,4 +1,4 @@
-package store
+package badger
 
 import (
 	"bytes"
@@ -8,7 +8,7 @@ import (
 	"maps"
 	"slices"
 
-	"github.com/dgraph-io/badger/v4"
+	badgerdb "github.com/dgraph-io/badger/v4"
 
 	"github.com/qjobs/quantum"
 )
@@ -28,7 +28,7 @@ func filters(f quantum.JobFilter) bool {
 
 // chooseIndex picks the index that holds the fewest keys among those the
 // filter names, and what remains to test.
-func (b *Badger) chooseIndex(txn *badger.Txn, f quantum.JobFilter) (listIndex, bool) {
+func (b *Store) chooseIndex(txn *badgerdb.Txn, f quantum.JobFilter) (listIndex, bool) {
 	best := listIndex{prefixes: []string{ownerPrefix(f.Owner)}, rest: f}
 	named := false // best is an index the filter names
 	better := func(n int) bool { return n < best.size || n == best.size && !named }
@@ -90,13 +90,13 @@ func (b *Badger) chooseIndex(txn *badger.Txn, f quantum.JobFilter) (listIndex, b
 	return best, true
 }
 
-func (b *Badger) ListJobs(ctx context.Context, f quantum.JobFilter) ([]*quantum.JobRecord, int, error) {
+func (b *Store) ListJobs(ctx context.Context, f quantum.JobFilter) ([]*quantum.JobRecord, int, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, 0, err
 	}
 	var page []*quantum.JobRecord
 	total := 0
-	err := b.db.View(func(txn *badger.Txn) error {
+	err := b.db.View(func(txn *badgerdb.Txn) error {
 		b.fault("ListJobs")
 		ix, ok := b.chooseIndex(txn, f)
 		if !ok {
@@ -236,7 +236,7 @@ func rawTag(raw json.RawMessage) any {
 
 // scanLimit is the error for a list that would read n jobs to test its
 // filter, more than the scan limit: counts only, never the filter's values.
-func (b *Badger) scanLimit(n string) error {
+func (b *Store) scanLimit(n string) error {
 	return fmt.Errorf("store: this filter is answered by reading %s jobs, more than the %d one list may read; "+
 		"narrow it with a status, a vendor, a provider or a tag: %w", n, b.cfg.scanLimit, quantum.ErrScanLimit)
 }
@@ -244,15 +244,15 @@ func (b *Badger) scanLimit(n string) error {
 // walk reads the keys under one or more prefixes, merged, newest first:
 // it yields each key's tail, <created>/<qrn>, valid until the next call.
 type walk struct {
-	its      []*badger.Iterator
+	its      []*badgerdb.Iterator
 	prefixes [][]byte
-	last     *badger.Iterator // to advance at the next call
+	last     *badgerdb.Iterator // to advance at the next call
 }
 
-func newWalk(txn *badger.Txn, prefixes []string) *walk {
+func newWalk(txn *badgerdb.Txn, prefixes []string) *walk {
 	w := &walk{}
 	for _, p := range prefixes {
-		opts := badger.DefaultIteratorOptions
+		opts := badgerdb.DefaultIteratorOptions
 		opts.PrefetchValues, opts.Reverse, opts.Prefix = false, true, []byte(p)
 		it := txn.NewIterator(opts)
 		it.Seek([]byte(p + "\xff"))

@@ -1,4 +1,4 @@
-package store_test
+package badger_test
 
 import (
 	"context"
@@ -10,15 +10,15 @@ import (
 	"time"
 
 	"github.com/qjobs/quantum"
-	"github.com/qjobs/quantum/store"
+	"github.com/qjobs/quantum/store/badger"
 	"github.com/qjobs/quantum/store/storetest"
 )
 
 var ctx = context.Background()
 
-func openBadger(t *testing.T, opts ...store.BadgerOption) *store.Badger {
+func openBadger(t *testing.T, opts ...badger.Option) *badger.Store {
 	t.Helper()
-	b, err := store.OpenBadger(t.TempDir(), opts...)
+	b, err := badger.Open(t.TempDir(), opts...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -28,19 +28,19 @@ func openBadger(t *testing.T, opts ...store.BadgerOption) *store.Badger {
 
 func TestBadgerOnDisk(t *testing.T) {
 	storetest.Run(t, func(t *testing.T) quantum.Store {
-		return openBadger(t, store.WithSyncWrites(false), store.WithMaxValueBytes(4<<20))
+		return openBadger(t, badger.WithSyncWrites(false), badger.WithMaxValueBytes(4<<20))
 	})
 }
 
 func TestBadgerInMemory(t *testing.T) {
 	storetest.Run(t, func(t *testing.T) quantum.Store {
-		return openBadger(t, store.WithInMemory(), store.WithMaxValueBytes(4<<20))
+		return openBadger(t, badger.WithInMemory(), badger.WithMaxValueBytes(4<<20))
 	})
 }
 
 func TestBadgerKeepsJobsAcrossReopen(t *testing.T) {
 	dir := t.TempDir()
-	b, err := store.OpenBadger(dir)
+	b, err := badger.Open(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -55,7 +55,7 @@ func TestBadgerKeepsJobsAcrossReopen(t *testing.T) {
 	if err := b.Close(); err != nil {
 		t.Fatalf("second Close: %v", err)
 	}
-	b, err = store.OpenBadger(dir)
+	b, err = badger.Open(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -80,7 +80,7 @@ func TestBadgerKeepsJobsAcrossReopen(t *testing.T) {
 // job and still refuses a second job.
 func TestBadgerKeepsKeysAcrossReopen(t *testing.T) {
 	dir := t.TempDir()
-	b, err := store.OpenBadger(dir)
+	b, err := badger.Open(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -96,7 +96,7 @@ func TestBadgerKeepsKeysAcrossReopen(t *testing.T) {
 	if err := b.Close(); err != nil {
 		t.Fatal(err)
 	}
-	b, err = store.OpenBadger(dir)
+	b, err = badger.Open(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -112,15 +112,15 @@ func TestBadgerKeepsKeysAcrossReopen(t *testing.T) {
 
 func TestBadgerRefusesNewerSchema(t *testing.T) {
 	dir := t.TempDir()
-	b, err := store.OpenBadger(dir)
+	b, err := badger.Open(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := b.SetSchemaVersionForTest(store.SchemaVersion + 1); err != nil {
+	if err := b.SetSchemaVersionForTest(badger.SchemaVersion + 1); err != nil {
 		t.Fatal(err)
 	}
 	b.Close()
-	if _, err := store.OpenBadger(dir); err == nil || !strings.Contains(err.Error(), "schema version") {
+	if _, err := badger.Open(dir); err == nil || !strings.Contains(err.Error(), "schema version") {
 		t.Fatalf("open of a newer schema: %v", err)
 	}
 }
@@ -130,7 +130,7 @@ func TestBadgerRefusesNewerSchema(t *testing.T) {
 // other changes commit in between: the state must still end exact.
 func TestBadgerSlowApply(t *testing.T) {
 	storetest.Run(t, func(t *testing.T) quantum.Store {
-		b := openBadger(t, store.WithInMemory(), store.WithMaxValueBytes(4<<20))
+		b := openBadger(t, badger.WithInMemory(), badger.WithMaxValueBytes(4<<20))
 		var n atomic.Uint64
 		b.SetFaultHookForTest(func(method string) {
 			if method == "apply" {

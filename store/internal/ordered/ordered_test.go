@@ -1,4 +1,4 @@
-package store
+package ordered
 
 import (
 	"cmp"
@@ -9,7 +9,7 @@ import (
 
 // check verifies the tree's invariants: sizes, fill, order and
 // separators.
-func (t *ordered[K]) check(tb testing.TB) {
+func (t *Set[K]) check(tb testing.TB) {
 	tb.Helper()
 	type item struct {
 		n    *onode[K]
@@ -69,7 +69,7 @@ func (t *ordered[K]) check(tb testing.TB) {
 func TestOrderedAgainstSlice(t *testing.T) {
 	for _, span := range []int{50, 2000, 100_000} {
 		rng := rand.New(rand.NewPCG(uint64(span), 1))
-		tr := newOrdered(cmp.Compare[int])
+		tr := New(cmp.Compare[int])
 		var ref []int
 		ops := 40_000
 		for op := range ops {
@@ -154,7 +154,7 @@ func TestOrderedAgainstSlice(t *testing.T) {
 }
 
 func BenchmarkOrderedQueue100k(b *testing.B) {
-	tr := newOrdered(cmp.Compare[int])
+	tr := New(cmp.Compare[int])
 	for i := range 100_000 {
 		tr.Insert(i)
 	}

@@ -1,9 +1,11 @@
-package store
+// Package ordered is the sorted set that the memory and badger stores
+// keep their queues (and the memory store its lists) in.
+package ordered
 
 import "slices"
 
-// ordered is a sorted set of distinct keys that also knows ranks: how
-// many keys come before a key, and which key has a given rank. Insert,
+// Set is a sorted set of distinct keys that also knows ranks: how many
+// keys come before a key, and which key has a given rank. Insert,
 // delete, rank, select and seek take O(log n); stepping from a key to the
 // next takes O(1) amortised.
 //
@@ -12,9 +14,9 @@ import "slices"
 // tree is never deeper than about log₃₂ n. Every walk is a loop over an
 // explicit path: nothing recurses, however large the set.
 //
-// An ordered is not safe for concurrent use; the stores guard theirs with
+// A Set is not safe for concurrent use; the stores guard theirs with
 // their locks.
-type ordered[K any] struct {
+type Set[K any] struct {
 	cmp  func(a, b K) int
 	root *onode[K]
 }
@@ -40,12 +42,13 @@ const (
 	maxDepth = 14
 )
 
-func newOrdered[K any](cmp func(a, b K) int) *ordered[K] {
-	return &ordered[K]{cmp: cmp, root: &onode[K]{}}
+// New returns an empty set whose keys cmp orders.
+func New[K any](cmp func(a, b K) int) *Set[K] {
+	return &Set[K]{cmp: cmp, root: &onode[K]{}}
 }
 
 // Len is how many keys the set holds.
-func (t *ordered[K]) Len() int { return t.root.size }
+func (t *Set[K]) Len() int { return t.root.size }
 
 func (n *onode[K]) leaf() bool { return n.kids == nil }
 
@@ -66,7 +69,7 @@ func (n *onode[K]) capacity() int {
 }
 
 // route is the index of the child of inner node n under which k belongs.
-func (t *ordered[K]) route(n *onode[K], k K) int {
+func (t *Set[K]) route(n *onode[K], k K) int {
 	lo, hi := 1, len(n.keys) // the first separator > k, among keys[1:]
 	for lo < hi {
 		m := int(uint(lo+hi) >> 1)
@@ -86,7 +89,7 @@ type step[K any] struct {
 }
 
 // descend walks from the root to the leaf where k belongs, filling path.
-func (t *ordered[K]) descend(k K, path *[maxDepth]step[K]) (*onode[K], int) {
+func (t *Set[K]) descend(k K, path *[maxDepth]step[K]) (*onode[K], int) {
 	n, d := t.root, 0
 	for !n.leaf() {
 		i := t.route(n, k)
@@ -98,7 +101,7 @@ func (t *ordered[K]) descend(k K, path *[maxDepth]step[K]) (*onode[K], int) {
 }
 
 // Insert adds k; false if it was there already.
-func (t *ordered[K]) Insert(k K) bool {
+func (t *Set[K]) Insert(k K) bool {
 	var path [maxDepth]step[K]
 	leaf, depth := t.descend(k, &path)
 	i, found := slices.BinarySearchFunc(leaf.keys, k, t.cmp)
@@ -148,7 +151,7 @@ func (n *onode[K]) split() (*onode[K], K) {
 }
 
 // Delete removes k; false if it was not there.
-func (t *ordered[K]) Delete(k K) bool {
+func (t *Set[K]) Delete(k K) bool {
 	var path [maxDepth]step[K]
 	leaf, depth := t.descend(k, &path)
 	i, found := slices.BinarySearchFunc(leaf.keys, k, t.cmp)
@@ -176,7 +179,7 @@ func (t *ordered[K]) Delete(k K) bool {
 // refill brings p.kids[at], one entry short of half full, back to at
 // least half: it takes an entry from a sibling that can spare one, or
 // merges with the sibling.
-func (t *ordered[K]) refill(p *onode[K], at int) {
+func (t *Set[K]) refill(p *onode[K], at int) {
 	li := at - 1 // the left one of the pair
 	if at == 0 {
 		li = 0
@@ -236,7 +239,7 @@ func (t *ordered[K]) refill(p *onode[K], at int) {
 }
 
 // Rank returns how many keys are less than k, and whether k is in the set.
-func (t *ordered[K]) Rank(k K) (int, bool) {
+func (t *Set[K]) Rank(k K) (int, bool) {
 	n, r := t.root, 0
 	for !n.leaf() {
 		i := t.route(n, k)
@@ -250,14 +253,14 @@ func (t *ordered[K]) Rank(k K) (int, bool) {
 }
 
 // Has reports whether k is in the set.
-func (t *ordered[K]) Has(k K) bool {
+func (t *Set[K]) Has(k K) bool {
 	_, found := t.Rank(k)
 	return found
 }
 
-// cursor walks the keys in order from where Seek or At put it. It is
+// Cursor walks the keys in order from where Seek or At put it. It is
 // valid only while the set does not change.
-type cursor[K any] struct {
+type Cursor[K any] struct {
 	path  [maxDepth]step[K]
 	depth int
 	leaf  *onode[K]
@@ -265,8 +268,8 @@ type cursor[K any] struct {
 }
 
 // Seek returns a cursor at the first key ≥ k.
-func (t *ordered[K]) Seek(k K) cursor[K] {
-	var c cursor[K]
+func (t *Set[K]) Seek(k K) Cursor[K] {
+	var c Cursor[K]
 	c.leaf, c.depth = t.descend(k, &c.path)
 	c.i, _ = slices.BinarySearchFunc(c.leaf.keys, k, t.cmp)
 	c.settle()
@@ -275,8 +278,8 @@ func (t *ordered[K]) Seek(k K) cursor[K] {
 
 // At returns a cursor at the key of rank r (0 is the smallest); past the
 // end when r ≥ Len.
-func (t *ordered[K]) At(r int) cursor[K] {
-	var c cursor[K]
+func (t *Set[K]) At(r int) Cursor[K] {
+	var c Cursor[K]
 	n := t.root
 	if r >= n.size || r < 0 {
 		r = n.size
@@ -297,23 +300,23 @@ func (t *ordered[K]) At(r int) cursor[K] {
 }
 
 // First returns a cursor at the smallest key.
-func (t *ordered[K]) First() cursor[K] { return t.At(0) }
+func (t *Set[K]) First() Cursor[K] { return t.At(0) }
 
 // Valid reports whether the cursor is at a key.
-func (c *cursor[K]) Valid() bool { return c.leaf != nil }
+func (c *Cursor[K]) Valid() bool { return c.leaf != nil }
 
 // Key is the key at the cursor.
-func (c *cursor[K]) Key() K { return c.leaf.keys[c.i] }
+func (c *Cursor[K]) Key() K { return c.leaf.keys[c.i] }
 
 // Next moves the cursor to the next key.
-func (c *cursor[K]) Next() {
+func (c *Cursor[K]) Next() {
 	c.i++
 	c.settle()
 }
 
 // settle moves a cursor that is past the end of its leaf to the start of
 // the next leaf, or makes it invalid at the end of the set.
-func (c *cursor[K]) settle() {
+func (c *Cursor[K]) settle() {
 	for c.leaf != nil && c.i >= len(c.leaf.keys) {
 		d := c.depth - 1
 		for d >= 0 && c.path[d].i+1 >= len(c.path[d].n.kids) {

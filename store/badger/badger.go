@@ -1,4 +1,14 @@
-package store
+// Package badger is a quantum.Store on disk, in a badger database: jobs
+// outlive the process, and one Service at a time uses them (badger locks
+// its directory).
+//
+//	st, err := badger.Open("./data")
+//	...
+//	svc, err := quantum.New(st)
+//
+// It has a package of its own so that a program that keeps its jobs in
+// memory (store.NewMemory) never links badger.
+package badger
 
 import (
 	"context"
@@ -12,13 +22,15 @@ import (
 	"sync"
 	"time"
 
-	"github.com/dgraph-io/badger/v4"
+	badgerdb "github.com/dgraph-io/badger/v4"
 	"go.uber.org/zap"
 
 	"github.com/qjobs/quantum"
+	"github.com/qjobs/quantum/store/internal/inproc"
+	"github.com/qjobs/quantum/store/internal/ordered"
 )
 
-// Badger is a Store on disk (or in memory, for tests) in a badger
+// Store is a quantum.Store on disk (or in memory, for tests) in a badger
 // database. Every change to a job and its index keys is one transaction;
 // transactions that conflict are retried a bounded number of times.
 //
@@ -67,18 +79,18 @@ import (
 // quantum.ErrScanLimit. A list that needs no such test reads only its
 // page: its total is a count in memory, or, for a tag, a count of index
 // keys.
-type Badger struct {
-	inUse
-	db  *badger.DB
-	cfg badgerConfig
+type Store struct {
+	inUse inproc.Guard
+	db    *badgerdb.DB
+	cfg   config
 
 	// mu guards the state in memory that mirrors the data: counts and
 	// queues (see the type's comment), and the hook.
 	mu      sync.Mutex
-	counts  map[string]int                     // list totals by index prefix
-	queued  map[queueMark]int                  // queue key → +1s minus -1s applied
-	devices map[string]*ordered[string]        // device → queue keys <queued>/<qrn> with a positive mark
-	owned   map[quantum.Queue]*ordered[string] // owner and device → the same
+	counts  map[string]int                         // list totals by index prefix
+	queued  map[queueMark]int                      // queue key → +1s minus -1s applied
+	devices map[string]*ordered.Set[string]        // device → queue keys <queued>/<qrn> with a positive mark
+	owned   map[quantum.Queue]*ordered.Set[string] // owner and device → the same
 	// hook, when set (by tests), is called inside every critical section
 	// with the method's name.
 	hook      func(method string)
@@ -126,11 +138,11 @@ const (
 	maxValueBound = 64 << 30
 )
 
-// BadgerOption configures OpenBadger. An option given a value it does not
-// accept makes OpenBadger fail, naming it.
-type BadgerOption func(*badgerConfig)
+// Option configures Open. An option given a value it does not
+// accept makes Open fail, naming it.
+type Option func(*config)
 
-type badgerConfig struct {
+type config struct {
 	sync      bool
 	inMemory  bool
 	log       *zap.Logger
@@ -140,23 +152,23 @@ type badgerConfig struct {
 	errs      []error
 }
 
-func (c *badgerConfig) refuse(format string, a ...any) {
+func (c *config) refuse(format string, a ...any) {
 	c.errs = append(c.errs, fmt.Errorf("store: "+format, a...))
 }
 
 // WithSyncWrites makes every commit wait for the disk (default on): a job
 // that was acknowledged survives a power loss. Commits that run at once
 // share one wait.
-func WithSyncWrites(on bool) BadgerOption { return func(c *badgerConfig) { c.sync = on } }
+func WithSyncWrites(on bool) Option { return func(c *config) { c.sync = on } }
 
 // WithInMemory keeps the database in memory only, for tests; dir is
 // ignored. A job's record is then at most 1 MiB.
-func WithInMemory() BadgerOption { return func(c *badgerConfig) { c.inMemory = true } }
+func WithInMemory() Option { return func(c *config) { c.inMemory = true } }
 
 // WithLogger routes badger's own log lines, and the store's, to l
-// (default: none). A nil l makes OpenBadger fail.
-func WithLogger(l *zap.Logger) BadgerOption {
-	return func(c *badgerConfig) {
+// (default: none). A nil l makes Open fail.
+func WithLogger(l *zap.Logger) Option {
+	return func(c *config) {
 		if l == nil {
 			c.refuse("WithLogger(nil): give a logger, or zap.NewNop() for none")
 			return
@@ -167,9 +179,9 @@ func WithLogger(l *zap.Logger) BadgerOption {
 
 // WithGCInterval sets how often value-log garbage collection runs
 // (default DefaultGCInterval); it also runs on Close. An interval that is
-// not positive makes OpenBadger fail.
-func WithGCInterval(d time.Duration) BadgerOption {
-	return func(c *badgerConfig) {
+// not positive makes Open fail.
+func WithGCInterval(d time.Duration) Option {
+	return func(c *config) {
 		if d <= 0 {
 			c.refuse("WithGCInterval(%v): the interval must be positive", d)
 			return
@@ -181,9 +193,9 @@ func WithGCInterval(d time.Duration) BadgerOption {
 // WithScanLimit sets how many jobs one list may read to test filters
 // that its index does not answer (default DefaultScanLimit); a list that
 // would read more fails with quantum.ErrScanLimit. A limit below 1 makes
-// OpenBadger fail.
-func WithScanLimit(n int) BadgerOption {
-	return func(c *badgerConfig) {
+// Open fail.
+func WithScanLimit(n int) Option {
+	return func(c *config) {
 		if n < 1 {
 			c.refuse("WithScanLimit(%d): the limit must be at least 1", n)
 			return
@@ -194,9 +206,9 @@ func WithScanLimit(n int) BadgerOption {
 
 // WithMaxValueBytes bounds a program or a result as stored (its JSON;
 // default DefaultMaxValueBytes): a larger one is refused with an error
-// that wraps quantum.ErrTooLarge. A bound below 1 makes OpenBadger fail.
-func WithMaxValueBytes(n int64) BadgerOption {
-	return func(c *badgerConfig) {
+// that wraps quantum.ErrTooLarge. A bound below 1 makes Open fail.
+func WithMaxValueBytes(n int64) Option {
+	return func(c *config) {
 		if n < 1 || n > maxValueBound {
 			c.refuse("WithMaxValueBytes(%d): the bound must be from 1 to %d", n, int64(maxValueBound))
 			return
@@ -205,12 +217,12 @@ func WithMaxValueBytes(n int64) BadgerOption {
 	}
 }
 
-// OpenBadger opens (or creates) the store in dir.
-func OpenBadger(dir string, opts ...BadgerOption) (*Badger, error) {
-	cfg := badgerConfig{sync: true, log: zap.NewNop(), gcEvery: DefaultGCInterval, scanLimit: DefaultScanLimit, maxValue: DefaultMaxValueBytes}
+// Open opens (or creates) the store in dir.
+func Open(dir string, opts ...Option) (*Store, error) {
+	cfg := config{sync: true, log: zap.NewNop(), gcEvery: DefaultGCInterval, scanLimit: DefaultScanLimit, maxValue: DefaultMaxValueBytes}
 	for _, o := range opts {
 		if o == nil {
-			cfg.refuse("a nil BadgerOption")
+			cfg.refuse("a nil Option")
 			continue
 		}
 		o(&cfg)
@@ -218,18 +230,18 @@ func OpenBadger(dir string, opts ...BadgerOption) (*Badger, error) {
 	if err := errors.Join(cfg.errs...); err != nil {
 		return nil, err
 	}
-	bo := badger.DefaultOptions(dir).
+	bo := badgerdb.DefaultOptions(dir).
 		WithSyncWrites(cfg.sync).
 		WithLogger(zapBadgerLogger{cfg.log.Sugar()}).
 		WithInMemory(cfg.inMemory)
 	if cfg.inMemory {
 		bo = bo.WithDir("").WithValueDir("")
 	}
-	db, err := badger.Open(bo)
+	db, err := badgerdb.Open(bo)
 	if err != nil {
 		return nil, fmt.Errorf("store: open badger in %q: %w", dir, err)
 	}
-	b := &Badger{db: db, cfg: cfg, log: cfg.log, stopGC: make(chan struct{}), gcDone: make(chan struct{})}
+	b := &Store{db: db, cfg: cfg, log: cfg.log, stopGC: make(chan struct{}), gcDone: make(chan struct{})}
 	for _, step := range []struct {
 		what string
 		fn   func() error
@@ -243,14 +255,14 @@ func OpenBadger(dir string, opts ...BadgerOption) (*Badger, error) {
 	return b, nil
 }
 
-func (b *Badger) maxRecord() int {
+func (b *Store) maxRecord() int {
 	if b.cfg.inMemory {
 		return maxRecordMemory
 	}
 	return maxRecordDisk
 }
 
-func (b *Badger) gcLoop(every time.Duration) {
+func (b *Store) gcLoop(every time.Duration) {
 	defer close(b.gcDone)
 	t := time.NewTicker(every)
 	defer t.Stop()
@@ -265,14 +277,14 @@ func (b *Badger) gcLoop(every time.Duration) {
 }
 
 // gc rewrites value-log files until badger finds none worth rewriting.
-func (b *Badger) gc() {
+func (b *Store) gc() {
 	for b.db.RunValueLogGC(0.5) == nil {
 	}
 }
 
 // Close runs a last garbage collection and closes the database. It is safe
 // to call more than once.
-func (b *Badger) Close() error {
+func (b *Store) Close() error {
 	b.closeOnce.Do(func() {
 		close(b.stopGC)
 		<-b.gcDone
@@ -285,10 +297,10 @@ func (b *Badger) Close() error {
 // maxRetries bounds the retries of a transaction that conflicts.
 const maxRetries = 50
 
-func (b *Badger) update(fn func(*badger.Txn) error) error {
+func (b *Store) update(fn func(*badgerdb.Txn) error) error {
 	var err error
 	for attempt := range maxRetries {
-		if err = b.db.Update(fn); !errors.Is(err, badger.ErrConflict) {
+		if err = b.db.Update(fn); !errors.Is(err, badgerdb.ErrConflict) {
 			return clean(err)
 		}
 		time.Sleep(time.Duration(attempt*attempt) * 10 * time.Microsecond)
@@ -307,7 +319,7 @@ func clean(err error) error {
 	if err == nil {
 		return nil
 	}
-	if errors.Is(err, badger.ErrTxnTooBig) {
+	if errors.Is(err, badgerdb.ErrTxnTooBig) {
 		return fmt.Errorf("store: the change is larger than one badger transaction holds: %w", quantum.ErrTooLarge)
 	}
 	msg := err.Error()
@@ -363,7 +375,7 @@ func (d *deltas) move(old, r *record) {
 }
 
 // apply adds a committed transaction's deltas to the state in memory.
-func (b *Badger) apply(d *deltas) {
+func (b *Store) apply(d *deltas) {
 	b.fault("apply") // outside the lock: tests widen the gap after the commit here
 	b.mu.Lock()
 	defer b.mu.Unlock()
@@ -383,7 +395,7 @@ func (b *Badger) apply(d *deltas) {
 // mark adds n to a queue key's mark, putting the key in its queues when
 // the mark becomes positive and taking it out when it stops being so.
 // The caller holds b.mu.
-func (b *Badger) mark(m queueMark, n int) {
+func (b *Store) mark(m queueMark, n int) {
 	before := b.queued[m]
 	after := before + n
 	if after == 0 {
@@ -393,18 +405,18 @@ func (b *Badger) mark(m queueMark, n int) {
 	}
 	switch {
 	case before <= 0 && after > 0:
-		insertIn(b.devices, m.q.Device, m.key, strings.Compare)
-		insertIn(b.owned, m.q, m.key, strings.Compare)
+		ordered.InsertIn(b.devices, m.q.Device, m.key, strings.Compare)
+		ordered.InsertIn(b.owned, m.q, m.key, strings.Compare)
 	case before > 0 && after <= 0:
-		deleteIn(b.devices, m.q.Device, m.key)
-		deleteIn(b.owned, m.q, m.key)
+		ordered.DeleteIn(b.devices, m.q.Device, m.key)
+		ordered.DeleteIn(b.owned, m.q, m.key)
 	}
 }
 
 // queueKeys returns up to n of the queue's keys that come after the key
 // after ("" for the first), oldest first. Resuming from a key rather than
 // an index keeps a caller's place when keys before it go meanwhile.
-func (b *Badger) queueKeys(q quantum.Queue, after string, n int) []string {
+func (b *Store) queueKeys(q quantum.Queue, after string, n int) []string {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	b.fault("queueKeys")
@@ -424,19 +436,19 @@ func (b *Badger) queueKeys(q quantum.Queue, after string, n int) []string {
 }
 
 // fault calls the test hook, if any, from inside a critical section.
-func (b *Badger) fault(method string) {
+func (b *Store) fault(method string) {
 	if b.hook != nil {
 		b.hook(method)
 	}
 }
 
 // loadCounts counts the list index keys and reads the queues.
-func (b *Badger) loadCounts() error {
+func (b *Store) loadCounts() error {
 	b.counts = map[string]int{}
 	b.queued = map[queueMark]int{}
-	b.devices = map[string]*ordered[string]{}
-	b.owned = map[quantum.Queue]*ordered[string]{}
-	return b.db.View(func(txn *badger.Txn) error {
+	b.devices = map[string]*ordered.Set[string]{}
+	b.owned = map[quantum.Queue]*ordered.Set[string]{}
+	return b.db.View(func(txn *badgerdb.Txn) error {
 		var qrns []string
 		if err := iterateKeys(txn, "q/", func(k []byte) bool {
 			key := string(k)
@@ -468,7 +480,7 @@ func (b *Badger) loadCounts() error {
 // put writes r (as data) and moves its index keys from old (nil for a new
 // job), noting the changes to the state in memory in d. Keys that both
 // have stay as they are.
-func put(txn *badger.Txn, old, r *record, data []byte, d *deltas) error {
+func put(txn *badgerdb.Txn, old, r *record, data []byte, d *deltas) error {
 	keys := r.indexKeys()
 	var had []string
 	if old != nil {
@@ -514,9 +526,9 @@ func missing(a, b []string) []string {
 	return out
 }
 
-func getRecord(txn *badger.Txn, qrn string) (*record, error) {
+func getRecord(txn *badgerdb.Txn, qrn string) (*record, error) {
 	item, err := txn.Get([]byte("j/" + qrn))
-	if errors.Is(err, badger.ErrKeyNotFound) {
+	if errors.Is(err, badgerdb.ErrKeyNotFound) {
 		return nil, quantum.ErrJobNotFound
 	}
 	if err != nil {
@@ -527,10 +539,15 @@ func getRecord(txn *badger.Txn, qrn string) (*record, error) {
 	return &r, err
 }
 
-var _ quantum.ExclusiveStore = (*Badger)(nil)
+var _ quantum.ExclusiveStore = (*Store)(nil)
+
+// Acquire marks the store in use by one Service; quantum.ErrStoreInUse
+// while another holds it. The returned release may be called more than
+// once.
+func (b *Store) Acquire() (release func(), err error) { return b.inUse.Acquire() }
 
 // marshalRecord is j as stored, or an ErrTooLarge error.
-func (b *Badger) marshalRecord(j *quantum.JobRecord) (*record, []byte, error) {
+func (b *Store) marshalRecord(j *quantum.JobRecord) (*record, []byte, error) {
 	if len(j.JobQRN) > maxQRN {
 		return nil, nil, tooLarge("job QRN", int64(len(j.JobQRN)), maxQRN)
 	}
@@ -545,7 +562,7 @@ func (b *Badger) marshalRecord(j *quantum.JobRecord) (*record, []byte, error) {
 	return r, data, nil
 }
 
-func (b *Badger) CreateJob(ctx context.Context, job *quantum.JobRecord, program quantum.Program) error {
+func (b *Store) CreateJob(ctx context.Context, job *quantum.JobRecord, program quantum.Program) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
@@ -571,12 +588,12 @@ func (b *Badger) CreateJob(ctx context.Context, job *quantum.JobRecord, program 
 		}
 	}()
 	var d *deltas
-	err = b.update(func(txn *badger.Txn) error {
+	err = b.update(func(txn *badgerdb.Txn) error {
 		b.fault("CreateJob")
 		d = newDeltas()
 		if _, err := txn.Get([]byte("j/" + job.JobQRN)); err == nil {
 			return quantum.ErrJobExists
-		} else if !errors.Is(err, badger.ErrKeyNotFound) {
+		} else if !errors.Is(err, badgerdb.ErrKeyNotFound) {
 			return err
 		}
 		if err := takeKey(txn, r); err != nil {
@@ -598,7 +615,7 @@ func (b *Badger) CreateJob(ctx context.Context, job *quantum.JobRecord, program 
 // the window before it holds it. Badger's transactions conflict on the
 // key read here, so of concurrent creates with one key one commits and
 // the others retry, and then find it taken.
-func takeKey(txn *badger.Txn, r *record) error {
+func takeKey(txn *badgerdb.Txn, r *record) error {
 	if r.IdempotencyKey == "" {
 		return nil
 	}
@@ -615,13 +632,13 @@ func takeKey(txn *badger.Txn, r *record) error {
 
 // releaseKey drops the idempotency key of a job being deleted, if the job
 // still holds it.
-func releaseKey(txn *badger.Txn, r *record) error {
+func releaseKey(txn *badgerdb.Txn, r *record) error {
 	if r.IdempotencyKey == "" {
 		return nil
 	}
 	k := keyIndex(r.Owner, r.IdempotencyKey)
 	item, err := txn.Get(k)
-	if errors.Is(err, badger.ErrKeyNotFound) {
+	if errors.Is(err, badgerdb.ErrKeyNotFound) {
 		return nil
 	}
 	if err != nil {
@@ -635,9 +652,9 @@ func releaseKey(txn *badger.Txn, r *record) error {
 }
 
 // keyHolder is the job an idempotency key points at, or nil.
-func keyHolder(txn *badger.Txn, k []byte) (*record, error) {
+func keyHolder(txn *badgerdb.Txn, k []byte) (*record, error) {
 	item, err := txn.Get(k)
-	if errors.Is(err, badger.ErrKeyNotFound) {
+	if errors.Is(err, badgerdb.ErrKeyNotFound) {
 		return nil, nil
 	}
 	if err != nil {
@@ -654,12 +671,12 @@ func keyHolder(txn *badger.Txn, k []byte) (*record, error) {
 	return r, err
 }
 
-func (b *Badger) JobByIdempotencyKey(ctx context.Context, owner, key string, since time.Time) (*quantum.JobRecord, error) {
+func (b *Store) JobByIdempotencyKey(ctx context.Context, owner, key string, since time.Time) (*quantum.JobRecord, error) {
 	if key == "" {
 		return nil, quantum.ErrJobNotFound
 	}
 	var j *quantum.JobRecord
-	err := b.db.View(func(txn *badger.Txn) error {
+	err := b.db.View(func(txn *badgerdb.Txn) error {
 		b.fault("JobByIdempotencyKey")
 		r, err := keyHolder(txn, keyIndex(owner, key))
 		switch {
@@ -674,9 +691,9 @@ func (b *Badger) JobByIdempotencyKey(ctx context.Context, owner, key string, sin
 	return j, err
 }
 
-func (b *Badger) GetJob(ctx context.Context, qrn string) (*quantum.JobRecord, error) {
+func (b *Store) GetJob(ctx context.Context, qrn string) (*quantum.JobRecord, error) {
 	var j *quantum.JobRecord
-	err := b.db.View(func(txn *badger.Txn) error {
+	err := b.db.View(func(txn *badgerdb.Txn) error {
 		b.fault("GetJob")
 		r, err := getRecord(txn, qrn)
 		if err == nil {
@@ -687,9 +704,9 @@ func (b *Badger) GetJob(ctx context.Context, qrn string) (*quantum.JobRecord, er
 	return j, err
 }
 
-func (b *Badger) getBlobJSON(kind, qrn string, v any) error {
+func (b *Store) getBlobJSON(kind, qrn string, v any) error {
 	var data []byte
-	err := b.db.View(func(txn *badger.Txn) error {
+	err := b.db.View(func(txn *badgerdb.Txn) error {
 		b.fault("get")
 		var err error
 		data, err = getBlob(txn, kind, qrn)
@@ -704,7 +721,7 @@ func (b *Badger) getBlobJSON(kind, qrn string, v any) error {
 	return nil
 }
 
-func (b *Badger) GetProgram(ctx context.Context, qrn string) (*quantum.Program, error) {
+func (b *Store) GetProgram(ctx context.Context, qrn string) (*quantum.Program, error) {
 	var p quantum.Program
 	if err := b.getBlobJSON("p", qrn, &p); err != nil {
 		return nil, err
@@ -712,7 +729,7 @@ func (b *Badger) GetProgram(ctx context.Context, qrn string) (*quantum.Program, 
 	return &p, nil
 }
 
-func (b *Badger) GetResult(ctx context.Context, qrn string) (map[string]int, error) {
+func (b *Store) GetResult(ctx context.Context, qrn string) (map[string]int, error) {
 	var counts map[string]int
 	if err := b.getBlobJSON("r", qrn, &counts); err != nil {
 		return nil, err
@@ -720,7 +737,7 @@ func (b *Badger) GetResult(ctx context.Context, qrn string) (map[string]int, err
 	return counts, nil
 }
 
-func (b *Badger) UpdateJob(ctx context.Context, qrn string, expect quantum.JobStatus, change func(*quantum.JobRecord), result map[string]int) (*quantum.JobRecord, error) {
+func (b *Store) UpdateJob(ctx context.Context, qrn string, expect quantum.JobStatus, change func(*quantum.JobRecord), result map[string]int) (*quantum.JobRecord, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -746,7 +763,7 @@ func (b *Badger) UpdateJob(ctx context.Context, qrn string, expect quantum.JobSt
 	}()
 	var out *quantum.JobRecord
 	var d *deltas
-	err := b.update(func(txn *badger.Txn) error {
+	err := b.update(func(txn *badgerdb.Txn) error {
 		b.fault("UpdateJob")
 		d = newDeltas()
 		old, err := getRecord(txn, qrn)
@@ -784,12 +801,12 @@ func (b *Badger) UpdateJob(ctx context.Context, qrn string, expect quantum.JobSt
 	return out, nil
 }
 
-func (b *Badger) DeleteJob(ctx context.Context, qrn string, expect quantum.JobStatus) error {
+func (b *Store) DeleteJob(ctx context.Context, qrn string, expect quantum.JobStatus) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
 	var d *deltas
-	err := b.update(func(txn *badger.Txn) error {
+	err := b.update(func(txn *badgerdb.Txn) error {
 		b.fault("DeleteJob")
 		d = newDeltas()
 		old, err := getRecord(txn, qrn)
@@ -821,7 +838,7 @@ func (b *Badger) DeleteJob(ctx context.Context, qrn string, expect quantum.JobSt
 	return err
 }
 
-func (b *Badger) CountQueued(ctx context.Context, deviceQRN string) (int, error) {
+func (b *Store) CountQueued(ctx context.Context, deviceQRN string) (int, error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	b.fault("CountQueued")
@@ -831,7 +848,7 @@ func (b *Badger) CountQueued(ctx context.Context, deviceQRN string) (int, error)
 	return 0, nil
 }
 
-func (b *Badger) CountJobs(ctx context.Context, owner string, statuses []quantum.JobStatus) (int, error) {
+func (b *Store) CountJobs(ctx context.Context, owner string, statuses []quantum.JobStatus) (int, error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	b.fault("CountJobs")
@@ -845,8 +862,8 @@ func (b *Badger) CountJobs(ctx context.Context, owner string, statuses []quantum
 }
 
 // iterateKeys calls fn on each key with prefix, in order, until fn says stop.
-func iterateKeys(txn *badger.Txn, prefix string, fn func(key []byte) bool) error {
-	opts := badger.DefaultIteratorOptions
+func iterateKeys(txn *badgerdb.Txn, prefix string, fn func(key []byte) bool) error {
+	opts := badgerdb.DefaultIteratorOptions
 	opts.PrefetchValues, opts.Prefix = false, []byte(prefix)
 	it := txn.NewIterator(opts)
 	defer it.Close()
@@ -858,9 +875,9 @@ func iterateKeys(txn *badger.Txn, prefix string, fn func(key []byte) bool) error
 	return nil
 }
 
-func (b *Badger) QueuePosition(ctx context.Context, qrn string) (int, error) {
+func (b *Store) QueuePosition(ctx context.Context, qrn string) (int, error) {
 	var r *record
-	err := b.db.View(func(txn *badger.Txn) error {
+	err := b.db.View(func(txn *badgerdb.Txn) error {
 		b.fault("QueuePosition")
 		var err error
 		r, err = getRecord(txn, qrn)
@@ -880,12 +897,12 @@ func (b *Badger) QueuePosition(ctx context.Context, qrn string) (int, error) {
 	return 0, nil
 }
 
-func (b *Badger) Queues(ctx context.Context) ([]quantum.Queue, error) {
+func (b *Store) Queues(ctx context.Context) ([]quantum.Queue, error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	b.fault("Queues")
 	out := slices.Collect(maps.Keys(b.owned))
-	slices.SortFunc(out, compareQueues)
+	slices.SortFunc(out, inproc.CompareQueues)
 	return out, nil
 }
 
@@ -893,13 +910,13 @@ func (b *Badger) Queues(ctx context.Context) ([]quantum.Queue, error) {
 // is almost always live, so one step is almost always enough.
 const claimBatch = 8
 
-func (b *Badger) ClaimJob(ctx context.Context, c quantum.Claim) (*quantum.JobRecord, error) {
+func (b *Store) ClaimJob(ctx context.Context, c quantum.Claim) (*quantum.JobRecord, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
 	var out *quantum.JobRecord
 	var d *deltas
-	err := b.update(func(txn *badger.Txn) error {
+	err := b.update(func(txn *badgerdb.Txn) error {
 		d = newDeltas()
 		b.fault("ClaimJob")
 		// The queue in memory names the candidates; the transaction checks
@@ -952,12 +969,12 @@ func (b *Badger) ClaimJob(ctx context.Context, c quantum.Claim) (*quantum.JobRec
 	return out, err
 }
 
-func (b *Badger) Unfinished(ctx context.Context, statuses []quantum.JobStatus, before time.Time, limit int) ([]*quantum.JobRecord, error) {
+func (b *Store) Unfinished(ctx context.Context, statuses []quantum.JobStatus, before time.Time, limit int) ([]*quantum.JobRecord, error) {
 	var out []*quantum.JobRecord
 	if limit <= 0 {
 		return nil, nil
 	}
-	err := b.db.View(func(txn *badger.Txn) error {
+	err := b.db.View(func(txn *badgerdb.Txn) error {
 		b.fault("Unfinished")
 		for i, st := range statuses {
 			if slices.Contains(statuses[:i], st) {
@@ -988,7 +1005,7 @@ func (b *Badger) Unfinished(ctx context.Context, statuses []quantum.JobStatus, b
 	if err != nil {
 		return nil, err
 	}
-	sortByUpdate(out)
+	inproc.SortByUpdate(out)
 	if len(out) > limit {
 		out = out[:limit]
 	}
@@ -1010,5 +1027,5 @@ func (l zapBadgerLogger) Debugf(f string, a ...any) {
 }
 
 // MaxResultBytes is the bound on a result (and a program) as stored: its
-// JSON. It makes Badger a storetest.ResultLimiter.
-func (b *Badger) MaxResultBytes() int64 { return b.cfg.maxValue }
+// JSON. It makes Store a storetest.ResultLimiter.
+func (b *Store) MaxResultBytes() int64 { return b.cfg.maxValue }

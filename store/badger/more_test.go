@@ -1,4 +1,4 @@
-package store_test
+package badger_test
 
 import (
 	"errors"
@@ -12,31 +12,31 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/qjobs/quantum"
-	"github.com/qjobs/quantum/store"
+	"github.com/qjobs/quantum/store/badger"
 )
 
 func TestBadgerRefusesBadOptions(t *testing.T) {
-	for name, opt := range map[string]store.BadgerOption{
-		"gc interval 0":        store.WithGCInterval(0),
-		"gc interval negative": store.WithGCInterval(-time.Second),
-		"nil logger":           store.WithLogger(nil),
-		"scan limit 0":         store.WithScanLimit(0),
-		"scan limit negative":  store.WithScanLimit(-5),
-		"max value 0":          store.WithMaxValueBytes(0),
-		"max value negative":   store.WithMaxValueBytes(-1),
-		"max value huge":       store.WithMaxValueBytes(1 << 50),
+	for name, opt := range map[string]badger.Option{
+		"gc interval 0":        badger.WithGCInterval(0),
+		"gc interval negative": badger.WithGCInterval(-time.Second),
+		"nil logger":           badger.WithLogger(nil),
+		"scan limit 0":         badger.WithScanLimit(0),
+		"scan limit negative":  badger.WithScanLimit(-5),
+		"max value 0":          badger.WithMaxValueBytes(0),
+		"max value negative":   badger.WithMaxValueBytes(-1),
+		"max value huge":       badger.WithMaxValueBytes(1 << 50),
 		"nil option":           nil,
 	} {
 		t.Run(name, func(t *testing.T) {
-			b, err := store.OpenBadger(t.TempDir(), opt)
+			b, err := badger.Open(t.TempDir(), opt)
 			if err == nil {
 				b.Close()
-				t.Fatal("OpenBadger accepted it")
+				t.Fatal("Open accepted it")
 			}
 		})
 	}
 	// Valid ones open, and a short GC interval runs without harm.
-	b := openBadger(t, store.WithGCInterval(time.Millisecond), store.WithLogger(zap.NewNop()), store.WithScanLimit(1), store.WithMaxValueBytes(1))
+	b := openBadger(t, badger.WithGCInterval(time.Millisecond), badger.WithLogger(zap.NewNop()), badger.WithScanLimit(1), badger.WithMaxValueBytes(1))
 	time.Sleep(20 * time.Millisecond)
 	if err := b.Close(); err != nil {
 		t.Fatal(err)
@@ -80,9 +80,9 @@ func running(t *testing.T, s quantum.Store, j *quantum.JobRecord) {
 // Results of 2 MB and 20 MB are stored and read back whole, on disk and
 // in memory (where badger's values stop at 1 MiB); so is a 2 MB program.
 func TestBadgerLargeValues(t *testing.T) {
-	for mode, opts := range map[string][]store.BadgerOption{
-		"disk":   {store.WithSyncWrites(false)},
-		"memory": {store.WithInMemory()},
+	for mode, opts := range map[string][]badger.Option{
+		"disk":   {badger.WithSyncWrites(false)},
+		"memory": {badger.WithInMemory()},
 	} {
 		t.Run(mode, func(t *testing.T) {
 			b := openBadger(t, opts...)
@@ -127,7 +127,7 @@ func TestBadgerLargeValues(t *testing.T) {
 
 // A change that does not commit leaves no chunks behind.
 func TestBadgerChunksOfFailedChanges(t *testing.T) {
-	b := openBadger(t, store.WithInMemory())
+	b := openBadger(t, badger.WithInMemory())
 	j := job("alice", 0)
 	running(t, b, j)
 	result := bigResult(2 << 20)
@@ -161,7 +161,7 @@ func TestBadgerChunksOfFailedChanges(t *testing.T) {
 // change nothing.
 func TestBadgerTooLarge(t *testing.T) {
 	const secret = "SECRET-DATA"
-	b := openBadger(t, store.WithInMemory(), store.WithMaxValueBytes(1<<20))
+	b := openBadger(t, badger.WithInMemory(), badger.WithMaxValueBytes(1<<20))
 	check := func(what string, err error) {
 		t.Helper()
 		if !errors.Is(err, quantum.ErrTooLarge) {
@@ -195,7 +195,7 @@ func TestBadgerTooLarge(t *testing.T) {
 }
 
 func TestBadgerScanLimit(t *testing.T) {
-	b := openBadger(t, store.WithInMemory(), store.WithScanLimit(10))
+	b := openBadger(t, badger.WithInMemory(), badger.WithScanLimit(10))
 	for i := range 30 {
 		j := job("alice", i)
 		j.Tags = map[string]any{"i": int64(i), "even": i%2 == 0}
@@ -243,7 +243,7 @@ func TestBadgerScanLimit(t *testing.T) {
 // A list picks the index with the fewest keys: a tag held by one job
 // among many reads a few keys, not the owner's.
 func TestBadgerListPicksIndex(t *testing.T) {
-	b := openBadger(t, store.WithInMemory())
+	b := openBadger(t, badger.WithInMemory())
 	for i := range 500 {
 		j := job("alice", i)
 		j.Tags = map[string]any{"i": int64(i), "all": "yes"}
@@ -287,7 +287,7 @@ func TestBadgerListPicksIndex(t *testing.T) {
 // everything lists, counts and queues as before.
 func TestBadgerMigratesV1(t *testing.T) {
 	dir := t.TempDir()
-	var jobs []store.V1Job
+	var jobs []badger.V1Job
 	for i := range 2500 { // more than one batch
 		owner := "alice"
 		if i%2 == 1 {
@@ -305,13 +305,13 @@ func TestBadgerMigratesV1(t *testing.T) {
 		case 1:
 			j.Status, result = quantum.StatusCompleted, map[string]int{"01": i}
 		}
-		jobs = append(jobs, store.V1Job{Job: j, Program: quantum.Program{Format: "qasm3", Data: fmt.Sprint(i)}, Result: result})
+		jobs = append(jobs, badger.V1Job{Job: j, Program: quantum.Program{Format: "qasm3", Data: fmt.Sprint(i)}, Result: result})
 	}
-	if err := store.WriteV1ForTest(dir, jobs); err != nil {
+	if err := badger.WriteV1ForTest(dir, jobs); err != nil {
 		t.Fatal(err)
 	}
 	for round := range 2 { // the migration, then a plain open
-		b, err := store.OpenBadger(dir, store.WithSyncWrites(false))
+		b, err := badger.Open(dir, badger.WithSyncWrites(false))
 		if err != nil {
 			t.Fatalf("open %d: %v", round, err)
 		}

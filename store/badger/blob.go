@@ -1,4 +1,4 @@
-package store
+package badger
 
 import (
 	"crypto/rand"
@@ -7,7 +7,7 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/dgraph-io/badger/v4"
+	badgerdb "github.com/dgraph-io/badger/v4"
 	"go.uber.org/zap"
 
 	"github.com/qjobs/quantum"
@@ -39,7 +39,7 @@ type manifest struct {
 // transaction writes: on disk, chunks of 4 MiB go to the value log and
 // take a few bytes of a transaction each; in memory a value must stay
 // under badger's 1 MiB and all of it counts in the transaction.
-func (b *Badger) chunkSize() int {
+func (b *Store) chunkSize() int {
 	if b.cfg.inMemory {
 		return 512 << 10
 	}
@@ -58,7 +58,7 @@ func chunkPrefix(kind, id string) string { return "c/" + kind + "/" + id + "/" }
 // returns the value for <kind>/<qrn>, having written the chunks, if any,
 // and the function that deletes those chunks should the change not
 // commit.
-func (b *Badger) stage(kind, qrn string, data []byte) (value []byte, drop func(), err error) {
+func (b *Store) stage(kind, qrn string, data []byte) (value []byte, drop func(), err error) {
 	if len(data) <= inlineMax {
 		return data, func() {}, nil
 	}
@@ -74,7 +74,7 @@ func (b *Badger) stage(kind, qrn string, data []byte) (value []byte, drop func()
 		}
 	}
 	for first := 0; first < m.Chunks; first += chunksPerTxn {
-		err := b.update(func(txn *badger.Txn) error {
+		err := b.update(func(txn *badgerdb.Txn) error {
 			for n := first; n < min(first+chunksPerTxn, m.Chunks); n++ {
 				if err := txn.Set(chunkKey(kind, m.ID, n, qrn), data[n*size:min((n+1)*size, len(data))]); err != nil {
 					return err
@@ -92,9 +92,9 @@ func (b *Badger) stage(kind, qrn string, data []byte) (value []byte, drop func()
 }
 
 // dropChunks deletes the chunks of m, in transactions of their own.
-func (b *Badger) dropChunks(kind, qrn string, m manifest) error {
+func (b *Store) dropChunks(kind, qrn string, m manifest) error {
 	for first := 0; first < m.Chunks; first += 1024 {
-		err := b.update(func(txn *badger.Txn) error {
+		err := b.update(func(txn *badgerdb.Txn) error {
 			for n := first; n < min(first+1024, m.Chunks); n++ {
 				if err := txn.Delete(chunkKey(kind, m.ID, n, qrn)); err != nil {
 					return err
@@ -119,7 +119,7 @@ func parseManifest(v []byte) (manifest, bool) {
 
 // setBlob stores value (from stage) as the kind blob of qrn, in txn,
 // deleting the chunks of the blob it replaces.
-func setBlob(txn *badger.Txn, kind, qrn string, value []byte) error {
+func setBlob(txn *badgerdb.Txn, kind, qrn string, value []byte) error {
 	if err := deleteBlob(txn, kind, qrn, value); err != nil {
 		return err
 	}
@@ -128,9 +128,9 @@ func setBlob(txn *badger.Txn, kind, qrn string, value []byte) error {
 
 // deleteBlob deletes the kind blob of qrn, in txn, unless its manifest is
 // keep's.
-func deleteBlob(txn *badger.Txn, kind, qrn string, keep []byte) error {
+func deleteBlob(txn *badgerdb.Txn, kind, qrn string, keep []byte) error {
 	item, err := txn.Get([]byte(kind + "/" + qrn))
-	if errors.Is(err, badger.ErrKeyNotFound) {
+	if errors.Is(err, badgerdb.ErrKeyNotFound) {
 		return nil
 	}
 	if err != nil {
@@ -152,9 +152,9 @@ func deleteBlob(txn *badger.Txn, kind, qrn string, keep []byte) error {
 }
 
 // getBlob reads the kind blob of qrn; ErrJobNotFound if there is none.
-func getBlob(txn *badger.Txn, kind, qrn string) ([]byte, error) {
+func getBlob(txn *badgerdb.Txn, kind, qrn string) ([]byte, error) {
 	item, err := txn.Get([]byte(kind + "/" + qrn))
-	if errors.Is(err, badger.ErrKeyNotFound) {
+	if errors.Is(err, badgerdb.ErrKeyNotFound) {
 		return nil, quantum.ErrJobNotFound
 	}
 	if err != nil {
@@ -170,7 +170,7 @@ func getBlob(txn *badger.Txn, kind, qrn string) ([]byte, error) {
 	}
 	data := make([]byte, 0, m.Size)
 	prefix := chunkPrefix(kind, m.ID)
-	opts := badger.DefaultIteratorOptions
+	opts := badgerdb.DefaultIteratorOptions
 	opts.Prefix = []byte(prefix)
 	it := txn.NewIterator(opts)
 	defer it.Close()

@@ -1,11 +1,11 @@
-package store
+package badger
 
 import (
 	"errors"
 	"strings"
 	"testing"
 
-	"github.com/dgraph-io/badger/v4"
+	badgerdb "github.com/dgraph-io/badger/v4"
 
 	"github.com/qjobs/quantum"
 )
@@ -14,7 +14,7 @@ import (
 // store next opens; chunks a manifest names stay.
 func TestOrphanChunksGoAtOpen(t *testing.T) {
 	dir := t.TempDir()
-	b, err := OpenBadger(dir, WithSyncWrites(false))
+	b, err := Open(dir, WithSyncWrites(false))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -26,14 +26,14 @@ func TestOrphanChunksGoAtOpen(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := b.update(func(txn *badger.Txn) error { return setBlob(txn, "p", "job-2", kept) }); err != nil {
+	if err := b.update(func(txn *badgerdb.Txn) error { return setBlob(txn, "p", "job-2", kept) }); err != nil {
 		t.Fatal(err)
 	}
 	if n := len(b.KeysForTest("c/")); n != 6 {
 		t.Fatalf("%d chunks staged, want 6", n)
 	}
 	b.Close()
-	if b, err = OpenBadger(dir, WithSyncWrites(false)); err != nil {
+	if b, err = Open(dir, WithSyncWrites(false)); err != nil {
 		t.Fatal(err)
 	}
 	defer b.Close()
@@ -41,7 +41,7 @@ func TestOrphanChunksGoAtOpen(t *testing.T) {
 		t.Fatalf("chunks after reopen: %d, want the 3 of job-2", len(keys))
 	}
 	var got []byte
-	if err := b.db.View(func(txn *badger.Txn) (err error) { got, err = getBlob(txn, "p", "job-2"); return err }); err != nil || string(got) != string(data) {
+	if err := b.db.View(func(txn *badgerdb.Txn) (err error) { got, err = getBlob(txn, "p", "job-2"); return err }); err != nil || string(got) != string(data) {
 		t.Fatalf("job-2's blob after reopen: %d bytes, %v", len(got), err)
 	}
 }
@@ -49,12 +49,12 @@ func TestOrphanChunksGoAtOpen(t *testing.T) {
 // Badger's own error for a value too large dumps the value; the store's
 // errors give sizes only.
 func TestCleanErrors(t *testing.T) {
-	db, err := badger.Open(badger.DefaultOptions("").WithInMemory(true).WithLogger(nil))
+	db, err := badgerdb.Open(badgerdb.DefaultOptions("").WithInMemory(true).WithLogger(nil))
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	raw := db.Update(func(txn *badger.Txn) error { return txn.Set([]byte("k"), []byte(strings.Repeat("SECRET", 400_000))) })
+	raw := db.Update(func(txn *badgerdb.Txn) error { return txn.Set([]byte("k"), []byte(strings.Repeat("SECRET", 400_000))) })
 	if raw == nil || !strings.Contains(raw.Error(), "SECRET") && !strings.Contains(raw.Error(), "53 45 43") {
 		t.Skipf("badger's error no longer dumps the value: %v", raw)
 	}
@@ -62,7 +62,7 @@ func TestCleanErrors(t *testing.T) {
 	if !errors.Is(err, quantum.ErrTooLarge) || strings.Contains(err.Error(), "SECRET") || strings.Contains(err.Error(), "53 45 43") || !strings.Contains(err.Error(), "2400000") {
 		t.Fatalf("clean(%.80q…) = %q", raw, err)
 	}
-	if err := clean(badger.ErrTxnTooBig); !errors.Is(err, quantum.ErrTooLarge) {
+	if err := clean(badgerdb.ErrTxnTooBig); !errors.Is(err, quantum.ErrTooLarge) {
 		t.Fatalf("clean(ErrTxnTooBig) = %v", err)
 	}
 }
