@@ -277,6 +277,8 @@ func TestOptionsAreValidated(t *testing.T) {
 		{"no attempts", quantum.WithMaxAttempts(0), false},
 		{"zero lease", quantum.WithLease(0), false},
 		{"negative timeout", quantum.WithJobTimeout(-time.Second), false},
+		{"no work", quantum.WithMaxWork(0), false},
+		{"some work", quantum.WithMaxWork(1 << 30), true},
 		{"no check slots", quantum.WithConcurrentChecks(0, time.Second), false},
 		{"negative check wait", quantum.WithConcurrentChecks(1, -time.Second), false},
 		{"empty node", quantum.WithNode(""), false},

@@ -24,6 +24,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/qjobs/quantum/sim"
 	"go.uber.org/zap"
 )
 
@@ -35,6 +36,7 @@ type Service struct {
 	workers     int
 	budget      int64
 	jobTimeout  time.Duration
+	maxWork     int64
 	lease       time.Duration
 	builtin     bool
 	now         func() time.Time
@@ -108,6 +110,18 @@ func WithConcurrentChecks(n int, wait time.Duration) Option {
 // WithJobTimeout fails a job that runs longer than d (default 10
 // minutes), with a statusMsg that says so. New refuses d <= 0.
 func WithJobTimeout(d time.Duration) Option { return func(s *Service) { s.jobTimeout = d } }
+
+// WithMaxWork bounds the work of one job on the built-in devices (default
+// sim.DefaultMaxWork, 10^11), in amplitudes touched: a gate on n qubits
+// touches 2^n, a measurement twice that, a classical step or a sampled
+// shot counts 1. A job whose gates all run once is refused before it
+// starts when it would pass the bound; one that runs shot by shot (a
+// loop on measured values) stops there. Either ends FAILED with a
+// statusMsg naming the bound. The default ends a loop of gates and
+// measurements on 20 qubits that never exits in about a minute on two
+// cores, and leaves room for a QFT on 28 qubits or a million shots. New
+// refuses n <= 0.
+func WithMaxWork(n int64) Option { return func(s *Service) { s.maxWork = n } }
 
 // WithBuiltinDevices includes (default) or leaves out the built-in devices.
 func WithBuiltinDevices(on bool) Option { return func(s *Service) { s.builtin = on } }
@@ -183,6 +197,7 @@ func New(store Store, opts ...Option) (*Service, error) {
 		maxAttempts: DefaultMaxAttempts,
 		checks:      newGate(runtime.NumCPU(), time.Second),
 		jobTimeout:  10 * time.Minute,
+		maxWork:     sim.DefaultMaxWork,
 		lease:       30 * time.Second,
 		builtin:     true,
 		now:         time.Now,
@@ -201,6 +216,8 @@ func New(store Store, opts ...Option) (*Service, error) {
 		return nil, fmt.Errorf("quantum: WithMemoryBudget(%d): too small", s.budget)
 	case s.jobTimeout <= 0:
 		return nil, fmt.Errorf("quantum: WithJobTimeout(%v): must be positive", s.jobTimeout)
+	case s.maxWork <= 0:
+		return nil, fmt.Errorf("quantum: WithMaxWork(%d): must be positive", s.maxWork)
 	case s.lease <= 0:
 		return nil, fmt.Errorf("quantum: WithLease(%v): must be positive", s.lease)
 	case s.maxActive < 1:
@@ -213,7 +230,7 @@ func New(store Store, opts ...Option) (*Service, error) {
 		return nil, fmt.Errorf("quantum: WithConcurrentChecks(%d, %v): need at least 1 slot and a wait of 0 or more", s.checks.slots(), s.checks.wait)
 	}
 	if s.builtin {
-		backend := &simBackend{budget: s.budget}
+		backend := &simBackend{budget: s.budget, maxWork: s.maxWork}
 		for _, d := range builtinDevices(s.now()) {
 			if err := s.RegisterDevice(d, backend); err != nil {
 				return nil, err

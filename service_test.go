@@ -229,6 +229,30 @@ func TestFailedJobs(t *testing.T) {
 	}
 }
 
+// TestWorkBound runs the loop that motivated the work bound: an H and a
+// measurement on 16 qubits while the measured qubit, held at |1⟩, reads 1.
+// It runs few operations; what it touches ends it, FAILED with the bound
+// named.
+func TestWorkBound(t *testing.T) {
+	svc, u := quantumtest.NewService(t, quantum.WithMaxWork(5_000_000))
+	loop := "OPENQASM 3.0;\ninclude \"stdgates.inc\";\nqubit[16] q;\nbit b = 1;\nx q[15];\nwhile (b) { h q[0]; b = measure q[15]; }\n"
+	j := quantumtest.WaitForJob(t, svc, u, create(t, svc, u, request(flagship, "qasm3", loop, 1)).JobQRN)
+	if j.Status != quantum.StatusFailed || j.StatusMsg == nil {
+		t.Fatalf("job %+v", j)
+	}
+	for _, want := range []string{"bound of 5000000 units", "WithMaxWork", "-max-work", "work limit exceeded"} {
+		if !strings.Contains(*j.StatusMsg, want) {
+			t.Errorf("statusMsg %q does not say %q", *j.StatusMsg, want)
+		}
+	}
+	// Sampled, the same bound refuses a run before it starts.
+	wide := "OPENQASM 3.0;\ninclude \"stdgates.inc\";\nqubit[20] q;\nfor int i in [0:99] { h q; }\n"
+	j = quantumtest.WaitForJob(t, svc, u, create(t, svc, u, request(flagship, "qasm3", wide, 1)).JobQRN)
+	if j.Status != quantum.StatusFailed || j.StatusMsg == nil || !strings.Contains(*j.StatusMsg, "work limit exceeded") {
+		t.Fatalf("a circuit of 100 layers of H on 20 qubits under a bound of 5·10^6: %+v", j)
+	}
+}
+
 func TestCancel(t *testing.T) {
 	svc, u := quantumtest.NewService(t, quantum.WithWorkers(1))
 	block := &quantumtest.FakeBackend{Block: true}

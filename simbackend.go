@@ -17,7 +17,8 @@ import (
 // simBackend is the built-in backend: OpenQASM 2 and 3 compiled by qasm,
 // QIR read by qir, both run on sim.
 type simBackend struct {
-	budget int64
+	budget  int64
+	maxWork int64 // sim.Options.MaxWork of every job
 }
 
 func (b *simBackend) Cancellable() bool { return true }
@@ -138,6 +139,7 @@ func (b *simBackend) options(t Task, p *program, seed *uint64) sim.Options {
 		Limits:     sim.Limits{MaxQubits: t.Device.NumberQubits, MemoryBudget: b.budget},
 		ResultBits: p.resultBits,
 		Precision:  p.precision,
+		MaxWork:    b.maxWork,
 	}
 }
 
@@ -158,6 +160,9 @@ func (b *simBackend) Run(ctx context.Context, t Task) (*RunResult, error) {
 	if err != nil {
 		if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
 			return nil, err
+		}
+		if errors.Is(err, sim.ErrWorkLimit) {
+			return nil, fmt.Errorf("simulation failed: the job's work passed its bound of %d units (amplitudes touched; the service's WithMaxWork, the server's -max-work): %s", b.maxWork, strings.TrimPrefix(err.Error(), "sim: "))
 		}
 		return nil, fmt.Errorf("simulation failed: %s", strings.TrimPrefix(err.Error(), "sim: "))
 	}

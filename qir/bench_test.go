@@ -124,3 +124,32 @@ func BenchmarkRunAdaptive(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkCompileTextGates compiles straight-line modules of 200,000 and
+// 1,000,000 gates from LLVM text into sim circuits (the circuit path:
+// the trace of one run), reporting gates/s and the circuit's bytes a gate.
+func BenchmarkCompileTextGates(b *testing.B) {
+	for _, n := range []int{200_000, 1_000_000} {
+		b.Run(fmt.Sprint(n), func(b *testing.B) {
+			src := benchModule(n)
+			b.SetBytes(int64(len(src)))
+			b.ReportAllocs()
+			var p *qir.Program
+			for b.Loop() {
+				var err error
+				if p, err = qir.Compile(context.Background(), "qir.ll", src, qir.Options{}); err != nil {
+					b.Fatal(err)
+				}
+			}
+			if p.Circuit == nil || len(p.Circuit.Ops) != n+20 {
+				b.Fatalf("no circuit of %d operations: it would run shot by shot", n+20)
+			}
+			var bytes int64
+			for _, op := range p.Circuit.Ops {
+				bytes += op.Bytes()
+			}
+			b.ReportMetric(float64(n)*float64(b.N)/b.Elapsed().Seconds(), "gates/s")
+			b.ReportMetric(float64(bytes)/float64(len(p.Circuit.Ops)), "circuit-B/op")
+		})
+	}
+}

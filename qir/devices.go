@@ -149,9 +149,18 @@ type live struct {
 	// force, when set, chooses measurement outcomes instead of rng: the
 	// exact enumeration of a program's outcomes in tests.
 	force func(q int) (bool, error)
+	work  *work
 }
 
-func (l *live) gate(op sim.Op) error { return l.st.ApplyOp(l.ctx, op) }
+// passes charges k passes over the state.
+func (l *live) passes(k int) error { return l.work.charge(sim.PassWork(l.st.NumQubits(), k)) }
+
+func (l *live) gate(op sim.Op) error {
+	if err := l.passes(1); err != nil {
+		return err
+	}
+	return l.st.ApplyOp(l.ctx, op)
+}
 
 func (l *live) outcome(q int) (bool, error) {
 	if l.force != nil {
@@ -161,6 +170,9 @@ func (l *live) outcome(q int) (bool, error) {
 }
 
 func (l *live) measure(q, r int) error {
+	if err := l.passes(2); err != nil {
+		return err
+	}
 	one, err := l.outcome(q)
 	if err != nil {
 		return err
@@ -173,6 +185,9 @@ func (l *live) measure(q, r int) error {
 }
 
 func (l *live) reset(q int) error {
+	if err := l.passes(3); err != nil {
+		return err
+	}
 	if l.force == nil {
 		return l.st.ResetQubit(l.ctx, q, l.rng)
 	}

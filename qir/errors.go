@@ -36,6 +36,6 @@ func errorf(format string, args ...any) *Error {
 }
 
 // ErrStepLimit is returned (wrapped) when a shot runs more instructions
-// than Options.MaxSteps allows, or all the shots together more than
-// MaxTotalSteps.
+// than Options.MaxSteps allows. A run that does more work than
+// sim.Options.MaxWork allows fails with sim.ErrWorkLimit.
 var ErrStepLimit = errors.New("step limit exceeded")

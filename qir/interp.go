@@ -121,7 +121,7 @@ func (m *machine) push(f *function, args []rv, ret int) error {
 // errAt wraps an error of a running instruction with its place.
 func errAt(f *function, in *inst, err error) error {
 	if errors.Is(err, errDynamic) || errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) ||
-		errors.Is(err, ErrStepLimit) || errors.Is(err, errTooWide) {
+		errors.Is(err, ErrStepLimit) || errors.Is(err, sim.ErrWorkLimit) || errors.Is(err, errTooWide) {
 		return err
 	}
 	e := posError(f, in, "%s", err.Error())

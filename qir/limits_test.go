@@ -127,6 +127,35 @@ spin:
 	}
 }
 
+// The loop that motivated the work bound, in QIR: an H and a measurement
+// on 16 qubits, again while the measured qubit (held at |1⟩) reads 1. Its
+// instructions are few; the amplitudes it touches stop it.
+func TestDynamicWorkLimit(t *testing.T) {
+	src := `define void @main() #0 {
+entry:
+  call void @__quantum__qis__x__body(ptr inttoptr (i64 15 to ptr))
+  br label %loop
+loop:
+  call void @__quantum__qis__h__body(ptr null)
+  call void @__quantum__qis__mz__body(ptr inttoptr (i64 15 to ptr), ptr null)
+  %r = call i1 @__quantum__rt__read_result(ptr null)
+  br i1 %r, label %loop, label %done
+done:
+  ret void
+}` + decls
+	p, err := qir.Compile(context.Background(), "qir.ll", src, qir.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.NumQubits != 16 {
+		t.Fatalf("%d qubits, want 16", p.NumQubits)
+	}
+	_, err = p.Run(context.Background(), sim.Options{Shots: 1, MaxWork: 300 * 3 << 16})
+	if !errors.Is(err, sim.ErrWorkLimit) || !strings.Contains(err.Error(), "(MaxWork") {
+		t.Fatalf("Run: %v, want ErrWorkLimit naming MaxWork", err)
+	}
+}
+
 // Shot by shot, a seed gives the same counts.
 func TestSeededShotsRepeat(t *testing.T) {
 	src := `define void @main() #0 {

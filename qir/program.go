@@ -153,14 +153,10 @@ func (p *Program) Run(ctx context.Context, opts sim.Options) (*sim.Result, error
 	if opts.Workers > 0 {
 		st.SetWorkers(opts.Workers)
 	}
-	dev := &live{ctx: ctx, st: st, rng: rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15))}
+	dev := &live{ctx: ctx, st: st, rng: rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15)), work: newWork(opts.MaxWork)}
 	maxSteps := p.maxSteps
 	if opts.MaxSteps > 0 {
 		maxSteps = int64(opts.MaxSteps)
-	}
-	total := opts.MaxTotalSteps
-	if total <= 0 {
-		total = sim.DefaultMaxTotalSteps
 	}
 	maxBytes := opts.MaxResultBytes
 	if maxBytes <= 0 {
@@ -168,9 +164,12 @@ func (p *Program) Run(ctx context.Context, opts sim.Options) (*sim.Result, error
 	}
 	mc := newMachine(p.c, p.NumQubits, maxSteps)
 	counts := map[string]int{}
-	var used, keyBytes int64
+	var keyBytes int64
 	for range opts.Shots {
 		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		if err := dev.work.charge(sim.PassWork(p.NumQubits, 1)); err != nil {
 			return nil, err
 		}
 		if err := st.ResetAll(ctx); err != nil {
@@ -184,9 +183,10 @@ func (p *Program) Run(ctx context.Context, opts sim.Options) (*sim.Result, error
 			}
 			return nil, err
 		}
-		// A shot costs its instructions and a pass over the state.
-		if used += mc.steps + 1; used > total {
-			return nil, fmt.Errorf("%w: the shots together ran more than %d steps", ErrStepLimit, total)
+		// A shot's instructions cost a unit each; its quantum operations
+		// were charged as they ran.
+		if err := dev.work.charge(mc.steps); err != nil {
+			return nil, err
 		}
 		k, err := dev.key()
 		if err != nil {

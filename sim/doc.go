@@ -20,8 +20,9 @@
 // Run takes circuits from clients and assumes nothing good of them: every
 // phase (validation, fusion, gates, shots, sampling, counting) is
 // near-linear in its input and checks the context every few milliseconds,
-// within a gate too; the work of all the shots together is bounded
-// (Options.MaxSteps, Options.MaxTotalSteps) and so are the counts, while
+// within a gate too; the operations of a shot and the work of the whole
+// run, in amplitudes touched, are bounded (Options.MaxSteps,
+// Options.MaxWork) and so are the counts, while
 // they are counted (Options.MaxResultBytes); and [MemoryNeed] says before
 // a run what it will allocate, so that a service can reserve it first.
 package sim

@@ -14,10 +14,12 @@ var (
 	// ErrInvalidCircuit: the circuit breaks a rule of the IR (an index out
 	// of range, a matrix that is not unitary, a qubit used twice in a gate).
 	ErrInvalidCircuit = errors.New("invalid circuit")
-	// ErrStepLimit: one shot executed more than Options.MaxSteps operations,
-	// as a while loop that never ends would, or the shots of a run together
-	// more than Options.MaxTotalSteps.
+	// ErrStepLimit: one shot executed more than Options.MaxSteps
+	// operations, as a while loop that never ends would.
 	ErrStepLimit = errors.New("step limit exceeded")
+	// ErrWorkLimit: the run would do more work than Options.MaxWork allows
+	// (amplitudes touched; see DefaultMaxWork).
+	ErrWorkLimit = errors.New("work limit exceeded")
 	// ErrResultTooLarge: the counts would hold more distinct outcomes than
 	// Options.MaxResultBytes allows for keys of their width.
 	ErrResultTooLarge = errors.New("result too large")

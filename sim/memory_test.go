@@ -100,7 +100,7 @@ func TestMemoryNeedExtremes(t *testing.T) {
 		{"shots at the limit of int", perShot(2, 65536), sim.Options{Shots: math.MaxInt}, 0},
 		{"negative shots", perShot(2, 2), sim.Options{Shots: -5}, 0},
 		{"every option at its extreme", perShot(20, sim.MaxClbits), sim.Options{Shots: math.MaxInt, MaxResultBytes: math.MaxInt64,
-			MaxTotalSteps: math.MaxInt64, MaxSteps: math.MaxInt, FusionWidth: math.MaxInt, Workers: math.MaxInt, ResultBits: math.MaxInt}, 0},
+			MaxWork: math.MaxInt64, MaxSteps: math.MaxInt, FusionWidth: math.MaxInt, Workers: math.MaxInt, ResultBits: math.MaxInt}, 0},
 		{"an invalid circuit", &sim.Circuit{NumQubits: 2, Ops: []sim.Op{sim.MeasureOp(7, 0), sim.JumpOp(-3)}}, sim.Options{Shots: 1}, 0},
 	}
 	for _, tc := range tests {

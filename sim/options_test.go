@@ -30,11 +30,11 @@ func TestOptionsAtExtremes(t *testing.T) {
 		opts sim.Options
 		want error // nil for success
 	}{
-		{"int shots, sampled", bell, sim.Options{Shots: math.MaxInt}, sim.ErrStepLimit},
-		{"int shots, per shot", perShot, sim.Options{Shots: math.MaxInt, MaxTotalSteps: 100_000}, sim.ErrStepLimit},
+		{"int shots, sampled", bell, sim.Options{Shots: math.MaxInt}, sim.ErrWorkLimit},
+		{"int shots, per shot", perShot, sim.Options{Shots: math.MaxInt, MaxWork: 100_000}, sim.ErrWorkLimit},
 		{"negative shots", bell, sim.Options{Shots: math.MinInt}, sim.ErrInvalidCircuit},
-		{"largest step limits", perShot, sim.Options{Shots: 100, MaxSteps: math.MaxInt, MaxTotalSteps: math.MaxInt64}, nil},
-		{"negative step limits", perShot, sim.Options{Shots: 100, MaxSteps: math.MinInt, MaxTotalSteps: math.MinInt64}, nil},
+		{"largest step limits", perShot, sim.Options{Shots: 100, MaxSteps: math.MaxInt, MaxWork: math.MaxInt64}, nil},
+		{"negative step limits", perShot, sim.Options{Shots: 100, MaxSteps: math.MinInt, MaxWork: math.MinInt64}, nil},
 		{"widest fusion", bell, sim.Options{Shots: 10, FusionWidth: math.MaxInt}, nil},
 		{"most workers", bell, sim.Options{Shots: 10, Workers: math.MaxInt}, nil},
 		{"negative workers", bell, sim.Options{Shots: 10, Workers: math.MinInt}, nil},
@@ -46,7 +46,7 @@ func TestOptionsAtExtremes(t *testing.T) {
 		{"largest limits", bell, sim.Options{Shots: 10, Limits: sim.Limits{MaxQubits: math.MaxInt, MemoryBudget: math.MaxInt64}}, nil},
 		{"negative limits", bell, sim.Options{Shots: 10, Limits: sim.Limits{MaxQubits: math.MinInt, MemoryBudget: math.MinInt64}}, nil},
 		{"65,536 bits, a million shots", wide(65536), sim.Options{Shots: 1_000_000}, nil},
-		{"65,536 bits shot by shot", wideShots, sim.Options{Shots: 1_000_000, MaxTotalSteps: 1_000_000}, sim.ErrStepLimit},
+		{"65,536 bits shot by shot", wideShots, sim.Options{Shots: 1_000_000, MaxWork: 1_000_000}, sim.ErrWorkLimit},
 		{"too many bits", wide(sim.MaxClbits + 1), sim.Options{Shots: 1}, sim.ErrInvalidCircuit},
 		{"absurd bits", wide(1 << 50), sim.Options{Shots: 1}, sim.ErrInvalidCircuit},
 		{"absurd qubits", &sim.Circuit{NumQubits: math.MaxInt}, sim.Options{Shots: 1}, sim.ErrTooManyQubits},

@@ -19,6 +19,13 @@ type Options struct {
 	// more per 64 nodes of its condition or expression. 0 means
 	// DefaultMaxSteps.
 	MaxSteps int
+	// MaxWork bounds the work of the whole run, in amplitudes touched: a
+	// gate on n qubits costs 2^n, a measurement twice that, a classical
+	// step 1, a sampled shot 1 (steps.go has the whole table). A run whose
+	// gates are all applied once (its measurements terminal) is refused
+	// before it starts; one run shot by shot stops once past it. 0 (or
+	// less) means DefaultMaxWork. Past it Run fails with ErrWorkLimit.
+	MaxWork int64
 	// Workers is how many goroutines a gate on a large state may use;
 	// 0 means GOMAXPROCS.
 	Workers int
@@ -33,12 +40,6 @@ type Options struct {
 	// simulation (see DefaultFusionWidth); 0 means the default, a negative
 	// value turns fusion off, and values above 6 mean 6.
 	FusionWidth int
-	// MaxTotalSteps bounds the work of all the shots of a run together.
-	// Shot by shot, it counts the steps of the operations they execute (as
-	// MaxSteps does), plus for every shot one step for its start and one
-	// per 64 classical bits it holds; sampled, a step a shot. 0 (or less) means DefaultMaxTotalSteps. Past
-	// it Run fails with ErrStepLimit.
-	MaxTotalSteps int64
 	// MaxResultBytes bounds the counts: their distinct outcomes times the
 	// width of a key (one byte per classical bit) may not exceed it. It is
 	// enforced while counting, before the memory is spent; past it Run
@@ -70,6 +71,8 @@ type preparedOp struct {
 	// cost is the steps an execution of the operation takes: 1, and one
 	// more per nodeCost nodes of its condition and expression.
 	cost int64
+	// work is its work (steps.go): cost, and the amplitudes it touches.
+	work int64
 }
 
 // shape is what running a circuit depends on, found in one pass over it.
@@ -206,11 +209,18 @@ func prepare(ctx context.Context, c *Circuit, extra []Op, f fusion, perShot bool
 				return nil, err
 			}
 			op := &p.ops[i]
-			if op.Kind == OpGate {
+			op.cost = 1 + int64(evalNodes(op.Op)/nodeCost)
+			op.work = op.cost
+			switch op.Kind {
+			case OpGate:
 				g := op.gate()
 				op.kernel = newKernel(&g)
+				op.work += passWork(c.NumQubits, 1)
+			case OpMeasure:
+				op.work += passWork(c.NumQubits, 2)
+			case OpReset:
+				op.work += passWork(c.NumQubits, 3)
 			}
-			op.cost = 1 + int64(evalNodes(op.Op)/nodeCost)
 		}
 	}
 	// Fuse between barriers: a barrier keeps gates from merging across it.
@@ -276,7 +286,8 @@ func Run(ctx context.Context, c *Circuit, opts Options) (*Result, error) {
 		return nil, err
 	}
 	if p.terminal {
-		if err := sampleSteps(opts.Shots, opts.MaxTotalSteps); err != nil {
+		budget := newWorkBudget(opts.MaxSteps, opts.MaxWork)
+		if err := budget.charge(addWork(headWork(p.head, c.NumQubits), sampleWork(c.NumQubits, opts.Shots))); err != nil {
 			return nil, err
 		}
 	}
@@ -327,6 +338,13 @@ func (p *prepared) sources(k keys) []int {
 // shares are applied once and each shot starts from a copy of that state;
 // with no such gates each shot starts from |0…0⟩ again, and no copy is held.
 func runShots(ctx context.Context, s *State, p *prepared, rng *rand.Rand, opts Options, k keys, lim outcomeLimit) (map[string]int, error) {
+	budget := newWorkBudget(opts.MaxSteps, opts.MaxWork)
+	// the shared prefix once, and the copy each shot starts from
+	if len(p.head) > 0 {
+		if err := budget.charge(addWork(headWork(p.head, s.n), passWork(s.n, 1))); err != nil {
+			return nil, err
+		}
+	}
 	if err := s.applyAll(ctx, p.head); err != nil {
 		return nil, err
 	}
@@ -341,8 +359,7 @@ func runShots(ctx context.Context, s *State, p *prepared, rng *rand.Rand, opts O
 	t := newTally(lim)
 	clbits := make([]bool, p.numClbits)
 	key := make([]byte, k.width())
-	budget := newStepBudget(opts.MaxSteps, opts.MaxTotalSteps)
-	perShot := shotSteps(p.numClbits)
+	perShot := shotWork(s.n, p.numClbits)
 	for shot := range opts.Shots {
 		if err := ctx.Err(); err != nil {
 			return nil, err

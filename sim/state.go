@@ -180,7 +180,7 @@ func (s *State) Execute(ctx context.Context, c *Circuit, rng *rand.Rand, maxStep
 		return nil, err
 	}
 	clbits := make([]bool, c.NumClbits)
-	budget := newStepBudget(maxSteps, math.MaxInt64)
+	budget := newWorkBudget(maxSteps, math.MaxInt64)
 	return clbits, s.run(ctx, p, p.prefix, clbits, rng, &budget)
 }
 
@@ -220,9 +220,8 @@ const ctxCheckEvery = 64
 // run executes p.ops from index start, one shot, taking its steps from
 // budget. ctx is checked every ctxCheckEvery operations, and within the
 // operations that sweep a large state.
-func (s *State) run(ctx context.Context, p *prepared, start int, clbits []bool, rng *rand.Rand, budget *stepBudget) error {
-	limit := min(budget.perShot, budget.left)
-	var steps int64
+func (s *State) run(ctx context.Context, p *prepared, start int, clbits []bool, rng *rand.Rand, budget *workBudget) error {
+	var steps, work int64
 	for n, pc := 0, start; pc < len(p.ops); n++ {
 		if n%ctxCheckEvery == 0 {
 			if err := ctx.Err(); err != nil {
@@ -230,8 +229,11 @@ func (s *State) run(ctx context.Context, p *prepared, start int, clbits []bool, 
 			}
 		}
 		op := p.ops[pc]
-		if steps += op.cost; steps > limit {
-			return budget.exceeded(steps)
+		if steps += op.cost; steps > budget.perShot {
+			return budget.stepsExceeded()
+		}
+		if work += op.work; work > budget.left {
+			return budget.exceeded()
 		}
 		pc++
 		if c := op.Cond(); c != nil && !c.Eval(clbits) {
@@ -265,7 +267,7 @@ func (s *State) run(ctx context.Context, p *prepared, start int, clbits []bool, 
 			return err
 		}
 	}
-	budget.left -= steps
+	budget.left -= work
 	return nil
 }
 

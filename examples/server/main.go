@@ -61,6 +61,7 @@ import (
 	"github.com/qjobs/quantum"
 	"github.com/qjobs/quantum/httpadapter"
 	"github.com/qjobs/quantum/metrics"
+	"github.com/qjobs/quantum/sim"
 	"github.com/qjobs/quantum/store"
 	"github.com/qjobs/quantum/store/badger"
 	"github.com/qjobs/quantum/store/postgres"
@@ -96,6 +97,8 @@ type config struct {
 	dsn       string
 	node      string
 	lease     time.Duration
+	timeout   time.Duration
+	maxWork   int64
 }
 
 // byteFlag is a size in bytes, written as 4294967296, 4GiB, 512MiB or 64KiB.
@@ -138,6 +141,8 @@ func parseFlags(args []string, out io.Writer) (config, error) {
 	fs.IntVar(&c.workers, "workers", runtime.NumCPU(), "simulation workers")
 	fs.Var(&c.budget, "memory-budget", "memory the running jobs may hold together, e.g. 8GiB (default: half of the machine's)")
 	fs.IntVar(&c.maxActive, "max-active-jobs", quantum.DefaultMaxActiveJobsPerUser, "unfinished jobs one user may have")
+	fs.DurationVar(&c.timeout, "job-timeout", 10*time.Minute, "how long a job may run before it ends FAILED")
+	fs.Int64Var(&c.maxWork, "max-work", sim.DefaultMaxWork, "the work a job may do before it ends FAILED, in amplitudes touched (a gate on n qubits touches 2^n, a measurement twice that, a classical step 1): the default ends a loop that never exits on 20 qubits in about a minute")
 	fs.StringVar(&c.logLevel, "log-level", "info", "log level: debug, info, warn, error")
 	fs.StringVar(&c.logFormat, "log-format", "", "log format: json or console (default: console on a terminal, else json)")
 	fs.StringVar(&c.metrics, "metrics-addr", "", "serve /metrics on this address instead of the main listener")
@@ -156,6 +161,12 @@ func parseFlags(args []string, out io.Writer) (config, error) {
 	}
 	if c.lease <= 0 {
 		return c, fmt.Errorf("-lease must be positive, got %v", c.lease)
+	}
+	if c.timeout <= 0 {
+		return c, fmt.Errorf("-job-timeout must be positive, got %v", c.timeout)
+	}
+	if c.maxWork <= 0 {
+		return c, fmt.Errorf("-max-work must be positive, got %d", c.maxWork)
 	}
 	if c.logFormat != "" && c.logFormat != "json" && c.logFormat != "console" {
 		return c, fmt.Errorf("-log-format must be json or console, got %q", c.logFormat)
@@ -209,7 +220,7 @@ func run(ctx context.Context, args []string, sys system) error {
 
 	m := metrics.New()
 	opts := []quantum.Option{quantum.WithLogger(log), quantum.WithWorkers(cfg.workers), quantum.WithMaxActiveJobsPerUser(cfg.maxActive),
-		quantum.WithLease(cfg.lease), quantum.WithObserver(m)}
+		quantum.WithLease(cfg.lease), quantum.WithObserver(m), quantum.WithJobTimeout(cfg.timeout), quantum.WithMaxWork(cfg.maxWork)}
 	if cfg.node != "" {
 		opts = append(opts, quantum.WithNode(cfg.node))
 	}
