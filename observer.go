@@ -37,6 +37,12 @@ const (
 	FailStore    = "store"    // the store failed to give the program or to take the result
 )
 
+// FailReasons returns every class of failure, for a metric that shows
+// each at 0 before its first.
+func FailReasons() []string {
+	return []string{FailBackend, FailTimeout, FailAttempts, FailMemory, FailResult, FailStore}
+}
+
 // WithObserver reports the Service's measurements to o (default: none).
 func WithObserver(o Observer) Option {
 	return func(s *Service) {
