@@ -21,9 +21,9 @@ type Observer interface {
 	// CANCELLED) after running for execution (zero if it never ran). A
 	// FAILED job's reason is one of the Fail* classes.
 	JobEnded(device string, status JobStatus, reason string, execution time.Duration)
-	// StoreCall: a call of the Store's method op took took, and failed
-	// with err (nil: it succeeded; a lost compare-and-set or a missing
-	// job is not a failure).
+	// StoreCall: a call of the Store's method op lasted took, and
+	// failed with err (nil: it succeeded; a lost compare-and-set or a
+	// missing job is not a failure).
 	StoreCall(op string, took time.Duration, err error)
 }
 
