@@ -296,6 +296,8 @@ func run(ctx context.Context, args []string, sys system) error {
 		fmt.Fprintf(sys.out, "%d API keys loaded\n", len(keys))
 	}
 	fmt.Fprintf(sys.out, "try:\n  curl -s -H 'X-API-KEY: %s' http://%s/api/v1/devices\n", shown, addr)
+	// From a clone of the repository, where the README runs it.
+	fmt.Fprintf(sys.out, "  go run ./examples/client -url http://%s -key %s examples/programs/bell.qasm\n", addr, shown)
 
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
