@@ -13,23 +13,37 @@ import (
 // its counts. The seed makes them the same on every run.
 func Example() {
 	ctx := context.Background()
-	svc, err := quantum.New(store.NewMemory())
+
+	// The store keeps the jobs: in memory here, on disk with badger or in
+	// PostgreSQL. Its opener closes it, after the Service (defers run in
+	// reverse order).
+	st := store.NewMemory()
+	defer st.Close()
+	svc, err := quantum.New(st) // options such as quantum.WithLogger(zapLogger)
 	if err != nil {
 		panic(err)
 	}
-	defer svc.Close(ctx)
-	user, _ := svc.AddAPIKey("my-secret-key", "me")
+	defer svc.Close(ctx) // stops the workers; running jobs go back to the queue
 
-	job, err := svc.CreateJob(ctx, user, quantum.JobRequest{
-		DeviceQRN: "qbraid:qbraid:sim:qir-sv",
-		Shots:     1000,
-		Program: &quantum.Program{Format: "qasm3", Data: `OPENQASM 3.0;
+	// Every call acts for a User: the owner of an API key. AddAPIKey makes
+	// a key valid and returns its user; over HTTP, httpadapter finds the
+	// user of each request's X-API-KEY the same way.
+	user, err := svc.AddAPIKey("my-secret-key", "me")
+	if err != nil {
+		panic(err)
+	}
+
+	src := `OPENQASM 3.0;
 include "stdgates.inc";
 qubit[2] q;
 bit[2] c;
 h q[0];
 cx q[0], q[1];
-c = measure q;`},
+c = measure q;`
+	job, err := svc.CreateJob(ctx, user, quantum.JobRequest{
+		DeviceQRN:      "qbraid:qbraid:sim:qir-sv",
+		Shots:          1000,
+		Program:        &quantum.Program{Format: "qasm3", Data: src},
 		RuntimeOptions: map[string]any{"seed": 42},
 	})
 	if err != nil {
@@ -37,7 +51,9 @@ c = measure q;`},
 	}
 	fmt.Println("created:", job.Status)
 
-	// Wait follows the job's changes as they happen: no polling.
+	// Wait returns once the job is COMPLETED, FAILED or CANCELLED, woken
+	// by its changes (no polling), or when its context ends: give it a
+	// deadline.
 	waitCtx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
 	if job, err = svc.Wait(waitCtx, user, job.JobQRN); err != nil {
@@ -47,11 +63,10 @@ c = measure q;`},
 	if err != nil {
 		panic(err)
 	}
-	counts := res.ResultData.MeasurementCounts
 	fmt.Println("status:", res.Status)
-	fmt.Println("00:", counts["00"], "11:", counts["11"], "other:", 1000-counts["00"]-counts["11"])
+	fmt.Println("counts:", res.ResultData.MeasurementCounts)
 	// Output:
 	// created: INITIALIZING
 	// status: COMPLETED
-	// 00: 501 11: 499 other: 0
+	// counts: map[00:501 11:499]
 }

@@ -581,8 +581,8 @@ func joinStatuses(ss []JobStatus) string {
 	return strings.Join(parts, ", ")
 }
 
-// EstimateCost returns what a job of shots shots on the device is expected
-// to cost, in credits.
+// EstimateCost returns what a job of the given number of shots on the
+// device is expected to cost, in credits.
 func (s *Service) EstimateCost(ctx context.Context, u User, deviceQRN string, shots int) (float64, error) {
 	var v validation
 	d, ok := s.devices.get(deviceQRN)

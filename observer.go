@@ -21,9 +21,9 @@ type Observer interface {
 	// CANCELLED) after running for execution (zero if it never ran). A
 	// FAILED job's reason is one of the Fail* classes.
 	JobEnded(device string, status JobStatus, reason string, execution time.Duration)
-	// StoreCall: a call of the Store's method op took took, and failed
-	// with err (nil: it succeeded; a lost compare-and-set or a missing
-	// job is not a failure).
+	// StoreCall: a call of the Store's method op lasted took, and
+	// failed with err (nil: it succeeded; a lost compare-and-set or a
+	// missing job is not a failure).
 	StoreCall(op string, took time.Duration, err error)
 }
 
@@ -36,6 +36,12 @@ const (
 	FailResult   = "result"   // the result is larger than the store holds
 	FailStore    = "store"    // the store failed to give the program or to take the result
 )
+
+// FailReasons returns every class of failure, for a metric that shows
+// each at 0 before its first.
+func FailReasons() []string {
+	return []string{FailBackend, FailTimeout, FailAttempts, FailMemory, FailResult, FailStore}
+}
 
 // WithObserver reports the Service's measurements to o (default: none).
 func WithObserver(o Observer) Option {

@@ -357,17 +357,26 @@ func (s *Service) internal(ctx context.Context, err error, what string) *Error {
 }
 
 // RegisterDevice adds a device that runs on backend, or replaces the one
-// with the same QRN. The QRN must be vendor:provider:sim|qpu:name with a
-// known vendor.
+// with the same QRN. The QRN must be vendor:provider:sim|qpu:name, and
+// Vendor one of Vendors. An error names the device (its QRN, else its
+// Name) and the field at fault.
 func (s *Service) RegisterDevice(d Device, b Backend) error {
-	if !deviceQRNPattern.MatchString(d.QRN) {
-		return fmt.Errorf("quantum: device QRN %q is not vendor:provider:sim|qpu:name", d.QRN)
+	id := d.QRN
+	if id == "" {
+		id = d.Name
 	}
-	if !slices.Contains(Vendors, d.Vendor) {
-		return fmt.Errorf("quantum: device %s: vendor %q is not one of %v", d.QRN, d.Vendor, Vendors)
-	}
-	if b == nil {
-		return fmt.Errorf("quantum: device %s has no backend", d.QRN)
+	vendors := strings.Join(Vendors, ", ")
+	switch {
+	case d.QRN == "":
+		return fmt.Errorf("quantum: device %q: qrn is required (vendor:provider:sim|qpu:name)", id)
+	case !deviceQRNPattern.MatchString(d.QRN):
+		return fmt.Errorf("quantum: device %q: qrn is not vendor:provider:sim|qpu:name (lowercase letters and digits)", id)
+	case d.Vendor == "":
+		return fmt.Errorf("quantum: device %q: vendor is required (one of %s)", id, vendors)
+	case !slices.Contains(Vendors, d.Vendor):
+		return fmt.Errorf("quantum: device %q: vendor %q is not one of %s", id, d.Vendor, vendors)
+	case b == nil:
+		return fmt.Errorf("quantum: device %q: a backend is required", id)
 	}
 	if d.Status == "" {
 		d.Status = DeviceOnline

@@ -100,8 +100,11 @@ func WithLogger(l *zap.Logger) Option {
 	}
 }
 
-// New returns a client of the server at baseURL ("https://host:port",
-// optionally with a path prefix; /api/v1 is added) acting with apiKey.
+// New returns a client of the server at baseURL acting with apiKey.
+// baseURL is the server ("https://host:port", optionally with a path
+// prefix), to which /api/v1 is added, or the API itself
+// ("https://host:port/api/v1"), as the README and curl sessions write it:
+// both work.
 func New(baseURL, apiKey string, opts ...Option) (*Client, error) {
 	u, err := url.Parse(strings.TrimRight(baseURL, "/"))
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.RawQuery != "" || u.Fragment != "" {
@@ -114,8 +117,12 @@ func New(baseURL, apiKey string, opts ...Option) (*Client, error) {
 		// net/http would refuse every request with it, far from here.
 		return nil, errors.New("client: the API key holds a control character")
 	}
+	base := u
+	if !strings.HasSuffix(u.Path, "/api/v1") {
+		base = u.JoinPath("api", "v1")
+	}
 	c := &Client{
-		base: u.JoinPath("api", "v1"), key: apiKey, http: defaultHTTPClient(), agent: defaultAgent(),
+		base: base, key: apiKey, http: defaultHTTPClient(), agent: defaultAgent(),
 		retries: 4, retryBase: 200 * time.Millisecond, retryMax: 10 * time.Second, autoKey: true, log: zap.NewNop(),
 	}
 	for _, o := range opts {

@@ -17,6 +17,7 @@ import (
 
 	"github.com/qjobs/quantum"
 	"github.com/qjobs/quantum/httpadapter"
+	"github.com/qjobs/quantum/internal/testenv"
 	"github.com/qjobs/quantum/quantumtest"
 )
 
@@ -346,7 +347,7 @@ func TestDisconnectLeavesNothingBehind(t *testing.T) {
 // what each costs, and ends them all with one change.
 func TestThousandStreams(t *testing.T) {
 	if testing.Short() {
-		t.Skip("opens 2,000 sockets")
+		testenv.Optional(t, "-short: opens 2,000 sockets")
 	}
 	e := newEnv(t)
 	qrn := e.runningJob()

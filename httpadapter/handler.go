@@ -62,8 +62,10 @@ type handler struct {
 }
 
 // New returns the http.Handler that serves svc under /api/v1, plus
-// GET /healthz (alive) and GET /readyz (able to work), which need no key. It panics if svc is nil, as http.Handle does for a nil
-// handler: that is a mistake in the program, not in a request.
+// GET /healthz (alive) and GET /readyz (able to work). Every route needs
+// a key but those two and GET /api/v1/openapi.json. It panics if svc is
+// nil, as http.Handle does for a nil handler: that is a mistake in the
+// program, not in a request.
 func New(svc *quantum.Service, opts ...Option) http.Handler {
 	if svc == nil {
 		panic("httpadapter: New needs a Service")
@@ -81,7 +83,7 @@ func (h *handler) routes() {
 	m := h.mux
 	m.HandleFunc("GET /healthz", h.healthz)
 	m.HandleFunc("GET /readyz", h.readyz)
-	m.HandleFunc("GET /api/v1/openapi.json", h.authed(h.openAPI))
+	m.HandleFunc("GET /api/v1/openapi.json", h.openAPI)
 	m.HandleFunc("GET /api/v1/users/verify", h.authed(h.verifyUser))
 
 	m.HandleFunc("POST /api/v1/jobs", h.authed(h.createJob))

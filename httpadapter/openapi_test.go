@@ -16,6 +16,7 @@ import (
 	"github.com/getkin/kin-openapi/routers"
 	"github.com/getkin/kin-openapi/routers/legacy"
 
+	"github.com/qjobs/quantum"
 	"github.com/qjobs/quantum/httpadapter"
 )
 
@@ -161,6 +162,36 @@ func TestOpenAPIDocument(t *testing.T) {
 				t.Errorf("%s %s is documented but not served: %d %s", method, path, res.StatusCode, data)
 			}
 		}
+	}
+}
+
+// TestKeysAsDocumented: the document is served without a key (OpenAPI
+// viewers cannot send one), and every route it does not mark public
+// answers 401 without a key or with a wrong one.
+func TestKeysAsDocumented(t *testing.T) {
+	doc, _ := spec(t)
+	e := newEnv(t)
+	for _, key := range []string{"", "wrong"} {
+		r := e.do("GET", "/api/v1/openapi.json", key, nil)
+		if r.status != 200 || r.raw != string(httpadapter.OpenAPI) {
+			t.Fatalf("GET /api/v1/openapi.json with key %q: %d %.200s, want 200 and the document", key, r.status, r.raw)
+		}
+	}
+	public := 0
+	for path, item := range doc.Paths.Map() {
+		for method, op := range item.Operations() {
+			if op.Security != nil && len(*op.Security) == 0 {
+				public++
+				continue
+			}
+			p := strings.ReplaceAll(path, "{job_qrn}", device+"-abcd-qjob-0123456789abcdef01234567")
+			p = strings.ReplaceAll(p, "{device_qrn}", device)
+			wantError(t, e.do(method, p, "", nil), http.StatusUnauthorized, quantum.ENOVALIDAUTH)
+			wantError(t, e.do(method, p, "wrong", nil), http.StatusUnauthorized, quantum.EINVALIDAPIKEY)
+		}
+	}
+	if public != 3 {
+		t.Errorf("%d operations documented without a key, want 3: /healthz, /readyz, /api/v1/openapi.json", public)
 	}
 }
 

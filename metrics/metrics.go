@@ -14,7 +14,9 @@ package metrics
 import (
 	"context"
 	"net/http"
+	"reflect"
 	"strconv"
+	"sync"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -38,6 +40,10 @@ type Metrics struct {
 	requests  *prometheus.CounterVec
 	reqTime   *prometheus.HistogramVec
 	streams   prometheus.Gauge
+
+	// devices holds the devices whose failure series exist (at 0 until
+	// their first failure).
+	devices sync.Map
 }
 
 // Buckets, in seconds: jobs wait and run from milliseconds to many
@@ -86,7 +92,25 @@ func New() *Metrics {
 	m.reg.MustRegister(m.created, m.ended, m.failed, m.queueWait, m.execution, m.storeTime, m.storeErrs,
 		m.requests, m.reqTime, m.streams,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	// A counter's series appears at its first event, and an alert on its
+	// rate reads "no data" until then, not 0: the label values known
+	// before any event start at 0. Store calls are named by the Store's
+	// methods.
+	store := reflect.TypeFor[quantum.Store]()
+	for i := range store.NumMethod() {
+		m.storeErrs.WithLabelValues(store.Method(i).Name)
+	}
 	return m
+}
+
+// device starts the failure series of a device at 0, once.
+func (m *Metrics) device(qrn string) {
+	if _, seen := m.devices.LoadOrStore(qrn, true); seen {
+		return
+	}
+	for _, reason := range quantum.FailReasons() {
+		m.failed.WithLabelValues(qrn, reason)
+	}
 }
 
 // Handler serves the metrics in Prometheus' text format.
@@ -99,15 +123,20 @@ func (m *Metrics) Handler() http.Handler {
 func (m *Metrics) Registry() *prometheus.Registry { return m.reg }
 
 // JobCreated implements quantum.Observer.
-func (m *Metrics) JobCreated(device string) { m.created.WithLabelValues(device).Inc() }
+func (m *Metrics) JobCreated(device string) {
+	m.device(device)
+	m.created.WithLabelValues(device).Inc()
+}
 
 // JobStarted implements quantum.Observer.
 func (m *Metrics) JobStarted(device string, queueWait time.Duration) {
+	m.device(device)
 	m.queueWait.WithLabelValues(device).Observe(queueWait.Seconds())
 }
 
 // JobEnded implements quantum.Observer.
 func (m *Metrics) JobEnded(device string, status quantum.JobStatus, reason string, execution time.Duration) {
+	m.device(device)
 	m.ended.WithLabelValues(device, string(status)).Inc()
 	if status == quantum.StatusFailed {
 		m.failed.WithLabelValues(device, reason).Inc()
@@ -139,9 +168,18 @@ const scrapeWait = 5 * time.Second
 
 // Watch adds the Service's gauges, read at each scrape: QUEUED jobs by
 // device (from the store), jobs running on this Service by device, and
-// its memory in use against its budget.
+// its memory in use against its budget. The failure counts of each
+// device registered now start at 0; those of a device registered later,
+// once a scrape or one of its jobs has seen it.
 func (m *Metrics) Watch(svc *quantum.Service) {
-	m.reg.MustRegister(&gauges{svc: svc})
+	m.reg.MustRegister(&gauges{svc: svc, m: m})
+	ctx, cancel := context.WithTimeout(context.Background(), scrapeWait)
+	defer cancel()
+	if st, err := svc.Stats(ctx); err == nil {
+		for device := range st.Queued {
+			m.device(device)
+		}
+	}
 }
 
 var (
@@ -153,7 +191,10 @@ var (
 	statsDesc   = prometheus.NewDesc("quantum_stats_up", "1 if the last scrape read the Service's gauges, 0 if the store failed.", nil, nil)
 )
 
-type gauges struct{ svc *quantum.Service }
+type gauges struct {
+	svc *quantum.Service
+	m   *Metrics
+}
 
 func (g *gauges) Describe(ch chan<- *prometheus.Desc) {
 	for _, d := range []*prometheus.Desc{queuedDesc, runningDesc, memoryDesc, budgetDesc, workersDesc, statsDesc} {
@@ -178,6 +219,7 @@ func (g *gauges) Collect(ch chan<- prometheus.Metric) {
 		// Every registered device, so that an idle one shows 0 rather
 		// than no series.
 		for device, n := range st.Queued {
+			g.m.device(device)
 			ch <- prometheus.MustNewConstMetric(queuedDesc, prometheus.GaugeValue, float64(n), device)
 			ch <- prometheus.MustNewConstMetric(runningDesc, prometheus.GaugeValue, float64(running[device]), device)
 			delete(running, device)

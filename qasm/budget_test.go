@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/qjobs/quantum/internal/testenv"
 	"github.com/qjobs/quantum/qasm"
 )
 
@@ -105,7 +106,7 @@ func TestBombsAreRefusedWithinBudget(t *testing.T) {
 // and a little slack for the compiler's fixed tables.
 func TestChargesCoverAllocations(t *testing.T) {
 	if raceEnabled {
-		t.Skip("the race detector changes what escapes to the heap")
+		testenv.Optional(t, "the race detector changes what escapes to the heap")
 	}
 	const slack = 64 << 10
 	type program struct {

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/qjobs/quantum/internal/testenv"
 	"github.com/qjobs/quantum/qasm"
 )
 
@@ -73,11 +74,9 @@ func FuzzParse(f *testing.F) {
 	// new input the fuzzer finds is minimised by rerunning it, and
 	// minimising a 36 KB program stalls the fuzzer for a minute at a
 	// time. TestCorpus compiles those files.
-	if files, err := corpusPaths(); err == nil {
-		for _, path := range files {
-			if src, err := os.ReadFile(path); err == nil && len(src) <= 4<<10 {
-				f.Add(string(src))
-			}
+	for _, path := range corpusFiles(f) {
+		if src, err := os.ReadFile(path); err == nil && len(src) <= 4<<10 {
+			f.Add(string(src))
 		}
 	}
 	for _, s := range fuzzSeeds {
@@ -132,7 +131,7 @@ func FuzzCompileCost(f *testing.F) {
 	const maxBytes, slack = 4 << 20, 256 << 10
 	f.Fuzz(func(t *testing.T, src string) {
 		if raceEnabled {
-			t.Skip("the race detector changes what escapes to the heap")
+			testenv.Optional(t, "the race detector changes what escapes to the heap")
 		}
 		watchdog := time.AfterFunc(5*time.Second, func() {
 			panic(fmt.Sprintf("Compile ran for more than 5s on %q", src))

@@ -17,6 +17,9 @@ func corpusBitcode(t testing.TB) []string {
 		fs, _ := filepath.Glob(filepath.Join(corpusDir, dir, "*.bc"))
 		files = append(files, fs...)
 	}
+	if len(files) == 0 {
+		t.Fatalf("no bitcode in %s", corpusDir)
+	}
 	return files
 }
 

@@ -29,7 +29,7 @@ func bcCorpus(t testing.TB) (bcs, lls []string) {
 		}
 	}
 	if len(bcs) == 0 {
-		t.Skip("corpus not found")
+		t.Fatalf("no bitcode in %s", corpusDir)
 	}
 	return bcs, lls
 }
@@ -291,7 +291,7 @@ func isIntToPtr(v *value, n int64) bool {
 
 func TestBitcodeConstants(t *testing.T) {
 	if _, err := os.Stat(corpusDir); err != nil {
-		t.Skip("corpus not found")
+		t.Fatal(err)
 	}
 	for _, dir := range []string{"bc-llvm14", "bc-llvm19"} {
 		t.Run(dir, func(t *testing.T) {

@@ -89,7 +89,7 @@ c = measure q;
 `
 	bellCorpus, err := os.ReadFile(filepath.Join(qir.CorpusDir, "qirspec_base_profile_typed.ll"))
 	if err != nil {
-		t.Skip(err)
+		t.Fatal(err)
 	}
 	tests := []struct {
 		name, qir, qasm string

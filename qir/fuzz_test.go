@@ -13,6 +13,9 @@ import (
 func FuzzParseLL(f *testing.F) {
 	files, _ := filepath.Glob(filepath.Join(corpusDir, "*.ll"))
 	more, _ := filepath.Glob(filepath.Join(corpusDir, "bc-upstream", "*.ll"))
+	if len(files) == 0 || len(more) == 0 {
+		f.Fatalf("no seeds: no .ll file in %s or its bc-upstream", corpusDir)
+	}
 	for _, name := range append(files, more...) {
 		if b, err := os.ReadFile(name); err == nil {
 			f.Add(string(b))

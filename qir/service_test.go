@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/qjobs/quantum"
+	"github.com/qjobs/quantum/internal/testenv"
 	"github.com/qjobs/quantum/qir"
 	"github.com/qjobs/quantum/quantumtest"
 )
@@ -55,7 +56,7 @@ func tolerance(shots, outcomes int) float64 {
 // exact distribution computed from the text.
 func TestCorpusThroughTheService(t *testing.T) {
 	if testing.Short() {
-		t.Skip("runs every corpus program in every form")
+		testenv.Optional(t, "-short: runs every corpus program in every form as a job")
 	}
 	svc, u := quantumtest.NewService(t)
 	ctx := context.Background()
@@ -119,7 +120,7 @@ func corpusKeys(t *testing.T) []string {
 	t.Helper()
 	b, err := os.ReadFile(filepath.Join(qir.CorpusDir, "expected.json"))
 	if err != nil {
-		t.Skipf("corpus not found: %v", err)
+		t.Fatal(err)
 	}
 	var keys []string
 	for _, line := range strings.Split(string(b), "\n") {

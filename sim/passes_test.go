@@ -6,6 +6,8 @@ import (
 	"math/rand/v2"
 	"slices"
 	"testing"
+
+	"github.com/qjobs/quantum/internal/testenv"
 )
 
 // The measurement passes give, on one worker and on several, exactly what
@@ -99,7 +101,7 @@ func TestPassCancelled(t *testing.T) {
 // allocate nothing once the vector has run one.
 func TestPassesAllocateNothing(t *testing.T) {
 	if raceEnabled {
-		t.Skip("the race detector's sync.Pool drops jobs")
+		testenv.Optional(t, "the race detector's sync.Pool drops jobs")
 	}
 	ctx := context.Background()
 	rng := rand.New(rand.NewPCG(7, 8))

@@ -7,6 +7,8 @@ import (
 	"os"
 	"strings"
 	"testing"
+
+	"github.com/qjobs/quantum/internal/testenv"
 )
 
 // The vendor read with CPUID is the one Linux reports, where it reports
@@ -14,7 +16,7 @@ import (
 func TestVendorStringMatchesTheOS(t *testing.T) {
 	f, err := os.Open("/proc/cpuinfo")
 	if err != nil {
-		t.Skipf("no /proc/cpuinfo to compare with: %v", err)
+		testenv.Optional(t, "no /proc/cpuinfo to compare with: "+err.Error())
 	}
 	defer f.Close()
 	sc := bufio.NewScanner(f)
@@ -30,5 +32,5 @@ func TestVendorStringMatchesTheOS(t *testing.T) {
 			return
 		}
 	}
-	t.Skip("/proc/cpuinfo names no vendor_id")
+	testenv.Optional(t, "/proc/cpuinfo names no vendor_id")
 }

@@ -10,6 +10,8 @@ import (
 	"os/exec"
 	"path/filepath"
 	"testing"
+
+	"github.com/qjobs/quantum/internal/testenv"
 )
 
 // simdLevels are the vector levels this CPU runs, pure Go first.
@@ -183,7 +185,7 @@ func checkLevels[T amplitude](t *testing.T, name string, n int, tol float64, app
 // edit of the generator without `go generate` fails here.
 func TestGeneratedKernelsUpToDate(t *testing.T) {
 	if testing.Short() {
-		t.Skip("builds and runs the generator")
+		testenv.Optional(t, "-short: builds and runs the generator")
 	}
 	dir := t.TempDir()
 	out, err := exec.Command("go", "run", "./internal/simdgen", "-dir", dir).CombinedOutput()

@@ -2,13 +2,16 @@
 // quantum job service, waits for the job (following its event stream),
 // and prints the measurement counts as a text histogram.
 //
-//	go run ./examples/client -key $KEY bell.qasm
-//	go run ./examples/client -key $KEY program.ll   (QIR text; .bc for bitcode)
+//	go run ./examples/client -key $KEY examples/programs/bell.qasm
+//	go run ./examples/client -key $KEY examples/programs/bell.ll
 //
-// The server is -url (default $QUANTUM_URL, else http://localhost:8080);
-// the API key is -key (default $QUANTUM_API_KEY). The exit code is 0 when
-// the job completed, 1 when it did not or something failed, 2 for a
-// wrong command line.
+// The file's extension gives the program's format: .ll is QIR text, .bc
+// QIR bitcode (sent as base64), .qasm OpenQASM 2 or 3 as its version line
+// says (-format overrides it). The server is -url (default $QUANTUM_URL,
+// else http://127.0.0.1:8080), with or without /api/v1; the API key is
+// -key (default $QUANTUM_API_KEY). The exit code is 0 when the job
+// completed, 1 when it did not or something failed, 2 for a wrong
+// command line.
 package main
 
 import (
@@ -40,21 +43,36 @@ func main() {
 // over 4 MiB by default.
 const maxProgram = 4 << 20
 
+// defaultURL is where examples/server listens unless told otherwise.
+const defaultURL = "http://127.0.0.1:8080"
+
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("client", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	url := fs.String("url", envOr("QUANTUM_URL", "http://localhost:8080"), "the server's base URL")
-	key := fs.String("key", os.Getenv("QUANTUM_API_KEY"), "the API key (default $QUANTUM_API_KEY)")
-	device := fs.String("device", "qbraid:qbraid:sim:qir-sv", "the device QRN")
+	// The environment's values are applied after parsing, not as the
+	// flags' defaults: the usage message prints defaults, and the key is
+	// a secret.
+	url := fs.String("url", "", "the server's `URL`, such as http://127.0.0.1:8080 or http://127.0.0.1:8080/api/v1 (default $QUANTUM_URL, else "+defaultURL+")")
+	key := fs.String("key", "", "the API `KEY` (default $QUANTUM_API_KEY)")
+	device := fs.String("device", "qbraid:qbraid:sim:qir-sv", "the device `QRN`")
 	shots := fs.Int("shots", 1000, "how many shots")
-	format := fs.String("format", "", "the program format (default: qir.ll for .ll, qir.bc for .bc, qasm2 for a file that starts with OPENQASM 2, else qasm3)")
+	format := fs.String("format", "", "the program's `format`: qasm2, qasm3, qir.ll or qir.bc (default: from the file's extension, and for .qasm its version line)")
 	timeout := fs.Duration("timeout", 5*time.Minute, "how long to wait for the job")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: client [flags] PROGRAM-FILE")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0
+		}
 		return 2
+	}
+	if *url == "" {
+		*url = envOr("QUANTUM_URL", defaultURL)
+	}
+	if *key == "" {
+		*key = os.Getenv("QUANTUM_API_KEY")
 	}
 	if fs.NArg() != 1 || *key == "" {
 		fs.Usage()
@@ -141,17 +159,47 @@ func readProgram(path string) (string, error) {
 // tells OpenQASM 2 from 3, and a file that has none (OpenQASM 3 makes it
 // optional) is QASM 3.
 func formatOf(path, src string) string {
-	switch ext := filepath.Ext(path); {
-	case ext == ".ll":
+	switch ext := filepath.Ext(path); ext {
+	case ".ll":
 		return "qir.ll"
-	case ext == ".bc":
+	case ".bc":
 		return "qir.bc"
-	case ext == ".qasm2" || ext == ".qasm3":
+	case ".qasm2", ".qasm3":
 		return ext[1:]
-	case strings.HasPrefix(strings.TrimSpace(src), "OPENQASM 2"):
+	}
+	if strings.HasPrefix(versionLine(src), "OPENQASM 2") {
 		return "qasm2"
 	}
 	return "qasm3"
+}
+
+// versionLine is the program's first line that is not blank or a
+// comment: where OpenQASM puts its version. Comments before it are
+// usual (a licence, a title).
+func versionLine(src string) string {
+	inBlock := false
+	for line := range strings.Lines(src) {
+		line = strings.TrimSpace(line)
+		for line != "" {
+			if inBlock {
+				end := strings.Index(line, "*/")
+				if end < 0 {
+					line = ""
+					break
+				}
+				inBlock, line = false, strings.TrimSpace(line[end+2:])
+				continue
+			}
+			if strings.HasPrefix(line, "//") {
+				line = ""
+			} else if rest, ok := strings.CutPrefix(line, "/*"); ok {
+				inBlock, line = true, rest
+			} else {
+				return line
+			}
+		}
+	}
+	return ""
 }
 
 // describe is an error for people: the service's message and the fields

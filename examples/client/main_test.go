@@ -3,11 +3,14 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/base64"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
+	"github.com/qjobs/quantum/qir"
 	"github.com/qjobs/quantum/quantumtest"
 )
 
@@ -36,10 +39,17 @@ func TestRun(t *testing.T) {
 		args     []string
 		code     int
 		out, err []string // each must appear
+		notErr   []string // none may appear
 	}{
 		{name: "QASM 2", args: append(key, "-shots", "200", bell2), out: []string{"job qbraid:qbraid:sim:qir-sv-", "COMPLETED", "00 ####", "11 ####"}},
 		{name: "QASM 3, URL and key from the environment", env: map[string]string{"QUANTUM_URL": srv.URL, "QUANTUM_API_KEY": quantumtest.APIKey},
 			args: []string{bell3}, out: []string{"COMPLETED", "00 ####", "11 ####"}},
+		{name: "a URL that ends in /api/v1", args: []string{"-url", srv.URL + "/api/v1", "-key", quantumtest.APIKey, bell2}, out: []string{"COMPLETED", "00 ####"}},
+		{name: "flags before the environment", env: map[string]string{"QUANTUM_URL": "http://127.0.0.1:1", "QUANTUM_API_KEY": "nope"},
+			args: append(key, bell2), out: []string{"COMPLETED"}},
+		{name: "help", args: []string{"-h"}, err: []string{"usage:", "QUANTUM_URL", "QUANTUM_API_KEY"}},
+		{name: "help keeps the key of the environment secret", env: map[string]string{"QUANTUM_API_KEY": "s3cret-key"},
+			args: []string{"-h"}, err: []string{"usage:"}, notErr: []string{"s3cret-key"}},
 		{name: "the wrong format", args: append(key, "-format", "qasm2", bell3), code: 1, err: []string{"VALIDATION_ERROR", "program.format"}},
 		{name: "a parse error", args: append(key, broken), code: 1, err: []string{"VALIDATION_ERROR", "program.data"}},
 		{name: "a job that fails", args: append(key, "-device", "qbraid:qbraid:sim:broken", bell2), code: 1,
@@ -62,6 +72,9 @@ func TestRun(t *testing.T) {
 			for _, s := range tc.err {
 				ok = ok && strings.Contains(errs.String(), s)
 			}
+			for _, s := range tc.notErr {
+				ok = ok && !strings.Contains(errs.String(), s)
+			}
 			if !ok {
 				t.Fatalf("exit %d (want %d)\nstdout:\n%s\nstderr:\n%s", code, tc.code, out.String(), errs.String())
 			}
@@ -74,6 +87,11 @@ func TestFormatOf(t *testing.T) {
 		{"a.qasm", "OPENQASM 3.0;", "qasm3"},
 		{"a.qasm", "\n  OPENQASM 2.0;", "qasm2"},
 		{"a.qasm", "qubit q;", "qasm3"},
+		{"a.qasm", "// Bell\n\n// two qubits\nOPENQASM 2.0;\n", "qasm2"},
+		{"a.qasm", "/* a\nlicence */ OPENQASM 2.0;", "qasm2"},
+		{"a.qasm", "/* OPENQASM 2.0; */\nOPENQASM 3.0;", "qasm3"},
+		{"a.qasm", "// OPENQASM 2.0;\nqubit q;", "qasm3"},
+		{"a.qasm", "", "qasm3"},
 		{"a.qasm2", "// no version line", "qasm2"},
 		{"a.qasm3", "OPENQASM 2.0;", "qasm3"},
 		{"a.txt", "OPENQASM 2.0;", "qasm2"},
@@ -94,5 +112,54 @@ func TestHistogram(t *testing.T) {
 		"10 " + strings.Repeat("#", 50) + "    100  80.0%\n"
 	if b.String() != want {
 		t.Fatalf("got\n%s\nwant\n%s", b.String(), want)
+	}
+}
+
+// The programs under examples/programs, which the README sends, run as
+// their extensions say and measure a Bell pair.
+func TestExamplePrograms(t *testing.T) {
+	svc, _ := quantumtest.NewService(t)
+	srv := quantumtest.NewServer(t, svc)
+	files, err := filepath.Glob("../programs/*")
+	if err != nil || len(files) < 4 {
+		t.Fatalf("example programs %v (%v), want bell.qasm, bell3.qasm, bell.ll and bell.bc", files, err)
+	}
+	for _, path := range files {
+		t.Run(filepath.Base(path), func(t *testing.T) {
+			var out, errs bytes.Buffer
+			code := run(context.Background(), []string{"-url", srv.URL, "-key", quantumtest.APIKey, "-shots", "100", path}, &out, &errs)
+			if code != 0 || !strings.Contains(out.String(), "COMPLETED") {
+				t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, out.String(), errs.String())
+			}
+			for _, line := range strings.Split(strings.TrimSpace(out.String()), "\n")[2:] {
+				if !strings.HasPrefix(line, "00 ") && !strings.HasPrefix(line, "11 ") {
+					t.Errorf("outcome %q: a Bell pair measures 00 or 11", line)
+				}
+			}
+		})
+	}
+}
+
+// bell.bc is bell.ll assembled: the two compile to one circuit.
+func TestBitcodeIsTheText(t *testing.T) {
+	ctx := context.Background()
+	ll, err := os.ReadFile("../programs/bell.ll")
+	if err != nil {
+		t.Fatal(err)
+	}
+	bc, err := os.ReadFile("../programs/bell.bc")
+	if err != nil {
+		t.Fatal(err)
+	}
+	text, err := qir.Compile(ctx, "qir.ll", string(ll), qir.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	bits, err := qir.Compile(ctx, "qir.bc", base64.StdEncoding.EncodeToString(bc), qir.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if text.EntryPoint != bits.EntryPoint || text.Circuit == nil || !reflect.DeepEqual(text.Circuit, bits.Circuit) {
+		t.Fatalf("bell.ll and bell.bc differ:\n%+v\n%+v", text.Circuit, bits.Circuit)
 	}
 }

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/qjobs/quantum/internal/pgtest"
+	"github.com/qjobs/quantum/internal/testenv"
 )
 
 // The crash test builds the server, runs it on a store (a badger
@@ -92,7 +93,7 @@ func TestMain(m *testing.M) { pgtest.Main(m) }
 
 func TestCrashRecovery(t *testing.T) {
 	if testing.Short() {
-		t.Skip("builds and kills the server: not in -short")
+		testenv.Optional(t, "-short: builds and kills the server")
 	}
 	bin := filepath.Join(t.TempDir(), "server")
 	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {

@@ -119,6 +119,14 @@ func TestDemoKeyIsPrinted(t *testing.T) {
 	if !strings.Contains(out, "demo API key") || !strings.Contains(out, "X-API-KEY: demo-") {
 		t.Fatalf("no demo key in:\n%s", out)
 	}
+	// The client's command, with a program the repository has.
+	if !strings.Contains(out, "go run ./examples/client -url http://127.0.0.1:") || !strings.Contains(out, " -key demo-") ||
+		!strings.Contains(out, "examples/programs/bell.qasm\n") {
+		t.Fatalf("no client command in:\n%s", out)
+	}
+	if _, err := os.Stat("../programs/bell.qasm"); err != nil {
+		t.Fatalf("the printed command sends a file that is not there: %v", err)
+	}
 }
 
 // When the address is taken, run fails and leaves no worker running.

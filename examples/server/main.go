@@ -15,7 +15,7 @@
 //	                  PostgreSQL store (default <hostname>-<pid>)
 //	-lease DURATION   how long a running job's claim lasts unrenewed
 //	                  before another node takes the job over (default 30s)
-//	-api-keys-file F  API keys, one `key user` per line (# comments); the
+//	-api-keys-file F  API keys, one "key user" per line (# comments); the
 //	                  file must not be readable by other users (chmod 600)
 //	-api-key KEY      an API key; repeat for more users (one user per key).
 //	                  Visible to every user of the machine in ps: prefer the
@@ -24,7 +24,8 @@
 //	                  made and printed. Keys given are never printed or logged.
 //	-workers N        simulation workers (default: the number of CPUs)
 //	-memory-budget B  memory the running jobs may hold together, e.g. 8GiB
-//	                  (default: half of the machine's or GOMEMLIMIT's)
+//	                  (default: half of the least of the machine's memory,
+//	                  its cgroup's memory limit and GOMEMLIMIT)
 //	-max-active-jobs N  unfinished jobs one user may have (default 1000)
 //	-log-level LEVEL  debug, info (default), warn or error
 //
@@ -106,6 +107,9 @@ type byteFlag int64
 
 func (b *byteFlag) String() string { return strconv.FormatInt(int64(*b), 10) }
 
+// gibibytes writes n bytes as GiB, to a tenth.
+func gibibytes(n int64) string { return strconv.FormatFloat(float64(n)/(1<<30), 'f', 1, 64) + "GiB" }
+
 func (b *byteFlag) Set(v string) error {
 	units := []struct {
 		suffix string
@@ -136,10 +140,11 @@ func parseFlags(args []string, out io.Writer) (config, error) {
 	fs.StringVar(&c.dsn, "postgres-dsn", "", "PostgreSQL database of -store postgres (default $QUANTUM_POSTGRES_DSN; visible in ps, prefer the variable)")
 	fs.StringVar(&c.node, "node", "", "this server's name among the nodes sharing a store (default <hostname>-<pid>)")
 	fs.DurationVar(&c.lease, "lease", 30*time.Second, "how long a running job's claim lasts unrenewed before another node takes it over")
-	fs.Var(&c.keys, "api-key", "an API key (repeatable; each key is a different user); visible in ps, prefer -api-keys-file")
-	fs.StringVar(&c.keysFile, "api-keys-file", "", "file of API keys, one `key user` per line, readable by its owner only")
+	fs.Var(&c.keys, "api-key", "an API `KEY` (repeatable; each key is a different user); visible in ps, prefer -api-keys-file")
+	fs.StringVar(&c.keysFile, "api-keys-file", "", "`FILE` of API keys, one \"key user\" per line (# comments), readable by its owner only (chmod 600)")
 	fs.IntVar(&c.workers, "workers", runtime.NumCPU(), "simulation workers")
-	fs.Var(&c.budget, "memory-budget", "memory the running jobs may hold together, e.g. 8GiB (default: half of the machine's)")
+	fs.Var(&c.budget, "memory-budget", "memory the running jobs may hold together, a `SIZE` such as 8GiB or 512MiB "+
+		"(default: half of the least of the machine's memory, its cgroup's memory limit and GOMEMLIMIT; here "+gibibytes(quantum.DefaultMemoryBudget())+")")
 	fs.IntVar(&c.maxActive, "max-active-jobs", quantum.DefaultMaxActiveJobsPerUser, "unfinished jobs one user may have")
 	fs.DurationVar(&c.timeout, "job-timeout", 10*time.Minute, "how long a job may run before it ends FAILED")
 	fs.Int64Var(&c.maxWork, "max-work", sim.DefaultMaxWork, "the work a job may do before it ends FAILED, in amplitudes touched (a gate on n qubits touches 2^n, a measurement twice that, a classical step 1): the default ends a loop that never exits on 20 qubits in about a minute")
@@ -147,6 +152,16 @@ func parseFlags(args []string, out io.Writer) (config, error) {
 	fs.StringVar(&c.logFormat, "log-format", "", "log format: json or console (default: console on a terminal, else json)")
 	fs.StringVar(&c.metrics, "metrics-addr", "", "serve /metrics on this address instead of the main listener")
 	fs.BoolVar(&c.version, "version", false, "print the version and exit")
+	fs.Usage = func() {
+		fmt.Fprintln(out, "usage: server [flags]")
+		fs.PrintDefaults()
+		fmt.Fprint(out, `environment:
+  QUANTUM_API_KEYS
+    	API keys as "key user" entries separated by commas or newlines, added to those of the flags
+  QUANTUM_POSTGRES_DSN
+    	the database of -store postgres when -postgres-dsn is not given
+`)
+	}
 	if err := fs.Parse(args); err != nil {
 		return c, err
 	}
@@ -192,6 +207,9 @@ func run(ctx context.Context, args []string, sys system) error {
 		sys.getenv = func(string) string { return "" }
 	}
 	cfg, err := parseFlags(args, sys.out)
+	if errors.Is(err, flag.ErrHelp) {
+		return nil // -h: the usage is printed, and that is all that was asked
+	}
 	if err != nil {
 		return err
 	}
@@ -290,6 +308,8 @@ func run(ctx context.Context, args []string, sys system) error {
 		fmt.Fprintf(sys.out, "%d API keys loaded\n", len(keys))
 	}
 	fmt.Fprintf(sys.out, "try:\n  curl -s -H 'X-API-KEY: %s' http://%s/api/v1/devices\n", shown, addr)
+	// From a clone of the repository, where the README runs it.
+	fmt.Fprintf(sys.out, "  go run ./examples/client -url http://%s -key %s examples/programs/bell.qasm\n", addr, shown)
 
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()

@@ -226,6 +226,23 @@ func TestFlags(t *testing.T) {
 	}
 }
 
+// -h prints the usage, with each flag's argument named and the memory
+// budget's default explained, and is no error (exit 0).
+func TestHelp(t *testing.T) {
+	for _, arg := range []string{"-h", "-help", "--help"} {
+		var out bytes.Buffer
+		if err := run(context.Background(), []string{arg}, system{out: &out}); err != nil {
+			t.Fatalf("run(%s) = %v, want nil", arg, err)
+		}
+		for _, want := range []string{"usage: server [flags]", "-api-keys-file FILE\n", "-api-key KEY\n", "-memory-budget SIZE\n",
+			"cgroup", "GOMEMLIMIT", "QUANTUM_API_KEYS", "QUANTUM_POSTGRES_DSN"} {
+			if !strings.Contains(out.String(), want) {
+				t.Errorf("run(%s) printed no %q:\n%s", arg, want, out.String())
+			}
+		}
+	}
+}
+
 func TestByteFlag(t *testing.T) {
 	for in, want := range map[string]int64{"4096": 4096, "64KiB": 64 << 10, "512MiB": 512 << 20, "8GiB": 8 << 30, "1TiB": 1 << 40, "100B": 100} {
 		var b byteFlag
