@@ -31,6 +31,7 @@ declare void @__quantum__rt__result_array_release(i64, ptr)
 declare void @__quantum__rt__result_array_record_output(i64, ptr, ptr)
 declare ptr @__quantum__rt__qubit_allocate(ptr)
 declare ptr @__quantum__rt__result_allocate(ptr)
+declare void @__quantum__rt__qubit_release(ptr)
 declare void @__quantum__rt__result_record_output(ptr, ptr)
 declare void @__quantum__rt__float_record_output(double, ptr)
 declare i1 @__quantum__rt__read_result(ptr)
@@ -70,6 +71,19 @@ func checkExact(t *testing.T, got, want map[string]float64) {
 	}
 }
 
+// checkPath checks how p runs: as a circuit (traced) or interpreted, and
+// a circuit sampled or shot by shot. A sampled circuit's final state must
+// give the exact distribution too.
+func checkPath(t *testing.T, p *qir.Program, traced, sampled bool) {
+	t.Helper()
+	if (p.Circuit != nil) != traced {
+		t.Fatalf("circuit %v, want %v", p.Circuit != nil, traced)
+	}
+	if !p.PerShot() != sampled {
+		t.Fatalf("sampled %v, want %v", !p.PerShot(), sampled)
+	}
+}
+
 // checkSampled runs p and checks its frequencies against want.
 func checkSampled(t *testing.T, p *qir.Program, want map[string]float64) {
 	t.Helper()
@@ -95,9 +109,11 @@ func checkSampled(t *testing.T, p *qir.Program, want map[string]float64) {
 func TestArrayPrograms(t *testing.T) {
 	tests := []struct {
 		name, src string
-		traced    bool // the program becomes a circuit
-		qubits    int  // the program's width, when not 0
-		want      map[string]float64
+		// traced: the program becomes a circuit; sampled: one whose
+		// measurements end it, so its shots are sampled.
+		traced, sampled bool
+		qubits          int // the program's width, when not 0
+		want            map[string]float64
 	}{
 		{"records in memory order", arrayMain(`  %qs = alloca [3 x ptr], align 8
   %rs = alloca [3 x ptr], align 8
@@ -115,7 +131,7 @@ func TestArrayPrograms(t *testing.T) {
   call void @__quantum__qis__mz__body(ptr %x, ptr %rx)
   call void @__quantum__rt__result_record_output(ptr %rx, ptr @lbl)
   call void @__quantum__rt__result_array_record_output(i64 3, ptr %rs, ptr @lbl)
-`), true, 4, map[string]float64{"1100": 1}},
+`), true, true, 4, map[string]float64{"1100": 1}},
 
 		{"released qubits come back in |0>", arrayMain(`  %qs = alloca [2 x ptr], align 8
   %again = alloca [2 x ptr], align 8
@@ -135,7 +151,26 @@ func TestArrayPrograms(t *testing.T) {
   call void @__quantum__rt__result_array_record_output(i64 4, ptr %rs, ptr @lbl)
   call void @__quantum__rt__qubit_array_release(i64 2, ptr %again)
   call void @__quantum__rt__result_array_release(i64 4, ptr %rs)
-`), true, 2, map[string]float64{"0011": 1}},
+`), true, false, 2, map[string]float64{"0011": 1}},
+
+		{"a release before the partner's measurement is left out", arrayMain(`  %qs = alloca [2 x ptr], align 8
+  %rs = alloca [2 x ptr], align 8
+  call void @__quantum__rt__qubit_array_allocate(i64 2, ptr %qs, ptr null)
+  call void @__quantum__rt__result_array_allocate(i64 2, ptr %rs, ptr null)
+  %q0 = load ptr, ptr %qs, align 8
+  %p1 = getelementptr inbounds [2 x ptr], ptr %qs, i64 0, i64 1
+  %q1 = load ptr, ptr %p1, align 8
+  %r0 = load ptr, ptr %rs, align 8
+  %s1 = getelementptr inbounds [2 x ptr], ptr %rs, i64 0, i64 1
+  %r1 = load ptr, ptr %s1, align 8
+  call void @__quantum__qis__h__body(ptr %q0)
+  call void @__quantum__qis__cx__body(ptr %q0, ptr %q1)
+  call void @__quantum__qis__mz__body(ptr %q0, ptr %r0)
+  call void @__quantum__rt__qubit_release(ptr %q0)
+  call void @__quantum__qis__h__body(ptr %q1)
+  call void @__quantum__qis__mz__body(ptr %q1, ptr %r1)
+  call void @__quantum__rt__result_array_record_output(i64 2, ptr %rs, ptr @lbl)
+`), true, true, 2, map[string]float64{"00": 0.25, "01": 0.25, "10": 0.25, "11": 0.25}},
 
 		{"an array allocated and released in a loop reuses its qubits", arrayMain(`  %qs = alloca [3 x ptr], align 8
   br label %loop
@@ -154,7 +189,7 @@ loop:
   br i1 %more, label %loop, label %done
 done:
   call void @__quantum__rt__result_record_output(ptr null, ptr @lbl)
-`), true, 3, map[string]float64{"1": 1}},
+`), true, false, 3, map[string]float64{"1": 1}},
 
 		{"static ids stored in arrays", arrayMain(`  %qs = alloca [2 x ptr], align 8
   %rs = alloca [2 x ptr], align 8
@@ -170,7 +205,7 @@ done:
   call void @__quantum__qis__h__body(ptr %q1)
   call void @__quantum__qis__mz_array__body(i64 2, ptr %qs, ptr %rs)
   call void @__quantum__rt__result_array_record_output(i64 2, ptr %rs, ptr @lbl)
-`), true, 2, map[string]float64{"01": 0.5, "11": 0.5}},
+`), true, true, 2, map[string]float64{"01": 0.5, "11": 0.5}},
 
 		{"allocation error flags read false", arrayMain(`  %e1 = alloca i1, align 1
   %e2 = alloca i1, align 1
@@ -195,7 +230,7 @@ ok:
   %r0 = load ptr, ptr %rs, align 8
   call void @__quantum__qis__mz__body(ptr %q, ptr %r0)
   call void @__quantum__rt__result_array_record_output(i64 1, ptr %rs, ptr @lbl)
-`), true, 1, map[string]float64{"0": 1}},
+`), true, true, 1, map[string]float64{"0": 1}},
 
 		{"a branch on a result read from an array", arrayMain(`  %qs = alloca [2 x ptr], align 8
   %rs = alloca [2 x ptr], align 8
@@ -218,7 +253,7 @@ done:
   call void @__quantum__qis__mz__body(ptr %q1, ptr %r1)
   call void @__quantum__rt__result_array_record_output(i64 2, ptr %rs, ptr @lbl)
   call void @__quantum__rt__qubit_array_release(i64 2, ptr %qs)
-`), false, 2, map[string]float64{"00": 0.5, "11": 0.5}},
+`), false, false, 2, map[string]float64{"00": 0.5, "11": 0.5}},
 
 		{"empty arrays and a float record", arrayMain(`  call void @__quantum__rt__qubit_array_allocate(i64 0, ptr null, ptr null)
   call void @__quantum__rt__result_array_allocate(i64 0, ptr null, ptr null)
@@ -229,7 +264,7 @@ done:
   call void @__quantum__qis__mz__body(ptr null, ptr null)
   call void @__quantum__rt__result_record_output(ptr null, ptr @lbl)
   call void @__quantum__rt__float_record_output(double 0.5, ptr @lbl)
-`), true, 1, map[string]float64{"1": 1}},
+`), true, true, 1, map[string]float64{"1": 1}},
 
 		{"typed pointers", `%Qubit = type opaque
 %Result = type opaque
@@ -261,7 +296,7 @@ declare void @__quantum__qis__h__body(%Qubit*)
 declare void @__quantum__qis__cnot__body(%Qubit*, %Qubit*)
 declare void @__quantum__qis__mz_array__body(i64, %Qubit**, %Result**)
 attributes #0 = { "entry_point" "qir_profiles"="adaptive_profile" }
-`, true, 2, map[string]float64{"00": 0.5, "11": 0.5}},
+`, true, true, 2, map[string]float64{"00": 0.5, "11": 0.5}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -269,13 +304,14 @@ attributes #0 = { "entry_point" "qir_profiles"="adaptive_profile" }
 			if err != nil {
 				t.Fatal(err)
 			}
-			if (p.Circuit != nil) != tc.traced {
-				t.Errorf("circuit %v, want %v", p.Circuit != nil, tc.traced)
-			}
+			checkPath(t, p, tc.traced, tc.sampled)
 			if tc.qubits != 0 && p.NumQubits != tc.qubits {
 				t.Errorf("%d qubits, want %d", p.NumQubits, tc.qubits)
 			}
 			checkExact(t, qir.Exact(t, p), tc.want)
+			if tc.sampled {
+				checkExact(t, qir.FromFinalState(t, p), tc.want)
+			}
 			checkSampled(t, p, tc.want)
 		})
 	}
@@ -284,15 +320,15 @@ attributes #0 = { "entry_point" "qir_profiles"="adaptive_profile" }
 // arrayFiles are the programs of testdata/arrays with their exact
 // distributions, or the error they are refused with.
 var arrayFiles = []struct {
-	file   string
-	traced bool
-	want   map[string]float64
-	err    string
+	file            string
+	traced, sampled bool
+	want            map[string]float64
+	err             string
 }{
-	{"ghz5.ll", true, map[string]float64{"00000": 0.5, "11111": 0.5}, ""},
-	{"ghz3_builder.ll", true, map[string]float64{"000": 0.5, "111": 0.5}, ""},
-	{"adaptive_loop.ll", false, map[string]float64{"00000": 0.5, "11111": 0.5}, ""},
-	{"use_after_release.ll", false, nil, "the program fails when run: qubit 0 is used after its release"},
+	{"ghz5.ll", true, true, map[string]float64{"00000": 0.5, "11111": 0.5}, ""},
+	{"ghz3_builder.ll", true, true, map[string]float64{"000": 0.5, "111": 0.5}, ""},
+	{"adaptive_loop.ll", false, false, map[string]float64{"00000": 0.5, "11111": 0.5}, ""},
+	{"use_after_release.ll", false, false, nil, "the program fails when run: qubit 0 is used after its release"},
 }
 
 // The programs as text and as the bitcode LLVM 14 and 19 make of them
@@ -331,10 +367,11 @@ func TestArrayTextAndBitcode(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				if (p.Circuit != nil) != f.traced {
-					t.Errorf("circuit %v, want %v", p.Circuit != nil, f.traced)
-				}
+				checkPath(t, p, f.traced, f.sampled)
 				checkExact(t, qir.Exact(t, p), f.want)
+				if f.sampled {
+					checkExact(t, qir.FromFinalState(t, p), f.want)
+				}
 			})
 		}
 	}

@@ -176,7 +176,7 @@ func (m *machine) intrinsic(g *function, k intrinsic, args []rv) (rv, error) {
 		if err != nil {
 			return rv{}, err
 		}
-		return rv{}, m.dev.gate(gate)
+		return rv{}, m.dev.gate(gate, qs)
 	case inMz, inMResetZ, inM:
 		q, err := m.qubit(args[0])
 		if err != nil {

@@ -16,7 +16,8 @@ import (
 
 // device is what the interpreter does quantum work with.
 type device interface {
-	gate(g sim.Gate) error
+	// gate applies g, whose qubits are qs.
+	gate(g sim.Gate, qs []int) error
 	// measure measures qubit q into result r (an index into results).
 	measure(q, r int) error
 	reset(q int) error
