@@ -172,6 +172,18 @@ func TestArrayPrograms(t *testing.T) {
   call void @__quantum__rt__result_array_record_output(i64 2, ptr %rs, ptr @lbl)
 `), true, true, 2, map[string]float64{"00": 0.25, "01": 0.25, "10": 0.25, "11": 0.25}},
 
+		{"a release of a qubit never allocated does not pool it", arrayMain(`  %none = alloca [1 x ptr], align 8
+  %qs = alloca [2 x ptr], align 8
+  %rs = alloca [2 x ptr], align 8
+  call void @__quantum__rt__qubit_array_release(i64 1, ptr %none)
+  call void @__quantum__rt__qubit_array_allocate(i64 2, ptr %qs, ptr null)
+  call void @__quantum__rt__result_array_allocate(i64 2, ptr %rs, ptr null)
+  %q0 = load ptr, ptr %qs, align 8
+  call void @__quantum__qis__x__body(ptr %q0)
+  call void @__quantum__qis__mz_array__body(i64 2, ptr %qs, ptr %rs)
+  call void @__quantum__rt__result_array_record_output(i64 2, ptr %rs, ptr @lbl)
+`), true, false, 2, map[string]float64{"01": 1}},
+
 		{"an array allocated and released in a loop reuses its qubits", arrayMain(`  %qs = alloca [3 x ptr], align 8
   br label %loop
 loop:

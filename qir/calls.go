@@ -119,12 +119,14 @@ func (m *machine) allocQubit() (int, error) {
 }
 
 // releaseQubit resets q (qir-runner's semantics: a measurement, then a flip
-// to |0⟩) and returns an allocated one to the pool.
+// to |0⟩) and returns an allocated one to the pool. A qubit allocations
+// have not reached yet (an id read from memory never written) is only
+// reset: pooled, it would be handed out twice.
 func (m *machine) releaseQubit(q int) error {
 	if err := m.dev.reset(q); err != nil {
 		return err
 	}
-	if q >= m.c.qubits {
+	if q >= m.c.qubits && q < m.nextQ {
 		m.free = append(m.free, q)
 		if q >= len(m.released) {
 			m.released = append(m.released, make([]bool, q+1-len(m.released))...)
