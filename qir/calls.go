@@ -60,6 +60,9 @@ func (m *machine) qubit(v rv) (int, error) {
 	if v.i < 0 || v.i >= int64(m.width) {
 		return 0, fmt.Errorf("qubit %d is past the %d qubits the program was given", v.i, m.width)
 	}
+	if v.i < int64(len(m.released)) && m.released[v.i] {
+		return 0, fmt.Errorf("qubit %d is used after its release", v.i)
+	}
 	m.usedQ = max(m.usedQ, int(v.i)+1)
 	return int(v.i), nil
 }
@@ -104,6 +107,7 @@ func (m *machine) allocQubit() (int, error) {
 	var q int
 	if n := len(m.free); n > 0 {
 		q, m.free = m.free[n-1], m.free[:n-1]
+		m.released[q] = false
 	} else {
 		if m.nextQ >= m.width {
 			return 0, fmt.Errorf("%w (%d)", errTooWide, m.width)
@@ -115,13 +119,35 @@ func (m *machine) allocQubit() (int, error) {
 }
 
 // releaseQubit resets q (qir-runner's semantics: a measurement, then a flip
-// to |0⟩) and returns an allocated one to the pool.
+// to |0⟩) and returns an allocated one to the pool. A qubit allocations
+// have not reached yet (an id read from memory never written) is only
+// reset: pooled, it would be handed out twice.
 func (m *machine) releaseQubit(q int) error {
 	if err := m.dev.reset(q); err != nil {
 		return err
 	}
-	if q >= m.c.qubits {
+	if q >= m.c.qubits && q < m.nextQ {
 		m.free = append(m.free, q)
+		if q >= len(m.released) {
+			m.released = append(m.released, make([]bool, q+1-len(m.released))...)
+		}
+		m.released[q] = true
+	}
+	return nil
+}
+
+// available is how many qubits allocations may still take in this shot.
+func (m *machine) available() int { return len(m.free) + m.width - m.nextQ }
+
+// noAllocError writes false to an allocation's out_err flag (QIR 2.1),
+// when the program passed one. An allocation that fails ends the shot
+// instead (allocQubit), so the flag never reads true.
+func (m *machine) noAllocError(g *function, p rv) error {
+	if p.obj == 0 && p.i == 0 {
+		return nil
+	}
+	if err := m.mem.store(p, rv{}); err != nil {
+		return fmt.Errorf("@%s: its error flag: %w", g.name, err)
 	}
 	return nil
 }
@@ -204,30 +230,28 @@ func (m *machine) intrinsic(g *function, k intrinsic, args []rv) (rv, error) {
 		}
 		return rv{}, m.dev.record(r)
 	case inRecordResultArray:
-		n := args[0].i
-		if n < 0 || n > maxResultID {
-			return rv{}, fmt.Errorf("a result array of %d elements", n)
-		}
-		for i := range n {
-			p := args[1]
-			p.i += 8 * i
-			v, err := m.mem.load(p, typPtr)
-			if err != nil {
-				return rv{}, err
-			}
-			r, err := m.result(v)
-			if err != nil {
-				return rv{}, err
-			}
-			if err := m.dev.record(r); err != nil {
-				return rv{}, err
-			}
-		}
-		return rv{}, nil
+		return rv{}, m.recordResultArray(g, args)
+	case inQubitArrayAllocate:
+		return rv{}, m.qubitArrayAllocate(g, args)
+	case inQubitArrayRelease:
+		return rv{}, m.qubitArrayRelease(g, args)
+	case inResultArrayAllocate:
+		return rv{}, m.resultArrayAllocate(g, args)
+	case inResultArrayRelease:
+		return rv{}, m.resultArrayRelease(g, args)
+	case inMzArray:
+		return rv{}, m.mzArray(g, args)
 	case inResultAllocate:
-		return m.newResult()
+		r, err := m.newResult()
+		if err == nil && len(args) == 1 {
+			err = m.noAllocError(g, args[0])
+		}
+		return r, err
 	case inQubitAllocate:
 		q, err := m.allocQubit()
+		if err == nil && len(args) == 1 {
+			err = m.noAllocError(g, args[0])
+		}
 		return rv{i: int64(q)}, err
 	case inQubitRelease:
 		q, err := m.qubit(args[0])

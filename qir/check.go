@@ -33,6 +33,8 @@ type checked struct {
 	// once per call site (an array of constant size counts its size): a
 	// bound for programs that release what they allocate.
 	allocs int
+	// maxQubits is the device's qubits: no allocation may ask for more.
+	maxQubits int
 }
 
 // posError is an Error at an instruction: its line and column for text,
@@ -119,7 +121,7 @@ func checkModule(m *module, entryName string, maxQubits int) (*checked, error) {
 	if len(entry.ty.params) > 0 {
 		return nil, posError(entry, nil, "the entry point @%s takes parameters; it must take none", entry.name)
 	}
-	c := &checked{m: m, entry: entry, intrinsics: map[*function]intrinsic{}, lay: newLayout()}
+	c := &checked{m: m, entry: entry, intrinsics: map[*function]intrinsic{}, lay: newLayout(), maxQubits: maxQubits}
 	for _, g := range m.globals {
 		if err := c.layGlobal(g); err != nil {
 			return nil, err
@@ -323,8 +325,12 @@ func intrinsicArity(k intrinsic) (lo, hi int) {
 		return 1, 1
 	case inRecordResult, inRecordHeader, inRecordValue:
 		return 1, 2
-	case inRecordResultArray:
+	case inRecordResultArray, inQubitArrayAllocate, inResultArrayAllocate:
 		return 2, 3
+	case inQubitArrayRelease, inResultArrayRelease:
+		return 2, 2
+	case inMzArray:
+		return 3, 3
 	case inResultOne, inResultZero:
 		return 0, 0
 	case inQubitAllocate, inResultAllocate: // QIR 2 passes a pointer (null)
@@ -358,6 +364,11 @@ func (c *checked) checkCall(f *function, in *inst, maxQubits int) error {
 	if k.kind == inM && len(in.args) == 1 && (in.ty.kind != tyPtr || in.dst < 0) {
 		return posError(f, in, "@%s with one argument must return the result", g.name)
 	}
+	if isArrayCall(k.kind) {
+		if t := in.args[0].ty; t == nil || t.kind != tyInt {
+			return posError(f, in, "@%s: its count (the first argument) must be an integer", g.name)
+		}
+	}
 	c.intrinsics[g] = k
 	// Constant qubit and result ids, against the limits.
 	var qubits, results []*value
@@ -380,7 +391,7 @@ func (c *checked) checkCall(f *function, in *inst, maxQubits int) error {
 		}
 	case inQubitAllocate:
 		c.allocs++
-	case inQubitAllocateArray:
+	case inQubitAllocateArray, inQubitArrayAllocate:
 		if n, ok := constID(in.args[0]); ok && n >= 0 && n <= 1<<20 {
 			c.allocs += int(n)
 		} else {

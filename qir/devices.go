@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"slices"
 
 	"github.com/qjobs/quantum/sim"
 )
@@ -21,6 +22,9 @@ type tracer struct {
 	maxOps  int
 	// bytes is what the circuit holds so far, against maxTraceBytes.
 	bytes int64
+	// resets is, by qubit, the index in circ.Ops of the qubit's latest
+	// reset when nothing has touched the qubit since, else −1.
+	resets []int
 }
 
 // maxTraceBytes bounds the memory of a traced circuit: past it the
@@ -38,9 +42,25 @@ func (t *tracer) add(op sim.Op) error {
 	return nil
 }
 
-func (t *tracer) gate(op sim.Op) error { return t.add(op) }
+func (t *tracer) gate(op sim.Op) error {
+	for i := range op.NumTargets() {
+		t.touch(op.TargetAt(i))
+	}
+	for i := range op.NumControls() {
+		t.touch(op.ControlAt(i).Qubit)
+	}
+	return t.add(op)
+}
+
+// touch marks an operation on q: a reset before it is not the last.
+func (t *tracer) touch(q int) {
+	if q < len(t.resets) {
+		t.resets[q] = -1
+	}
+}
 
 func (t *tracer) measure(q, r int) error {
+	t.touch(q)
 	for len(t.bitOf) <= r {
 		t.bitOf = append(t.bitOf, -1)
 	}
@@ -49,7 +69,43 @@ func (t *tracer) measure(q, r int) error {
 	return t.add(sim.MeasureOp(q, t.bitOf[r]))
 }
 
-func (t *tracer) reset(q int) error { return t.add(sim.ResetOp(q)) }
+func (t *tracer) reset(q int) error {
+	if err := t.add(sim.ResetOp(q)); err != nil {
+		return err
+	}
+	for len(t.resets) <= q {
+		t.resets = append(t.resets, -1)
+	}
+	t.resets[q] = len(t.circ.Ops) - 1
+	return nil
+}
+
+// withoutLastResets is ops without the resets that end their qubit's
+// operations. Such a reset changes no measurement's outcome, since it acts
+// on its qubit alone and nothing reads the qubit after; left in, it would
+// make the circuit run shot by shot, and MQT ends every program by
+// releasing (resetting) its qubits.
+func (t *tracer) withoutLastResets(ops []sim.Op) []sim.Op {
+	var drop []int
+	for _, i := range t.resets {
+		if i >= 0 {
+			drop = append(drop, i)
+		}
+	}
+	if len(drop) == 0 {
+		return ops
+	}
+	slices.Sort(drop)
+	out := ops[:drop[0]]
+	for k, i := range drop {
+		end := len(ops)
+		if k+1 < len(drop) {
+			end = drop[k+1]
+		}
+		out = append(out, ops[i+1:end]...)
+	}
+	return out
+}
 
 func (t *tracer) bit(r int) int {
 	if r < 0 || r >= len(t.bitOf) {
@@ -110,6 +166,7 @@ func (t *tracer) circuit(qubits int) (c *sim.Circuit, resultBits int, ok bool) {
 	if !measured {
 		return nil, 0, false
 	}
+	c.Ops = t.withoutLastResets(c.Ops)
 	newBit := make([]int, c.NumClbits)
 	for i := range newBit {
 		newBit[i] = -1

@@ -7,3 +7,7 @@ import "testing"
 func Exact(t *testing.T, p *Program) map[string]float64 { return exact(t, p) }
 
 const CorpusDir = corpusDir
+
+// FromFinalState is exact for a sampled program's circuit: the
+// distribution its terminal measurements sample from its final state.
+func FromFinalState(t *testing.T, p *Program) map[string]float64 { return fromFinalState(t, p) }

@@ -16,6 +16,7 @@ import (
 
 // device is what the interpreter does quantum work with.
 type device interface {
+	// gate applies op, a gate whose qubits it holds.
 	gate(op sim.Op) error
 	// measure measures qubit q into result r (an index into results).
 	measure(q, r int) error
@@ -67,6 +68,9 @@ type machine struct {
 	// nextCheck is the step count at which ctx is checked next.
 	nextCheck int64
 	ctx       context.Context
+	// released marks the allocated qubits in free, by id: a handle kept
+	// past its release is refused, not handed a qubit someone else has.
+	released []bool
 }
 
 func newMachine(c *checked, width int, maxSteps int64) *machine {
@@ -80,6 +84,7 @@ func (m *machine) shot(ctx context.Context, dev device) error {
 	m.frames = m.frames[:0]
 	m.slots = 0
 	m.free = m.free[:0]
+	clear(m.released)
 	m.nextQ = m.c.qubits
 	m.usedQ = 0
 	m.results = m.c.results

@@ -33,6 +33,13 @@ const (
 	inNullString                                  // (…) → a string handle nobody reads
 	inFail                                        // (string): the program ends in failure
 	inResultAllocate                              // ([ptr]) → a new result
+	// QIR 2.1's arrays live in the caller's memory: a count, then a
+	// pointer to that many qubit or result pointers.
+	inQubitArrayAllocate  // (i64 n, ptr array, [ptr out_err]): n new qubits into array
+	inQubitArrayRelease   // (i64 n, ptr array)
+	inResultArrayAllocate // (i64 n, ptr array, [ptr out_err]): n new results into array
+	inResultArrayRelease  // (i64 n, ptr array)
+	inMzArray             // (i64 n, ptr qubits, ptr results): mz of each pair
 )
 
 type intrinsic struct {
@@ -62,7 +69,7 @@ var selfAdjoint = map[string]bool{"h": true, "x": true, "y": true, "z": true, "c
 var runtimeFuncs = map[string]intrinsicKind{
 	"initialize": inNoop, "result_record_output": inRecordResult, "array_record_output": inRecordHeader,
 	"tuple_record_output": inRecordHeader, "bool_record_output": inRecordValue, "int_record_output": inRecordValue,
-	"double_record_output": inRecordValue, "result_array_record_output": inRecordResultArray,
+	"double_record_output": inRecordValue, "float_record_output": inRecordValue, "result_array_record_output": inRecordResultArray,
 	"qubit_allocate": inQubitAllocate, "result_allocate": inResultAllocate, "qubit_release": inQubitRelease, "qubit_allocate_array": inQubitAllocateArray,
 	"qubit_release_array": inQubitReleaseArray, "array_get_element_ptr_1d": inArrayElementPtr, "array_get_size_1d": inArraySize,
 	"array_update_alias_count": inNoop, "array_update_reference_count": inNoop, "result_update_reference_count": inNoop,
@@ -70,6 +77,8 @@ var runtimeFuncs = map[string]intrinsicKind{
 	"result_get_one": inResultOne, "result_get_zero": inResultZero, "string_create": inNullString,
 	"bool_to_string": inNullString, "int_to_string": inNullString, "double_to_string": inNullString,
 	"result_to_string": inNullString, "read_result": inReadResult, "fail": inFail,
+	"qubit_array_allocate": inQubitArrayAllocate, "qubit_array_release": inQubitArrayRelease,
+	"result_array_allocate": inResultArrayAllocate, "result_array_release": inResultArrayRelease,
 }
 
 // lookupIntrinsic says what a call to the declared function name does, or
@@ -85,6 +94,8 @@ func lookupIntrinsic(name string) (intrinsic, bool) {
 			return intrinsic{kind: inM}, true
 		case "mresetz__body":
 			return intrinsic{kind: inMResetZ}, true
+		case "mz_array__body":
+			return intrinsic{kind: inMzArray}, true
 		case "reset__body":
 			return intrinsic{kind: inReset}, true
 		case "read_result__body":

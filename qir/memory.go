@@ -234,6 +234,19 @@ func (m *memory) array(p rv, what string) (*object, error) {
 	return &m.objs[p.obj], nil
 }
 
+// span checks that n pointers fit in p's object from p on: the caller's
+// memory a runtime call on an array of n qubits or results uses.
+func (m *memory) span(p rv, n int64, what string) error {
+	o, err := m.object(p, what)
+	if err != nil {
+		return err
+	}
+	if room := o.size - p.i; n > room/8 {
+		return fmt.Errorf("%s: %d pointers do not fit in the %d bytes their array has from offset %d", what, n, room, p.i)
+	}
+	return nil
+}
+
 func (m *memory) load(p rv, t *typ) (rv, error) {
 	o, err := m.object(p, "a load")
 	if err != nil {
