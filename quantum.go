@@ -112,7 +112,7 @@ func WithConcurrentChecks(n int, wait time.Duration) Option {
 func WithJobTimeout(d time.Duration) Option { return func(s *Service) { s.jobTimeout = d } }
 
 // WithMaxWork bounds the work of one job on the built-in devices (default
-// sim.DefaultMaxWork, 10^11), in amplitudes touched: a gate on n qubits
+// sim.DefaultMaxWork, 6·10^10), in amplitudes touched: a gate on n qubits
 // touches 2^n, a measurement twice that, a classical step or a sampled
 // shot counts 1. A job whose gates all run once is refused before it
 // starts when it would pass the bound; one that runs shot by shot (a

@@ -162,7 +162,7 @@ func (b *simBackend) Run(ctx context.Context, t Task) (*RunResult, error) {
 			return nil, err
 		}
 		if errors.Is(err, sim.ErrWorkLimit) {
-			return nil, fmt.Errorf("simulation failed: the job's work passed its bound of %d units (amplitudes touched; the service's WithMaxWork, the server's -max-work): %s", b.maxWork, strings.TrimPrefix(err.Error(), "sim: "))
+			return nil, fmt.Errorf("simulation failed: work limit exceeded: the job's work would pass its bound of %d units, amplitudes touched (a gate on n qubits touches 2^n; a loop that does not end?); the bound is the service's WithMaxWork, the server's -max-work", b.maxWork)
 		}
 		return nil, fmt.Errorf("simulation failed: %s", strings.TrimPrefix(err.Error(), "sim: "))
 	}
