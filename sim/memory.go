@@ -30,12 +30,13 @@ const fixedBytes = 64 << 10
 //     distinct outcomes (2^n too when sampled), each a key of width bytes
 //     and its map entries;
 //   - the classical bits of a shot and the key buffers, and 64 KiB for
-//     fixed overheads.
+//     fixed overheads;
+//   - what grows with the length of the circuit: 40 bytes an operation
+//     for its preparation, the kernels of one chunk of fused gates (at
+//     most 1,024 gates' worth, twice while the fusion width is chosen) and
+//     the kernels a per-shot run keeps (those of its first 8,192 gates).
 //
-// Sampling holds nothing of size shots or 2^n beyond the state. Not counted:
-// what grows with the length of the circuit (its prepared operations, fused
-// gates and kernels, under a kilobyte a gate), which front ends bound (see
-// qasm's MaxOps). It returns
+// Sampling holds nothing of size shots or 2^n beyond the state. It returns
 // math.MaxInt64 for a circuit no state can hold (Run refuses it).
 func MemoryNeed(c *Circuit, opts Options) int64 {
 	n := c.NumQubits
@@ -48,6 +49,7 @@ func MemoryNeed(c *Circuit, opts Options) int64 {
 	if !sh.terminal && sh.prefixGates {
 		need = addSat(need, state)
 	}
+	need = addSat(need, kernelsNeed(c, sh, opts.fusion()))
 	k := keysOf(c, opts)
 	w := int64(k.width())
 	// A shot's classical bits, the qubit each key bit samples, two keys.
@@ -66,6 +68,47 @@ func MemoryNeed(c *Circuit, opts Options) int64 {
 	// A key is allocated in a size class: at most 1/8 over its length
 	// (a page over it past 32 KiB, at most 1/4), and 16 bytes at least.
 	return addSat(need, mulSat(distinct, w+w/4+16+outcomeBytes))
+}
+
+// preparedBytes is what prepare holds for an operation: its preparedOp and
+// its place in the head.
+const preparedBytes = 40
+
+// kernelBytes bounds a kernel on k targets: its fixed part, its matrix in
+// both precisions, and what the vector kernels prepare from it.
+func kernelBytes(k int) int64 { return 4<<10 + 64<<(2*min(k, 16)) }
+
+// kernelsNeed bounds what running c holds for its operations: their
+// preparation, a chunk of fused kernels at a time for the head, and the
+// kernels a per-shot run keeps.
+func kernelsNeed(c *Circuit, sh shape, f fusion) int64 {
+	width := max(f.width, 1)
+	if f.auto {
+		width = 4 // the widest the cost model tries
+	}
+	fused := max(kernelBytes(width), kernelBytes(0)+24<<f.diagWidth)
+	head, perShot := sh.prefix, len(c.Ops)
+	if sh.terminal {
+		head, perShot = len(c.Ops), len(c.Ops)
+	}
+	need := mulSat(int64(len(c.Ops)+c.NumQubits), preparedBytes)
+	gates := 0
+	for i := range head {
+		if c.Ops[i].Kind == OpGate {
+			if gates++; gates == headChunk {
+				break
+			}
+		}
+	}
+	need = addSat(need, mulSat(2*int64(gates), fused))
+	kept := 0
+	for i := head; i < perShot && kept < maxKeptKernels; i++ {
+		if op := &c.Ops[i]; op.Kind == OpGate {
+			need = addSat(need, kernelBytes(op.NumTargets()))
+			kept++
+		}
+	}
+	return need
 }
 
 // addSat and mulSat are + and × on non-negative int64s, stopping at

@@ -159,10 +159,27 @@ type prepared struct {
 	// measurements of a circuit that measures nothing).
 	ops       []preparedOp
 	numClbits int // the classical bits ops use
-	// head is what to apply once, fused: for a terminal circuit every gate
-	// (its measurements only sample the result), else the prefix.
-	head []*kernel
+	// head is what to apply once: for a terminal circuit every gate (its
+	// measurements only sample the result), else the prefix; its gates and
+	// barriers, fused a chunk at a time as they are applied (applyHead).
+	head   []*Op
+	fusion fusion
+	// kept counts the kernels of per-shot gates kept for the next shot;
+	// past maxKeptKernels a gate's kernel is built each time it runs.
+	kept int
 }
+
+// A kernel takes a kilobyte or two (more for a wide fused block), and a
+// circuit may hold two million gates, so kernels are never all built at
+// once. The head is fused and applied headChunk gates at a time, each
+// chunk's kernels dropped after it; a per-shot run keeps the kernels of
+// its first maxKeptKernels gates and builds the others anew each time
+// they run (a microsecond or two each, against the gate's pass over the
+// state). MemoryNeed counts both.
+const (
+	headChunk      = 1024
+	maxKeptKernels = 8192
+)
 
 // fusion widths; see DefaultFusionWidth. auto lets the cost model pick
 // the general width (fusecost.go).
@@ -213,8 +230,6 @@ func prepare(ctx context.Context, c *Circuit, extra []Op, f fusion, perShot bool
 			op.work = op.cost
 			switch op.Kind {
 			case OpGate:
-				g := op.gate()
-				op.kernel = newKernel(&g)
 				op.work += passWork(c.NumQubits, 1)
 			case OpMeasure:
 				op.work += passWork(c.NumQubits, 2)
@@ -223,31 +238,67 @@ func prepare(ctx context.Context, c *Circuit, extra []Op, f fusion, perShot bool
 			}
 		}
 	}
-	// Fuse between barriers: a barrier keeps gates from merging across it.
+	p.fusion = f
+	p.head = make([]*Op, 0, len(head))
+	for i := range head {
+		if k := head[i].Kind; k == OpGate || k == OpBarrier {
+			p.head = append(p.head, head[i].Op)
+		}
+	}
+	return p, nil
+}
+
+// applyHead applies the head to s, fused between barriers (a barrier keeps
+// gates from merging across it) and headChunk gates at a time, charging
+// each chunk's kernels to budget (nil: no bound) before applying them.
+func (p *prepared) applyHead(ctx context.Context, s *State, budget *workBudget) error {
 	var run []*Op
 	flush := func() error {
-		ks, err := fuseBest(ctx, run, c.NumQubits, f)
-		p.head = append(p.head, ks...)
-		run = run[:0]
-		return err
-	}
-	for i := range head {
-		if err := tick.tick(); err != nil {
-			return nil, err
+		if len(run) == 0 {
+			return nil
 		}
-		switch head[i].Kind {
-		case OpGate:
-			run = append(run, head[i].Op)
-		case OpBarrier:
-			if err := flush(); err != nil {
-				return nil, err
+		ks, err := fuseBest(ctx, run, s.n, p.fusion)
+		run = run[:0]
+		if err != nil {
+			return err
+		}
+		if budget != nil {
+			if err := budget.charge(headWork(ks, s.n)); err != nil {
+				return err
 			}
+		}
+		return s.applyAll(ctx, ks)
+	}
+	for _, op := range p.head {
+		if op.Kind == OpGate {
+			run = append(run, op)
+			if len(run) < headChunk {
+				continue
+			}
+		}
+		if err := flush(); err != nil {
+			return err
 		}
 	}
 	if err := flush(); err != nil {
-		return nil, err
+		return err
 	}
-	return p, nil
+	return ctx.Err()
+}
+
+// kernel is the kernel of the per-shot gate op, for a state of n qubits:
+// kept for the next shot while fewer than maxKeptKernels are.
+func (p *prepared) kernel(op *preparedOp, n int) *kernel {
+	if op.kernel != nil {
+		return op.kernel
+	}
+	g := op.gate()
+	k := newKernelFor(&g, n)
+	if p.kept < maxKeptKernels {
+		op.kernel = k
+		p.kept++
+	}
+	return k
 }
 
 // Run executes the circuit for opts.Shots shots and returns the counts.
@@ -285,9 +336,11 @@ func Run(ctx context.Context, c *Circuit, opts Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	budget := newWorkBudget(opts.MaxSteps, opts.MaxWork)
 	if p.terminal {
-		budget := newWorkBudget(opts.MaxSteps, opts.MaxWork)
-		if err := budget.charge(addWork(headWork(p.head, c.NumQubits), sampleWork(c.NumQubits, opts.Shots))); err != nil {
+		// Sampling's work is known now; the gates' once they are fused,
+		// chunk by chunk, before each chunk is applied.
+		if err := budget.charge(sampleWork(c.NumQubits, opts.Shots)); err != nil {
 			return nil, err
 		}
 	}
@@ -301,12 +354,12 @@ func Run(ctx context.Context, c *Circuit, opts Options) (*Result, error) {
 	}
 	res := &Result{Seed: seed, PerShot: !p.terminal}
 	if p.terminal {
-		if err := s.applyAll(ctx, p.head); err != nil {
+		if err := p.applyHead(ctx, s, &budget); err != nil {
 			return nil, err
 		}
 		res.Counts, err = sample(ctx, s, src, opts.Shots, p.sources(k), lim)
 	} else {
-		res.Counts, err = runShots(ctx, s, p, rand.New(src), opts, k, lim)
+		res.Counts, err = runShots(ctx, s, p, rand.New(src), opts.Shots, &budget, k, lim)
 	}
 	if err != nil {
 		return nil, err
@@ -337,19 +390,16 @@ func (p *prepared) sources(k keys) []int {
 // runShots runs the circuit once per shot. The leading gates every shot
 // shares are applied once and each shot starts from a copy of that state;
 // with no such gates each shot starts from |0…0⟩ again, and no copy is held.
-func runShots(ctx context.Context, s *State, p *prepared, rng *rand.Rand, opts Options, k keys, lim outcomeLimit) (map[string]int, error) {
-	budget := newWorkBudget(opts.MaxSteps, opts.MaxWork)
+func runShots(ctx context.Context, s *State, p *prepared, rng *rand.Rand, shots int, budget *workBudget, k keys, lim outcomeLimit) (map[string]int, error) {
 	// the shared prefix once, and the copy each shot starts from
-	if len(p.head) > 0 {
-		if err := budget.charge(addWork(headWork(p.head, s.n), passWork(s.n, 1))); err != nil {
-			return nil, err
-		}
-	}
-	if err := s.applyAll(ctx, p.head); err != nil {
+	if err := p.applyHead(ctx, s, budget); err != nil {
 		return nil, err
 	}
 	var shared vector
-	if len(p.head) > 0 {
+	if p.prefixGates {
+		if err := budget.charge(passWork(s.n, 1)); err != nil {
+			return nil, err
+		}
 		var err error
 		if shared, err = s.v.clone(ctx, s.workers); err != nil {
 			return nil, err
@@ -360,7 +410,7 @@ func runShots(ctx context.Context, s *State, p *prepared, rng *rand.Rand, opts O
 	clbits := make([]bool, p.numClbits)
 	key := make([]byte, k.width())
 	perShot := shotWork(s.n, p.numClbits)
-	for shot := range opts.Shots {
+	for shot := range shots {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
@@ -379,7 +429,7 @@ func runShots(ctx context.Context, s *State, p *prepared, rng *rand.Rand, opts O
 			}
 			clear(clbits)
 		}
-		if err := s.run(ctx, p, p.prefix, clbits, rng, &budget); err != nil {
+		if err := s.run(ctx, p, p.prefix, clbits, rng, budget); err != nil {
 			return nil, err
 		}
 		countKey(key, clbits[k.from:k.to])
@@ -430,7 +480,7 @@ func SimulateWith(ctx context.Context, c *Circuit, opts Options) (*State, error)
 	if opts.Workers > 0 {
 		s.SetWorkers(opts.Workers)
 	}
-	if err := s.applyAll(ctx, p.head); err != nil {
+	if err := p.applyHead(ctx, s, nil); err != nil {
 		return nil, err
 	}
 	return s, nil

@@ -176,7 +176,7 @@ func (s *State) Execute(ctx context.Context, c *Circuit, rng *rand.Rand, maxStep
 	if err != nil {
 		return nil, err
 	}
-	if err := s.applyAll(ctx, p.head); err != nil {
+	if err := p.applyHead(ctx, s, nil); err != nil {
 		return nil, err
 	}
 	clbits := make([]bool, c.NumClbits)
@@ -228,7 +228,7 @@ func (s *State) run(ctx context.Context, p *prepared, start int, clbits []bool, 
 				return err
 			}
 		}
-		op := p.ops[pc]
+		op := &p.ops[pc]
 		if steps += op.cost; steps > budget.perShot {
 			return budget.stepsExceeded()
 		}
@@ -242,7 +242,7 @@ func (s *State) run(ctx context.Context, p *prepared, start int, clbits []bool, 
 		var err error
 		switch op.Kind {
 		case OpGate:
-			err = s.v.apply(ctx, op.kernel, s.n, s.workers)
+			err = s.v.apply(ctx, p.kernel(op, s.n), s.n, s.workers)
 		case OpMeasure:
 			clbits[op.Bit()], err = s.measure(ctx, op.Qubit(), rng)
 		case OpReset:
