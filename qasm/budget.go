@@ -63,6 +63,16 @@ func (p *poller) tick() {
 	}
 }
 
+// tickN counts n steps at once (a run of blanks skipped), n at most
+// pollEvery.
+func (p *poller) tickN(n int) {
+	before := p.n
+	p.n += uint32(n)
+	if p.watch && p.n/pollEvery != before/pollEvery {
+		p.check()
+	}
+}
+
 func (p *poller) check() {
 	if p.watch {
 		if err := p.ctx.Err(); err != nil {

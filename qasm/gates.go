@@ -43,7 +43,37 @@ var braketNames = map[string]string{
 // only U and CX until qelib1.inc is included; OpenQASM 3 programs from
 // several exporters use the standard gates without an include, so
 // version 3 always knows them.
+//
+// The last few answers are remembered (an include clears them): a
+// program of a million gates names a handful.
 func (c *compiler) builtinGate(name string) (sim.StdGate, bool) {
+	for i := range c.builtins.n {
+		if e := &c.builtins.e[i]; e.name == name {
+			return e.g, e.ok
+		}
+	}
+	g, ok := c.lookupBuiltin(name)
+	b := &c.builtins
+	b.e[b.next] = builtinEntry{name, g, ok}
+	b.next = (b.next + 1) % len(b.e)
+	b.n = min(b.n+1, len(b.e))
+	return g, ok
+}
+
+// builtins are builtinGate's last answers.
+type builtins struct {
+	e    [8]builtinEntry
+	n    int
+	next int
+}
+
+type builtinEntry struct {
+	name string
+	g    sim.StdGate
+	ok   bool
+}
+
+func (c *compiler) lookupBuiltin(name string) (sim.StdGate, bool) {
 	if name == "U" || name == "CX" {
 		return sim.LookupGate(name)
 	}
@@ -113,14 +143,14 @@ func (c *compiler) gateCall(s *sGateCall) {
 		}
 		params = append(params, x)
 	}
-	nq, np := c.gateShape(s, sym)
+	nq, np, std := c.gateShape(s, sym)
 	if len(params) != np {
 		fail(s.P, "gate %q expects %d parameter(s), got %d", s.Name, np, len(params))
 	}
 	if len(s.Qubits) != nq {
 		fail(s.P, "gate %q expects %d qubit(s), got %d", describeCall(s), nq, len(s.Qubits))
 	}
-	if measuredAt < 0 && c.simpleGateCall(s, sym, params) {
+	if measuredAt < 0 && std.NumQubits > 0 && c.simpleGateCall(s, std, params) {
 		return
 	}
 	c.charge(s.P, callBytes)
@@ -186,15 +216,8 @@ const simpleCallSteps = 1
 // as one operation without allocating anything; it reports false, having
 // changed nothing, for any other call. params holds the call's evaluated
 // parameters, in the caller's buffer.
-func (c *compiler) simpleGateCall(s *sGateCall, sym *symbol, params []float64) bool {
-	if sym != nil || len(s.Mods) > 0 || len(s.Qubits) > 3 || s.Name == "gphase" {
-		return false
-	}
-	if _, braket := braketGates[s.Name]; braket && c.version == 3 {
-		return false
-	}
-	g, ok := c.builtinGate(s.Name)
-	if !ok {
+func (c *compiler) simpleGateCall(s *sGateCall, g sim.StdGate, params []float64) bool {
+	if len(s.Mods) > 0 || len(s.Qubits) > 3 {
 		return false
 	}
 	var qbuf [3]int
@@ -247,6 +270,10 @@ func (c *compiler) singleQubit(e expr) (q int, ok bool) {
 		s := c.lookup(id.Name)
 		if s == nil || s.kind != symQubits || s.single {
 			return 0, false
+		}
+		if n, ok := e.Items[0].(*xInt); ok && n.V >= 0 && n.V < int64(len(s.qubits)) {
+			c.charge(n.P, stepBytes) // as evaluating it would
+			return s.qubits[n.V], true
 		}
 		return s.qubits[c.index(e.Items[0], len(s.qubits))], true
 	}
@@ -349,7 +376,10 @@ func (c *compiler) place1(p position, op sim.Op) {
 //
 // Recursion: every cycle through the lowering passes in or enter, so
 // it goes maxNest levels deep at most.
-func (c *compiler) gateShape(s *sGateCall, sym *symbol) (nq, np int) {
+//
+// std is the built-in gate the call names, when it is one (a zero StdGate
+// otherwise: gphase, Braket's own gates and the program's).
+func (c *compiler) gateShape(s *sGateCall, sym *symbol) (nq, np int, std sim.StdGate) {
 	switch {
 	case s.Name == "gphase":
 		nq, np = 0, 1
@@ -368,14 +398,14 @@ func (c *compiler) gateShape(s *sGateCall, sym *symbol) (nq, np int) {
 			}
 			fail(s.P, "unknown gate %q", s.Name)
 		}
-		nq, np = g.NumQubits, g.NumParams
+		nq, np, std = g.NumQubits, g.NumParams, g
 	}
 	for _, m := range s.Mods {
 		if m.Kind == "ctrl" || m.Kind == "negctrl" {
 			nq += c.ctrlCount(m)
 		}
 	}
-	return nq, np
+	return nq, np, std
 }
 
 // Recursion: every cycle through the lowering passes in or enter, so

@@ -92,13 +92,58 @@ func (lx *lexer) advance(n int) {
 func (lx *lexer) next() token {
 	src := lx.src
 	for lx.i < len(src) {
-		lx.poll.tick() // also for each blank and comment skipped
+		lx.poll.tick() // also for each run of blanks and comment skipped
 		i := lx.i
 		c := src[i]
 		switch {
-		case c == '\n' || c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v':
-			lx.advance(1)
+		case c == '\n':
+			lx.line++
+			lx.col = 1
+			lx.i++
 			continue
+		case c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v':
+			// a run of blanks, pollEvery at most between two ticks
+			j, end := i+1, min(len(src), i+pollEvery)
+			for j < end && (src[j] == ' ' || src[j] == '\t' || src[j] == '\r' || src[j] == '\f' || src[j] == '\v') {
+				j++
+			}
+			lx.col += int32(j - i)
+			lx.i = j
+			lx.poll.tickN(j - i - 1)
+			continue
+		case isASCIIIdentStart(c):
+			// the common token: an ASCII identifier, scanned a byte at a
+			// time; one that goes on past ASCII is scanned as runes below
+			n := 1
+			for i+n < len(src) && isASCIIIdent(src[i+n]) {
+				n++
+			}
+			if i+n == len(src) || src[i+n] < utf8.RuneSelf {
+				if c == 'p' && n == 6 && src[i:i+n] == "pragma" && atLineStart(src, i) {
+					break // a pragma line, below
+				}
+				p := position{lx.line, lx.col}
+				lx.col += int32(n)
+				lx.i += n
+				return token{tIdent, src[i : i+n], p}
+			}
+		case c >= '0' && c <= '9':
+			n, k := scanNumber(src[i:])
+			p := position{lx.line, lx.col}
+			if k == tDuration {
+				lx.advance(n) // its unit may be µs
+			} else {
+				lx.col += int32(n)
+				lx.i += n
+			}
+			return token{k, src[i : i+n], p}
+		case c < utf8.RuneSelf && singleOps[c]:
+			p := position{lx.line, lx.col}
+			lx.col++
+			lx.i++
+			return token{tOp, src[i : i+1], p}
+		}
+		switch {
 		case strings.HasPrefix(src[i:], "//"):
 			n := strings.IndexByte(src[i:], '\n')
 			if n < 0 {
@@ -160,6 +205,19 @@ func (lx *lexer) next() token {
 			lx.advance(n)
 			return token{tAnnotation, strings.TrimSpace(src[i : i+n]), p}
 		}
+		if c < utf8.RuneSelf && !isASCIIIdentStart(c) {
+			// an ASCII operator: the longest of those that start with c
+			op := src[i : i+1]
+			for _, o := range opsByFirst[c] {
+				if strings.HasPrefix(src[i:], o) {
+					op = o
+					break
+				}
+			}
+			lx.col += int32(len(op))
+			lx.i += len(op)
+			return token{tOp, op, p}
+		}
 		r, size := utf8.DecodeRuneInString(src[i:])
 		if isIdentStart(r) {
 			n := size
@@ -202,6 +260,24 @@ func atLineStart(src string, i int) bool {
 	return true
 }
 
+// opsByFirst lists the operators by their first character, longest
+// first.
+var opsByFirst = func() (by [utf8.RuneSelf][]string) {
+	for _, o := range operators {
+		by[o[0]] = append(by[o[0]], o)
+	}
+	return by
+}()
+
+// singleOps are the operators of one character that start no longer one.
+var singleOps = [utf8.RuneSelf]bool{'(': true, ')': true, '[': true, ']': true, '{': true, '}': true, ',': true, ';': true, ':': true}
+
+func isASCIIIdentStart(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '_'
+}
+
+func isASCIIIdent(c byte) bool { return isASCIIIdentStart(c) || c >= '0' && c <= '9' }
+
 func isIdentStart(r rune) bool {
 	return r == '_' || unicode.IsLetter(r) || r == 'π' || r == 'τ' || r == 'ℇ'
 }
@@ -210,48 +286,40 @@ func isIdentStart(r rune) bool {
 // kind: an integer (decimal, 0x, 0o, 0b, with _ separators), a float, an
 // imaginary literal or a duration (a number with a time unit).
 func scanNumber(s string) (int, tokKind) {
-	n := 0
-	digits := func(ok func(byte) bool) {
-		for n < len(s) && (ok(s[n]) || s[n] == '_' && n+1 < len(s) && ok(s[n+1])) {
-			n++
-		}
-	}
-	dec := func(b byte) bool { return b >= '0' && b <= '9' }
 	if len(s) > 2 && s[0] == '0' {
-		var ok func(byte) bool
+		var class byte
 		switch s[1] {
 		case 'x', 'X':
-			ok = func(b byte) bool { return dec(b) || b >= 'a' && b <= 'f' || b >= 'A' && b <= 'F' }
+			class = 'x'
 		case 'o':
-			ok = func(b byte) bool { return b >= '0' && b <= '7' }
+			class = 'o'
 		case 'b', 'B':
-			ok = func(b byte) bool { return b == '0' || b == '1' }
+			class = 'b'
 		}
-		if ok != nil && ok(s[2]) {
-			n = 2
-			digits(ok)
-			return n, tInt
+		if class != 0 && digitOf(class, s[2]) {
+			return digitsEnd(s, 2, class), tInt
 		}
 	}
 	kind := tInt
-	digits(dec)
+	n := digitsEnd(s, 0, 'd')
 	if n < len(s) && s[n] == '.' {
 		kind = tFloat
-		n++
-		digits(dec)
+		n = digitsEnd(s, n+1, 'd')
 	}
 	if n < len(s) && (s[n] == 'e' || s[n] == 'E') {
 		m := n + 1
 		if m < len(s) && (s[m] == '+' || s[m] == '-') {
 			m++
 		}
-		if m < len(s) && dec(s[m]) {
+		if m < len(s) && digitOf('d', s[m]) {
 			kind = tFloat
-			n = m
-			digits(dec)
+			n = digitsEnd(s, m, 'd')
 		}
 	}
 	rest := s[n:]
+	if rest == "" || rest[0] < utf8.RuneSelf && !isASCIIIdentStart(rest[0]) {
+		return n, kind // no suffix can follow
+	}
 	// A unit or "im" counts only when no identifier character follows it.
 	for _, u := range numberSuffixes {
 		if strings.HasPrefix(rest, u) {
@@ -266,4 +334,27 @@ func scanNumber(s string) (int, tokKind) {
 		}
 	}
 	return n, kind
+}
+
+// digitOf reports whether b is a digit of the class: 'd' decimal, 'x'
+// hexadecimal, 'o' octal, 'b' binary.
+func digitOf(class, b byte) bool {
+	switch class {
+	case 'x':
+		return b >= '0' && b <= '9' || b >= 'a' && b <= 'f' || b >= 'A' && b <= 'F'
+	case 'o':
+		return b >= '0' && b <= '7'
+	case 'b':
+		return b == '0' || b == '1'
+	}
+	return b >= '0' && b <= '9'
+}
+
+// digitsEnd is where the digits of the class from n end, single _
+// separators between digits included.
+func digitsEnd(s string, n int, class byte) int {
+	for n < len(s) && (digitOf(class, s[n]) || s[n] == '_' && n+1 < len(s) && digitOf(class, s[n+1])) {
+		n++
+	}
+	return n
 }

@@ -246,6 +246,7 @@ func (c *compiler) include(s *sInclude) {
 		fail(s.P, "cannot include %q: programs arrive as one string, so only the built-in \"qelib1.inc\" and \"stdgates.inc\" can be included", s.Path)
 	}
 	c.included = s.Path
+	c.builtins = builtins{}
 }
 
 // Recursion: every cycle through the lowering passes in or enter, so
@@ -567,6 +568,7 @@ func (c *compiler) redeclareAlias(sym *symbol) {
 	s := c.scopes[len(c.scopes)-1]
 	if prev, ok := s.syms[sym.name]; ok && prev.kind == sym.kind {
 		delete(s.syms, sym.name)
+		c.looked.clear()
 	}
 	c.declare(sym)
 }

@@ -28,7 +28,7 @@ func (p *parser) declaration(pos position) *sDecl {
 // so it goes maxDepth levels deep at most.
 func (p *parser) typeSpec() *typeSpec {
 	t := p.ident("for a type")
-	if !classicalTypes[t.text] && t.text != "qubit" && t.text != "creg" {
+	if !isClassicalType(t.text) && t.text != "qubit" && t.text != "creg" {
 		fail(t.pos, "expected a type, got %s", t.describe())
 	}
 	ty := &typeSpec{P: t.pos, Name: t.text, H: 1}

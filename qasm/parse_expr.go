@@ -74,7 +74,9 @@ func (p *parser) binary(minPrec int) expr {
 		} else {
 			y = p.binary(prec + 1)
 		}
-		x = &xBinary{t.pos, op, x, y, p.tall(t.pos, max(height(x), height(y)))}
+		b := p.binarys.new()
+		*b = xBinary{t.pos, op, x, y, p.tall(t.pos, max(height(x), height(y)))}
+		x = b
 	}
 }
 
@@ -100,7 +102,9 @@ func (p *parser) unary() expr {
 		if t.text == "+" {
 			return x
 		}
-		return &xUnary{t.pos, t.text, x, p.tall(t.pos, height(x))}
+		u := p.unarys.new()
+		*u = xUnary{t.pos, t.text, x, p.tall(t.pos, height(x))}
+		return u
 	}
 	return p.postfix()
 }
@@ -190,7 +194,9 @@ func (p *parser) primary() expr {
 		if err != nil && !math.IsInf(v, 0) {
 			fail(t.pos, "bad number %s", t.text)
 		}
-		return &xFloat{t.pos, v}
+		x := p.floats.new()
+		*x = xFloat{t.pos, v}
+		return x
 	case tImag:
 		fail(t.pos, "complex numbers are not supported: %s", t.text)
 	case tDuration:
@@ -237,7 +243,7 @@ func (p *parser) primary() expr {
 			p.skipBalanced("(", ")")
 			return &xDuration{t.pos, 0}
 		}
-		if classicalTypes[t.text] && (p.peek().is("(") || p.peek().is("[")) {
+		if isClassicalType(t.text) && (p.peek().is("(") || p.peek().is("[")) {
 			p.i--
 			ty := p.typeSpec()
 			p.expect("(", "after the type of a cast")
@@ -267,6 +273,18 @@ func (p *parser) primary() expr {
 }
 
 func parseInt(s string) (int64, error) {
+	if len(s) <= 18 {
+		// the common case, a plain decimal that cannot overflow
+		v := int64(0)
+		for i := 0; i < len(s); i++ {
+			if s[i] < '0' || s[i] > '9' || i == 1 && s[0] == '0' {
+				goto general
+			}
+			v = v*10 + int64(s[i]-'0')
+		}
+		return v, nil
+	}
+general:
 	s = strings.ReplaceAll(s, "_", "")
 	base := 10
 	if len(s) > 2 && s[0] == '0' {

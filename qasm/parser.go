@@ -34,6 +34,9 @@ type parser struct {
 	indexes slab[xIndex]
 	calls   slab[sGateCall]
 	exprs   slab[expr]
+	floats  slab[xFloat]
+	binarys slab[xBinary]
+	unarys  slab[xUnary]
 }
 
 // topStatement parses the next top-level statement of a program that is
@@ -61,6 +64,9 @@ func (p *parser) recycle(kept bool) {
 		p.indexes.retain()
 		p.calls.retain()
 		p.exprs.retain()
+		p.floats.retain()
+		p.binarys.retain()
+		p.unarys.retain()
 		return
 	}
 	p.idents.reuse()
@@ -68,6 +74,9 @@ func (p *parser) recycle(kept bool) {
 	p.indexes.reuse()
 	p.calls.reuse()
 	p.exprs.reuse()
+	p.floats.reuse()
+	p.binarys.reuse()
+	p.unarys.reuse()
 }
 
 // parse turns src into its statements and its major version.
@@ -130,7 +139,15 @@ func (p *parser) release() {
 	p.i = 0
 }
 
-func (p *parser) peek() token { return p.tok(p.i) }
+// groupBuffer is how many tokens afterGroup buffers at most.
+const groupBuffer = 64
+
+func (p *parser) peek() token {
+	if p.i < len(p.toks) {
+		return p.toks[p.i]
+	}
+	return p.tok(p.i)
+}
 
 func (p *parser) peekAt(k int) token { return p.tok(p.i + k) }
 
@@ -146,22 +163,30 @@ func (p *parser) next() token {
 }
 
 // afterGroup returns the token after the bracketed group that opens at
-// buffer index j (a "(" or a "["), without buffering the group: looking
-// ahead over a group of a million tokens scans them with a copy of the
-// lexer, which is then dropped.
+// buffer index j (a "(" or a "["). A short group is buffered, so that
+// its tokens are lexed once; past groupBuffer tokens the rest is scanned
+// with a copy of the lexer, which is then dropped, so that looking ahead
+// over a group of a million tokens holds none of them.
 func (p *parser) afterGroup(j int) token {
 	open := p.tok(j)
 	close := "]"
 	if open.is("(") {
 		close = ")"
 	}
-	lx := *p.lx
+	var lx *lexer
 	depth := 0
 	for ; ; j++ {
 		var t token
-		if j < len(p.toks) {
+		switch {
+		case j < len(p.toks):
 			t = p.toks[j]
-		} else {
+		case lx == nil && j-p.i < groupBuffer:
+			t = p.tok(j)
+		default:
+			if lx == nil {
+				copied := *p.lx
+				lx = &copied
+			}
 			t = lx.next()
 		}
 		switch {
@@ -174,6 +199,9 @@ func (p *parser) afterGroup(j int) token {
 			if depth == 0 {
 				if j+1 < len(p.toks) {
 					return p.toks[j+1]
+				}
+				if lx == nil {
+					return p.tok(j + 1)
 				}
 				return lx.next()
 			}
@@ -297,12 +325,15 @@ func (p *parser) skipBalanced(open, close string) {
 	}
 }
 
-var classicalTypes = map[string]bool{
-	"bit": true, "int": true, "uint": true, "float": true, "angle": true, "bool": true,
-	"complex": true, "duration": true, "stretch": true, "array": true,
+// isClassicalType reports the names of classical types (a switch: the
+// parser asks at every operand).
+func isClassicalType(s string) bool {
+	switch s {
+	case "bit", "int", "uint", "float", "angle", "bool", "complex", "duration", "stretch", "array":
+		return true
+	}
+	return false
 }
-
-var modifierNames = map[string]bool{"ctrl": true, "negctrl": true, "inv": true, "pow": true}
 
 // Recursion: statements and blocks pass enter, so it goes maxDepth
 // levels deep at most.
@@ -491,7 +522,7 @@ func (p *parser) keywordStatement(t token) stmt {
 	case "for":
 		p.next()
 		s := &sFor{P: t.pos}
-		if classicalTypes[p.peek().text] && p.peekAt(1).text != "in" {
+		if isClassicalType(p.peek().text) && p.peekAt(1).text != "in" {
 			s.Type = p.typeSpec()
 		}
 		s.Var = p.ident("for the loop variable").text
@@ -544,14 +575,14 @@ func (p *parser) keywordStatement(t token) stmt {
 		p.expect(";", "after return")
 		return &sReturn{t.pos, v}
 	}
-	if classicalTypes[t.text] && !p.peekAt(1).is("(") {
+	if isClassicalType(t.text) && !p.peekAt(1).is("(") {
 		// "bit[2](x)" is a cast in an expression statement; anything
 		// else that starts with a type name declares a variable.
 		if !(p.peekAt(1).is("[") && p.castAhead()) {
 			return p.declaration(t.pos)
 		}
 	}
-	if modifierNames[t.text] && (p.peekAt(1).is("@") || p.peekAt(1).is("(")) {
+	if isModifier(t.text) && (p.peekAt(1).is("@") || p.peekAt(1).is("(")) {
 		return p.gateCall()
 	}
 	return nil
@@ -618,7 +649,7 @@ func (p *parser) gateCall() stmt {
 	g.P = start.pos
 	for {
 		t := p.peek()
-		if t.kind != tIdent || !modifierNames[t.text] || !(p.peekAt(1).is("@") || p.peekAt(1).is("(")) {
+		if t.kind != tIdent || !isModifier(t.text) || !(p.peekAt(1).is("@") || p.peekAt(1).is("(")) {
 			break
 		}
 		p.next()
@@ -640,24 +671,103 @@ func (p *parser) gateCall() stmt {
 		// a duration designator, rx[50ns](θ) q: timing is ignored
 		p.skipBalanced("[", "]")
 	}
+	var buf [4]expr
 	if p.accept("(") {
+		list := buf[:0]
 		for !p.accept(")") {
-			if g.Params == nil {
-				g.Params = p.exprs.one(p.expr())
-			} else {
-				g.Params = append(g.Params, p.expr())
-			}
+			list = append(list, p.param())
 			if !p.accept(",") {
 				p.expect(")", "after the gate parameters")
 				break
 			}
 		}
+		if len(list) > 0 {
+			g.Params = p.exprs.many(list)
+		}
 	}
 	if !p.peek().is(";") {
-		g.Qubits = p.exprList()
+		list := buf[:0]
+		for {
+			list = append(list, p.operand())
+			if !p.accept(",") {
+				break
+			}
+		}
+		g.Qubits = p.exprs.many(list)
 	}
 	p.expect(";", "after the gate call")
 	return g
+}
+
+// param parses a gate's parameter: a number before a "," or ")" without
+// the expression parser, anything else with it.
+func (p *parser) param() expr {
+	t, next := p.peek(), p.peekAt(1)
+	if t.kind != tFloat || !next.is(",") && !next.is(")") || strings.IndexByte(t.text, '_') >= 0 {
+		return p.expr()
+	}
+	v, err := strconv.ParseFloat(t.text, 64)
+	if err != nil {
+		return p.expr() // which reports it
+	}
+	p.next()
+	x := p.floats.new()
+	*x = xFloat{t.pos, v}
+	return x
+}
+
+// operand parses a gate's operand. The two forms nearly every program
+// writes, q and q[3] before a "," or ";", are read without the
+// expression parser: the node it would build, from the slabs.
+func (p *parser) operand() expr {
+	t0, t1 := p.peek(), p.peekAt(1)
+	if t0.kind != tIdent || plainIdent(t0.text) {
+		return p.expr()
+	}
+	if t1.is(",") || t1.is(";") {
+		p.next()
+		x := p.idents.new()
+		*x = xIdent{t0.pos, t0.text}
+		return x
+	}
+	t2, t3, t4 := p.peekAt(2), p.peekAt(3), p.peekAt(4)
+	if !t1.is("[") || t2.kind != tInt || !t3.is("]") || !t4.is(",") && !t4.is(";") || isClassicalType(t0.text) {
+		return p.expr()
+	}
+	v, err := parseInt(t2.text)
+	if err != nil {
+		return p.expr() // which reports it
+	}
+	p.next()
+	p.next()
+	p.next()
+	p.next()
+	id := p.idents.new()
+	*id = xIdent{t0.pos, t0.text}
+	n := p.ints.new()
+	*n = xInt{t2.pos, v}
+	ix := p.indexes.new()
+	ix.P, ix.X, ix.Items = t1.pos, id, p.exprs.one(n)
+	ix.H = p.tall(t1.pos, max(height(ix.X), maxHeight(ix.Items)))
+	return ix
+}
+
+// plainIdent reports the identifiers the expression parser reads as more
+// than a name.
+func plainIdent(s string) bool {
+	switch s {
+	case "true", "false", "measure", "durationof":
+		return true
+	}
+	return false
+}
+
+func isModifier(s string) bool {
+	switch s {
+	case "ctrl", "negctrl", "inv", "pow":
+		return true
+	}
+	return false
 }
 
 func (p *parser) exprList() []expr {

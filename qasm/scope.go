@@ -59,11 +59,13 @@ func (c *compiler) push(isolated, gateBody bool) {
 	}
 	s.isolated, s.gateBody, s.scratchMark = isolated, gateBody, c.scratchTop
 	c.scopes = append(c.scopes, s)
+	c.looked.clear()
 }
 
 func (c *compiler) pop() {
 	s := c.scopes[len(c.scopes)-1]
 	c.scopes = c.scopes[:len(c.scopes)-1]
+	c.looked.clear()
 	c.scratchTop = s.scratchMark
 	if len(s.syms) > 64 {
 		s.syms = map[string]*symbol{} // a big map would stay big
@@ -74,6 +76,43 @@ func (c *compiler) pop() {
 }
 
 func (c *compiler) lookup(name string) *symbol {
+	if sym, ok := c.looked.get(name); ok {
+		return sym
+	}
+	sym := c.lookupScopes(name)
+	c.looked.put(name, sym)
+	return sym
+}
+
+// lookedUp remembers the last few lookups and what they found (nil
+// too): a straight-line program looks up the same few names, its register
+// and its gates, at every statement. Every change to the scopes clears
+// it.
+type lookedUp struct {
+	names [8]string
+	syms  [8]*symbol
+	n     int // entries in use
+	next  int // the entry put replaces
+}
+
+func (l *lookedUp) get(name string) (*symbol, bool) {
+	for i := range l.n {
+		if l.names[i] == name {
+			return l.syms[i], true
+		}
+	}
+	return nil, false
+}
+
+func (l *lookedUp) put(name string, sym *symbol) {
+	l.names[l.next], l.syms[l.next] = name, sym
+	l.next = (l.next + 1) % len(l.names)
+	l.n = min(l.n+1, len(l.names))
+}
+
+func (l *lookedUp) clear() { l.n, l.next = 0, 0 }
+
+func (c *compiler) lookupScopes(name string) *symbol {
 	for i := len(c.scopes) - 1; i >= 0; i-- {
 		s := c.scopes[i]
 		if sym, ok := s.syms[name]; ok {
@@ -111,19 +150,22 @@ func (c *compiler) bind(sym *symbol) {
 	}
 	sym.level = c.rt
 	s.syms[sym.name] = sym
+	c.looked.clear()
 }
 
 func (c *compiler) atTop() bool { return len(c.scopes) == 1 }
 
 // compiler is the state of one lowering.
 type compiler struct {
-	opts    Options
-	version int
-	ops     []sim.Op
-	emitted int   // operations emitted so far, against MaxOps
-	cost    int64 // bytes charged so far, against MaxBytes
-	poll    *poller
-	stmtPos position // the statement being lowered
+	looked   lookedUp
+	builtins builtins
+	opts     Options
+	version  int
+	ops      []sim.Op
+	emitted  int   // operations emitted so far, against MaxOps
+	cost     int64 // bytes charged so far, against MaxBytes
+	poll     *poller
+	stmtPos  position // the statement being lowered
 
 	nq int
 

@@ -31,6 +31,22 @@ func (s *slab[T]) one(x T) []T {
 	return s.buf[i : i+1 : i+1]
 }
 
+// many returns a slice holding xs, in a chunk when they fit one, with no
+// room to grow in place (see one).
+func (s *slab[T]) many(xs []T) []T {
+	n := len(xs)
+	if n > slabChunk/4 {
+		return append([]T(nil), xs...)
+	}
+	if len(s.buf)+n > cap(s.buf) {
+		s.buf = make([]T, 0, slabChunk)
+		s.keep = 0
+	}
+	i := len(s.buf)
+	s.buf = append(s.buf, xs...)
+	return s.buf[i : i+n : i+n]
+}
+
 // reuse hands the chunk out again past the nodes it keeps: the caller
 // knows that nothing points to the others any more.
 func (s *slab[T]) reuse() {
