@@ -114,13 +114,15 @@ func CompileProgram(src string, opts Options) (*Program, error) {
 // CompileProgramContext is CompileProgram that gives up when ctx is done,
 // as CompileContext does.
 func CompileProgramContext(ctx context.Context, src string, opts Options) (*Program, error) {
-	prog, _, err := compileProgram(ctx, src, opts)
+	prog, _, err := compileProgram(ctx, src, opts, streams(src))
 	return prog, err
 }
 
 // compileProgram compiles and also reports the bytes charged against
 // MaxBytes, for the tests that check the charges.
-func compileProgram(ctx context.Context, src string, opts Options) (prog *Program, charged int64, err error) {
+//
+// stream compiles src as it is read (see streams), else parsed whole first.
+func compileProgram(ctx context.Context, src string, opts Options, stream bool) (prog *Program, charged int64, err error) {
 	var c *compiler
 	defer func() {
 		if r := recover(); r != nil {
@@ -143,18 +145,18 @@ func compileProgram(ctx context.Context, src string, opts Options) (prog *Progra
 	}()
 	poll := newPoller(ctx)
 	poll.check()
-	if streams(src) {
+	if stream {
 		c = newCompiler(opts, 3, poll)
 		if err := compileStreaming(c, src); err != nil {
 			return nil, c.cost, err
 		}
 	} else {
-		stmts, version, phys, nstmts, perr := parseCounting(src, poll)
+		stmts, version, phys, perr := parse(src, poll)
 		if perr != nil {
 			return nil, 0, perr
 		}
 		c = newCompiler(opts, version, poll)
-		c.presize(nstmts)
+		c.presize(strings.Count(src, ";"))
 		// Physical qubits keep their numbers: $n is qubit n, and declared
 		// qubits come after the highest one.
 		if phys.n > c.opts.MaxQubits {
@@ -189,7 +191,7 @@ func compileStreaming(c *compiler, src string) *Error {
 	p.versionLine()
 	c.version = p.version
 	// Most statements end with a semicolon: their count sizes the
-	// circuit, as the parsed statements do for a program parsed first.
+	// circuit, on both paths alike.
 	c.presize(strings.Count(src, ";"))
 	for {
 		s, ok := p.topStatement()

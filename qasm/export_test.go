@@ -5,7 +5,14 @@ import "context"
 // CompileCharged is CompileProgramContext that also reports the bytes
 // the compile charged against MaxBytes.
 func CompileCharged(ctx context.Context, src string, opts Options) (*Program, int64, error) {
-	return compileProgram(ctx, src, opts)
+	return compileProgram(ctx, src, opts, streams(src))
+}
+
+// CompileParsedFirst compiles src parsed whole first, as a program with
+// physical qubits or inputs is, whatever it holds.
+func CompileParsedFirst(src string, opts Options) (*Program, error) {
+	p, _, err := compileProgram(context.Background(), src, opts, false)
+	return p, err
 }
 
 // Parse only parses src.
