@@ -16,7 +16,8 @@ func FuzzParseLL(f *testing.F) {
 	if len(files) == 0 || len(more) == 0 {
 		f.Fatalf("no seeds: no .ll file in %s or its bc-upstream", corpusDir)
 	}
-	for _, name := range append(files, more...) {
+	arrays, _ := filepath.Glob(filepath.Join("testdata", "arrays", "*.ll"))
+	for _, name := range append(append(files, more...), arrays...) {
 		if b, err := os.ReadFile(name); err == nil {
 			f.Add(string(b))
 		}
