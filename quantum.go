@@ -114,9 +114,9 @@ func WithJobTimeout(d time.Duration) Option { return func(s *Service) { s.jobTim
 // WithMaxWork bounds the work of one job on the built-in devices (default
 // sim.DefaultMaxWork, 6·10^10), in amplitudes touched: a gate on n qubits
 // touches 2^n, a measurement twice that, a classical step or a sampled
-// shot counts 1. A job whose gates all run once is refused before it
-// starts when it would pass the bound; one that runs shot by shot (a
-// loop on measured values) stops there. Either ends FAILED with a
+// shot counts 1. Work is charged before it is done (a chunk of up to
+// 1,024 fused gates, or an operation of a shot, at a time), so a job stops
+// before the work that would pass the bound. It ends FAILED with a
 // statusMsg naming the bound. The default ends a loop of gates and
 // measurements on 20 qubits that never exits in about a minute on two
 // cores, and leaves room for a QFT on 28 qubits or a million shots. New

@@ -21,10 +21,10 @@ type Options struct {
 	MaxSteps int
 	// MaxWork bounds the work of the whole run, in amplitudes touched: a
 	// gate on n qubits costs 2^n, a measurement twice that, a classical
-	// step 1, a sampled shot 1 (steps.go has the whole table). A run whose
-	// gates are all applied once (its measurements terminal) is refused
-	// before it starts; one run shot by shot stops once past it. 0 (or
-	// less) means DefaultMaxWork. Past it Run fails with ErrWorkLimit.
+	// step 1, a sampled shot 1 (steps.go has the whole table). Work is
+	// charged before it is done (a chunk of fused gates, or an operation
+	// of a shot, at a time), so a run stops before the work that would
+	// pass it, with ErrWorkLimit. 0 (or less) means DefaultMaxWork.
 	MaxWork int64
 	// Workers is how many goroutines a gate on a large state may use;
 	// 0 means GOMAXPROCS.

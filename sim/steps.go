@@ -19,10 +19,11 @@ import (
 //     a copy of the state 2^n; a classical step costs 1 (and one more per 64
 //     nodes of its condition or expression, or per 64 classical bits a shot
 //     holds); a sampled shot costs 1. Every quantum operation costs at least
-//     opFloor, what applying it costs however small the state. A run whose
-//     work is known before it starts (every measurement terminal: the gates
-//     once, then sampling) is refused before it touches the state; a run
-//     shot by shot stops when it passes the bound.
+//     opFloor, what applying it costs however small the state. Work is
+//     charged before it is done: a sampled run's sampling up front and its
+//     gates a fused chunk at a time (applyHead), a run shot by shot
+//     operation by operation, so a run stops before the work that would
+//     pass the bound.
 
 const (
 	// DefaultMaxSteps bounds the operations one shot may execute when
