@@ -97,8 +97,8 @@ func TestWorkBoundsLoopsOnLargeStates(t *testing.T) {
 	t.Logf("stopped after %v: %v", time.Since(start).Round(time.Millisecond), err)
 }
 
-// A run whose work is known before it starts is refused before it touches
-// the state: no phase past preparing runs.
+// Work is charged before it is done: a sampled run whose first chunk of
+// fused gates would pass the bound stops before it applies any of them.
 func TestSampledWorkIsRefusedUpFront(t *testing.T) {
 	var phases []string
 	remove := sim.SetTestHook(func(phase string) { phases = append(phases, phase) })
