@@ -220,20 +220,22 @@ func compileStreaming(c *compiler, src string) *Error {
 // lowerTop lowers a top-level statement, returning its error rather than
 // panicking with it.
 func (c *compiler) lowerTop(s stmt) (k ctl, err *Error) {
-	defer func() {
-		if r := recover(); r != nil {
-			b, ok := r.(bail)
-			if !ok {
-				panic(r)
-			}
-			err = b.err
-		}
-	}()
-	return c.lowerStmt(s), nil
+	err = catch(func() { k = c.lowerStmt(s) })
+	return k, err
 }
 
 // drain parses the rest of the program for its first parse error.
-func drain(p *parser) (err *Error) {
+func drain(p *parser) *Error {
+	return catch(func() {
+		for _, ok := p.topStatement(); ok; _, ok = p.topStatement() {
+			p.recycle(false)
+		}
+	})
+}
+
+// catch runs f and returns the error it fails with (fail's bail), if any;
+// other panics, a cancel's among them, go on up.
+func catch(f func()) (err *Error) {
 	defer func() {
 		if r := recover(); r != nil {
 			b, ok := r.(bail)
@@ -243,9 +245,7 @@ func drain(p *parser) (err *Error) {
 			err = b.err
 		}
 	}()
-	for _, ok := p.topStatement(); ok; _, ok = p.topStatement() {
-		p.recycle(false)
-	}
+	f()
 	return nil
 }
 
