@@ -27,7 +27,6 @@ type parser struct {
 	// physPos.
 	nphys   int
 	physPos position
-	nstmts  int // statements parsed, at any depth
 
 	idents  slab[xIdent]
 	ints    slab[xInt]
@@ -81,12 +80,6 @@ func (p *parser) recycle(kept bool) {
 
 // parse turns src into its statements and its major version.
 func parse(src string, poll *poller) (stmts []stmt, version int, phys physInfo, err *Error) {
-	stmts, version, phys, _, err = parseCounting(src, poll)
-	return stmts, version, phys, err
-}
-
-// parseCounting is parse that also counts the statements it parsed.
-func parseCounting(src string, poll *poller) (stmts []stmt, version int, phys physInfo, nstmts int, err *Error) {
 	p := &parser{lx: newLexer(src, poll), version: 3}
 	defer func() {
 		if r := recover(); r != nil {
@@ -97,7 +90,6 @@ func parseCounting(src string, poll *poller) (stmts []stmt, version int, phys ph
 			stmts, version, err = nil, 0, b.err
 		}
 	}()
-	defer func() { nstmts = p.nstmts }()
 	p.versionLine()
 	for p.peek().kind != tEOF {
 		if p.accept(";") {
@@ -107,7 +99,7 @@ func parseCounting(src string, poll *poller) (stmts []stmt, version int, phys ph
 			stmts = append(stmts, s)
 		}
 	}
-	return stmts, p.version, physInfo{p.nphys, p.physPos}, p.nstmts, nil
+	return stmts, p.version, physInfo{p.nphys, p.physPos}, nil
 }
 
 // physInfo tells the compiler how many physical qubits to set aside.
@@ -341,11 +333,7 @@ func (p *parser) statement() stmt {
 	t := p.peek()
 	p.enter(t.pos)
 	defer p.leave()
-	s := p.statement1(t)
-	if !empty(s) {
-		p.nstmts++
-	}
-	return s
+	return p.statement1(t)
 }
 
 // Recursion: statements and blocks pass enter, so it goes maxDepth

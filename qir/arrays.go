@@ -125,26 +125,19 @@ func (m *machine) resultArrayAllocate(g *function, args []rv) error {
 // resultArrayRelease is __quantum__rt__result_array_release(n, array):
 // results are never reused, so releasing one only checks it is one.
 func (m *machine) resultArrayRelease(g *function, args []rv) error {
-	n := args[0].i
-	if err := m.arrayCount(g, n, "results", maxResultID, "a program may use", args[1]); err != nil {
-		return err
-	}
-	for i := range n {
-		v, err := m.mem.load(element(args[1], i), typPtr)
-		if err != nil {
-			return err
-		}
-		if _, err := m.result(v); err != nil {
-			return fmt.Errorf("@%s: element %d: %w", g.name, i, err)
-		}
-	}
-	return nil
+	return m.eachResult(g, args, func(int) error { return nil })
 }
 
 // recordResultArray is __quantum__rt__result_array_record_output(n,
 // array, label): the n results in memory order, each a record of its own,
 // as n result_record_output calls would make.
 func (m *machine) recordResultArray(g *function, args []rv) error {
+	return m.eachResult(g, args, m.dev.record)
+}
+
+// eachResult checks the count args[0] and the array args[1] of results,
+// then calls f with each result, in memory order.
+func (m *machine) eachResult(g *function, args []rv, f func(r int) error) error {
 	n := args[0].i
 	if err := m.arrayCount(g, n, "results", maxResultID, "a program may use", args[1]); err != nil {
 		return err
@@ -158,7 +151,7 @@ func (m *machine) recordResultArray(g *function, args []rv) error {
 		if err != nil {
 			return fmt.Errorf("@%s: element %d: %w", g.name, i, err)
 		}
-		if err := m.dev.record(r); err != nil {
+		if err := f(r); err != nil {
 			return err
 		}
 	}
