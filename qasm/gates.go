@@ -123,6 +123,10 @@ func (c *compiler) gateCall(s *sGateCall) {
 	}
 	measured, measuredAt := value{}, -1
 	for i, e := range s.Params {
+		if x, ok := c.constParam(e, 0); ok {
+			params = append(params, x)
+			continue
+		}
 		v := c.eval(e)
 		if v.k == vExpr && v.angle {
 			v = c.angleParam(e.at(), v)
@@ -205,6 +209,61 @@ func (c *compiler) gateCall(s *sGateCall) {
 		gates := c.expand(s.P, s.Mods, s.Name, params2, slices.Clone(args))
 		c.place(s.P, gates)
 	}
+}
+
+// constParam evaluates a gate parameter made of numbers, the built-in
+// constants, float variables and + − × ÷ (pi/2, -pi/4, 2*theta) as eval
+// would, without building values: nearly every parameter programs write.
+// ok is false, with nothing done, for anything else (and for what eval
+// would treat otherwise: integers past 2^53, a division by zero, a result
+// that is not finite), which eval then takes.
+func (c *compiler) constParam(e expr, depth int) (x float64, ok bool) {
+	const exact = 1 << 53 // integers that float64 holds exactly
+	switch e := e.(type) {
+	case *xFloat:
+		x, ok = e.V, true
+	case *xInt:
+		x, ok = float64(e.V), e.V > -exact && e.V < exact
+	case *xIdent:
+		sym := c.lookup(e.Name)
+		switch {
+		case sym == nil:
+			x, ok = constants[e.Name]
+		case sym.kind == symVar && sym.val.k == vFloat && !sym.val.angle && (sym.ty == nil || sym.ty.name != "angle"):
+			x, ok = sym.val.f, true
+		}
+	case *xUnary:
+		if e.Op == "-" && depth < 8 {
+			x, ok = c.constParam(e.X, depth+1)
+			x = -x
+		}
+	case *xBinary:
+		if depth >= 8 || e.Op != "+" && e.Op != "-" && e.Op != "*" && e.Op != "/" {
+			return 0, false
+		}
+		a, okA := c.constParam(e.X, depth+1)
+		b, okB := c.constParam(e.Y, depth+1)
+		if !okA || !okB || e.Op == "/" && b == 0 {
+			return 0, false
+		}
+		switch e.Op {
+		case "+":
+			x = a + b
+		case "-":
+			x = a - b
+		case "*":
+			x = a * b
+		case "/":
+			x = a / b
+		}
+		// integer arithmetic agrees with float64's while it stays exact
+		ok = math.Abs(x) < exact
+	}
+	if !ok || math.IsInf(x, 0) || math.IsNaN(x) {
+		return 0, false
+	}
+	c.charge(e.at(), stepBytes)
+	return x, true
 }
 
 // simpleCallSteps is what simpleGateCall charges a gate: the work of a

@@ -121,3 +121,27 @@ func FuzzStreamedAsParsed(f *testing.F) {
 		sameBothWays(t, src)
 	})
 }
+
+// A parameter made of numbers, constants and + − × ÷ is evaluated on a
+// fast path; it must give what the general evaluator gives, which a float
+// variable declared with the same expression gets.
+func TestConstantParametersAsEvaluated(t *testing.T) {
+	for _, e := range []string{
+		"0.5", "3", "-2", "pi", "-pi/4", "pi/2", "tau", "euler", "π", "2*pi/3", "1/3", "6/3", "7/2",
+		"-(1+2)*pi", "1e-300*1e-300", "4503599627370495 + 1", "9007199254740993", "2/0.5",
+		"1 - 2 - 3 - 4 - 5 - 6 - 7 - 8 - 9 - 10 - 11", "((((((((((pi))))))))))/2", "0x10", "1_000/3",
+	} {
+		direct, err := qasm.Compile("OPENQASM 3.0;\nqubit q;\nrz("+e+") q;\n", qasm.Options{})
+		if err != nil {
+			t.Fatalf("rz(%s): %v", e, err)
+		}
+		viaVar, err := qasm.Compile("OPENQASM 3.0;\nqubit q;\nfloat x = "+e+";\nrz(x) q;\n", qasm.Options{})
+		if err != nil {
+			t.Fatalf("float x = %s: %v", e, err)
+		}
+		a, b := direct.Ops[0].Gate().Matrix, viaVar.Ops[len(viaVar.Ops)-1].Gate().Matrix
+		if fmt.Sprint(a) != fmt.Sprint(b) {
+			t.Errorf("rz(%s): %v, but through a variable %v", e, a, b)
+		}
+	}
+}
