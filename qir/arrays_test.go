@@ -510,7 +510,6 @@ func TestArrayErrorsAtRunTime(t *testing.T) {
 // its job completes with counts near its exact distribution.
 func TestArraysThroughTheService(t *testing.T) {
 	svc, u := quantumtest.NewService(t)
-	ctx := context.Background()
 	const shots = 4000
 	want := map[string]float64{"00000": 0.5, "11111": 0.5}
 	dir := filepath.Join("testdata", "arrays")
@@ -528,34 +527,8 @@ func TestArraysThroughTheService(t *testing.T) {
 	}
 	for _, f := range fs {
 		t.Run(f.name, func(t *testing.T) {
-			j, err := svc.CreateJob(ctx, u, quantum.JobRequest{Program: &quantum.Program{Format: f.format, Data: f.data},
-				Shots: shots, DeviceQRN: device})
-			if err != nil {
-				t.Fatal(err)
-			}
-			done := quantumtest.WaitForJob(t, svc, u, j.JobQRN)
-			if done.Status != quantum.StatusCompleted {
-				msg := ""
-				if done.StatusMsg != nil {
-					msg = *done.StatusMsg
-				}
-				t.Fatalf("job %s: %s", done.Status, msg)
-			}
-			res, err := svc.GetJobResult(ctx, u, j.JobQRN)
-			if err != nil {
-				t.Fatal(err)
-			}
-			eps := tolerance(shots, len(want)+1)
-			for k, n := range res.ResultData.MeasurementCounts {
-				if want[k] == 0 {
-					t.Errorf("outcome %s (%d times) has probability 0", k, n)
-				}
-			}
-			for k, p := range want {
-				if got := float64(res.ResultData.MeasurementCounts[k]) / shots; math.Abs(got-p) > eps {
-					t.Errorf("frequency of %s %.4f, probability %.4f (tolerance %.4f)", k, got, p, eps)
-				}
-			}
+			runJob(t, svc, u, quantum.JobRequest{Program: &quantum.Program{Format: f.format, Data: f.data},
+				Shots: shots, DeviceQRN: device}, want)
 		})
 	}
 }

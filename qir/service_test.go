@@ -78,36 +78,9 @@ func TestCorpusThroughTheService(t *testing.T) {
 				if entry != "" {
 					opts["entryPoint"] = entry
 				}
-				j, err := svc.CreateJob(ctx, u, quantum.JobRequest{Program: &quantum.Program{Format: f.format, Data: f.data},
-					Shots: shots, DeviceQRN: device, RuntimeOptions: opts})
-				if err != nil {
-					t.Fatal(err)
-				}
-				done := quantumtest.WaitForJob(t, svc, u, j.JobQRN)
-				if done.Status != quantum.StatusCompleted {
-					msg := ""
-					if done.StatusMsg != nil {
-						msg = *done.StatusMsg
-					}
-					t.Fatalf("job %s: %s", done.Status, msg)
-				}
-				res, err := svc.GetJobResult(ctx, u, j.JobQRN)
-				if err != nil {
-					t.Fatal(err)
-				}
-				eps := tolerance(shots, len(want)+1)
-				for k, n := range res.ResultData.MeasurementCounts {
-					if want[k] == 0 {
-						t.Errorf("outcome %s (%d times) has probability 0", k, n)
-					}
-				}
-				for k, p := range want {
-					got := float64(res.ResultData.MeasurementCounts[k]) / shots
-					if math.Abs(got-p) > eps {
-						t.Errorf("frequency of %s %.4f, probability %.4f (tolerance %.4f)", k, got, p, eps)
-					}
-				}
-				prog, err := svc.GetJobProgram(ctx, u, j.JobQRN)
+				qrn := runJob(t, svc, u, quantum.JobRequest{Program: &quantum.Program{Format: f.format, Data: f.data},
+					Shots: shots, DeviceQRN: device, RuntimeOptions: opts}, want)
+				prog, err := svc.GetJobProgram(ctx, u, qrn)
 				if err != nil || prog.Format != f.format || prog.Data != f.data {
 					t.Errorf("the program as stored differs from the one sent (%v)", err)
 				}
@@ -133,4 +106,41 @@ func corpusKeys(t *testing.T) []string {
 		t.Fatal("no programs in expected.json")
 	}
 	return keys
+}
+
+// runJob creates the job, waits for it to complete and checks its
+// frequencies against want within a Hoeffding bound; it returns the job's
+// QRN.
+func runJob(t *testing.T, svc *quantum.Service, u quantum.User, req quantum.JobRequest, want map[string]float64) string {
+	t.Helper()
+	ctx := context.Background()
+	j, err := svc.CreateJob(ctx, u, req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	done := quantumtest.WaitForJob(t, svc, u, j.JobQRN)
+	if done.Status != quantum.StatusCompleted {
+		msg := ""
+		if done.StatusMsg != nil {
+			msg = *done.StatusMsg
+		}
+		t.Fatalf("job %s: %s", done.Status, msg)
+	}
+	res, err := svc.GetJobResult(ctx, u, j.JobQRN)
+	if err != nil {
+		t.Fatal(err)
+	}
+	shots := float64(req.Shots)
+	eps := tolerance(req.Shots, len(want)+1)
+	for k, n := range res.ResultData.MeasurementCounts {
+		if want[k] == 0 {
+			t.Errorf("outcome %s (%d times) has probability 0", k, n)
+		}
+	}
+	for k, p := range want {
+		if got := float64(res.ResultData.MeasurementCounts[k]) / shots; math.Abs(got-p) > eps {
+			t.Errorf("frequency of %s %.4f, probability %.4f (tolerance %.4f)", k, got, p, eps)
+		}
+	}
+	return j.JobQRN
 }
