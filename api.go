@@ -20,7 +20,9 @@ type API interface {
 	CreateJob(ctx context.Context, req JobRequest) (*Job, error)
 	GetJob(ctx context.Context, qrn string) (*Job, error)
 	GetJobResult(ctx context.Context, qrn string) (*JobResult, error)
-	GetJobProgram(ctx context.Context, qrn string) (*Program, error)
+	// GetJobProgram returns the job's program as submitted: a batch's
+	// programs are in JobProgram.Batch.
+	GetJobProgram(ctx context.Context, qrn string) (*JobProgram, error)
 	// CancelJob asks an unfinished job to stop; Wait (or GetJob) shows
 	// when it has.
 	CancelJob(ctx context.Context, qrn string) error
@@ -63,13 +65,23 @@ func (a *userAPI) GetJobResult(ctx context.Context, qrn string) (*JobResult, err
 		return nil, err
 	}
 	res.TimeStamps = res.TimeStamps.asShown()
+	if res.Results != nil {
+		for i := range res.Results {
+			c := &res.Results[i]
+			c.TimeStamps = c.TimeStamps.asShown()
+			if c.ResultData.MeasurementCounts == nil {
+				c.ResultData.MeasurementCounts = map[string]int{}
+			}
+		}
+		return res, nil
+	}
 	if res.ResultData.MeasurementCounts == nil {
 		res.ResultData.MeasurementCounts = map[string]int{}
 	}
 	return res, nil
 }
 
-func (a *userAPI) GetJobProgram(ctx context.Context, qrn string) (*Program, error) {
+func (a *userAPI) GetJobProgram(ctx context.Context, qrn string) (*JobProgram, error) {
 	return a.s.GetJobProgram(ctx, a.u, qrn)
 }
 

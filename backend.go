@@ -39,8 +39,16 @@ type Task struct {
 	Program        Program
 	Shots          int
 	RuntimeOptions map[string]any
-	// Seed is runtimeOptions.seed when the job has one.
+	// Seed is runtimeOptions.seed when the job has one. Circuit i of a
+	// batch runs with the batch's seed + i.
 	Seed *uint64
+	// Circuit is the index of the program in its batch (0 for a job of
+	// one program).
+	Circuit int
+	// MaxWork, when above zero, bounds the run's work in the units of
+	// WithMaxWork: a batch's circuits share the job's bound, so each runs
+	// with what the ones before it left.
+	MaxWork int64
 }
 
 // RunResult is what a backend reports for a completed job.
@@ -48,6 +56,10 @@ type RunResult struct {
 	// Counts maps measured bit strings (classical bit 0 rightmost) to how
 	// often they occurred; they add up to the shots.
 	Counts map[string]int
-	// Metadata is added to the job's metadata.
+	// Metadata is added to the job's metadata (a batch's holds what every
+	// circuit's run reported alike).
 	Metadata map[string]any
+	// Work is the work the run did in the units of WithMaxWork, for a
+	// backend that counts it (0 otherwise).
+	Work int64
 }

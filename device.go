@@ -12,32 +12,35 @@ import (
 // Device is a device as the API shows it. Marshalled to JSON it is the wire
 // object of the contract; Description is left out of list items.
 type Device struct {
-	Name          string    `json:"name"`
-	QRN           string    `json:"qrn"`
-	Vendor        string    `json:"vendor"`
-	DeviceType    string    `json:"deviceType"`
-	RunInputTypes []string  `json:"runInputTypes"`
-	Status        string    `json:"status"`
-	StatusMsg     *string   `json:"statusMsg"`
-	NextAvailable *string   `json:"nextAvailable"`
-	QueueDepth    int       `json:"queueDepth"`
-	AvgQueueTime  *int      `json:"avgQueueTime"`
-	NumberQubits  int       `json:"numberQubits"`
-	Paradigm      string    `json:"paradigm"`
-	Modality      *string   `json:"modality"`
-	NoiseModels   []string  `json:"noiseModels"`
-	PricingModel  string    `json:"pricingModel"`
-	Pricing       Pricing   `json:"pricing"`
-	DirectAccess  bool      `json:"directAccess"`
-	Description   string    `json:"description,omitempty"`
-	Provider      string    `json:"-"` // provider name and ID
-	About         string    `json:"-"` // searched with name and description
-	Private       bool      `json:"-"` // private devices are visible only to AllowedUsers
-	AllowedUsers  []string  `json:"-"` // user IDs that may use a private device
-	Verified      bool      `json:"-"`
-	MaxShots      int       `json:"-"` // 0 means DefaultMaxShots
-	CreatedAt     time.Time `json:"-"`
-	UpdatedAt     time.Time `json:"-"`
+	Name          string   `json:"name"`
+	QRN           string   `json:"qrn"`
+	Vendor        string   `json:"vendor"`
+	DeviceType    string   `json:"deviceType"`
+	RunInputTypes []string `json:"runInputTypes"`
+	Status        string   `json:"status"`
+	StatusMsg     *string  `json:"statusMsg"`
+	NextAvailable *string  `json:"nextAvailable"`
+	QueueDepth    int      `json:"queueDepth"`
+	AvgQueueTime  *int     `json:"avgQueueTime"`
+	NumberQubits  int      `json:"numberQubits"`
+	Paradigm      string   `json:"paradigm"`
+	Modality      *string  `json:"modality"`
+	NoiseModels   []string `json:"noiseModels"`
+	PricingModel  string   `json:"pricingModel"`
+	Pricing       Pricing  `json:"pricing"`
+	DirectAccess  bool     `json:"directAccess"`
+	// BatchJobSupport says whether the device takes batch jobs
+	// (JobRequest.Batch).
+	BatchJobSupport bool      `json:"batchJobSupport"`
+	Description     string    `json:"description,omitempty"`
+	Provider        string    `json:"-"` // provider name and ID
+	About           string    `json:"-"` // searched with name and description
+	Private         bool      `json:"-"` // private devices are visible only to AllowedUsers
+	AllowedUsers    []string  `json:"-"` // user IDs that may use a private device
+	Verified        bool      `json:"-"`
+	MaxShots        int       `json:"-"` // 0 means DefaultMaxShots
+	CreatedAt       time.Time `json:"-"`
+	UpdatedAt       time.Time `json:"-"`
 }
 
 // Pricing is in credits (1 credit = $0.01).
@@ -65,8 +68,12 @@ var Vendors = []string{"aws", "azure", "ibm", "ionq", "qbraid"}
 
 // EstimatedCost is perTask + shots×perShot + perMinute×1: one minute is
 // assumed for a device that charges by the minute.
-func (d *Device) EstimatedCost(shots int) float64 {
-	return roundCost(d.Pricing.PerTask + float64(shots)*d.Pricing.PerShot + d.Pricing.PerMinute)
+func (d *Device) EstimatedCost(shots int) float64 { return d.EstimatedBatchCost(1, shots) }
+
+// EstimatedBatchCost is what a batch of n circuits is expected to cost:
+// perTask + n×shots×perShot + perMinute×1.
+func (d *Device) EstimatedBatchCost(n, shots int) float64 {
+	return roundCost(d.Pricing.PerTask + float64(n)*float64(shots)*d.Pricing.PerShot + d.Pricing.PerMinute)
 }
 
 // cost is what a completed job pays for its execution time.

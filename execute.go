@@ -41,6 +41,11 @@ func (r *runner) execute(job *JobRecord) {
 		r.finish(job, 0, nil, failed(FailStore, errors.New("the job's program could not be read from the store")))
 		return
 	}
+	jp, err := jobProgram(prog)
+	if err != nil {
+		r.finish(job, 0, nil, failed(FailStore, errors.New("the job's program could not be read from the store")))
+		return
+	}
 	seed, _ := seedOption(job.RuntimeOptions)
 
 	// A cancel that came between the claim and track found no running
@@ -50,11 +55,15 @@ func (r *runner) execute(job *JobRecord) {
 	}
 
 	start := time.Now()
-	res, err := runBackend(ctx, b, Task{JobQRN: qrn, Device: d, Program: *prog, Shots: job.Shots, RuntimeOptions: job.RuntimeOptions, Seed: seed})
-	elapsed := time.Since(start)
-	if err == nil {
-		err = checkCounts(res, job.Shots)
+	task := Task{JobQRN: qrn, Device: d, Shots: job.Shots, RuntimeOptions: job.RuntimeOptions, Seed: seed}
+	var out *ran
+	if jp.Batch != nil {
+		out, err = r.runBatch(ctx, b, task, jp.Batch, r.reservation(job))
+	} else {
+		task.Program = jp.Program
+		out, err = runOne(ctx, b, task)
 	}
+	elapsed := time.Since(start)
 	if err != nil {
 		switch cause := context.Cause(ctx); {
 		case errors.Is(cause, errShutdown) || r.ctx.Err() != nil:
@@ -67,7 +76,26 @@ func (r *runner) execute(job *JobRecord) {
 			err = failed(FailTimeout, fmt.Errorf("execution exceeded the time limit of %v", r.s.jobTimeout))
 		}
 	}
-	r.finish(job, elapsed, res, err)
+	r.finish(job, elapsed, out, err)
+}
+
+// ran is what a run produced: the result to store and the metadata to
+// add to the job.
+type ran struct {
+	result   *Result
+	metadata map[string]any
+}
+
+// runOne runs a job of one program.
+func runOne(ctx context.Context, b Backend, t Task) (*ran, error) {
+	res, err := runBackend(ctx, b, t)
+	if err == nil {
+		err = checkCounts(res, t.Shots)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return &ran{result: CountsResult(res.Counts), metadata: res.Metadata}, nil
 }
 
 // track notes a job this process runs, with the way to interrupt it.

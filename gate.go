@@ -32,6 +32,17 @@ const maxWaitersPerSlot = 64
 // busyRetry is the Retry-After of a create turned away by the gate.
 const busyRetry = time.Second
 
+// tryEnter takes a slot if one is free now, and returns the function that
+// gives it back.
+func (g *gate) tryEnter() (func(), bool) {
+	select {
+	case g.slotCh <- struct{}{}:
+		return func() { <-g.slotCh }, true
+	default:
+		return nil, false
+	}
+}
+
 // enter takes a slot and returns the function that gives it back, or
 // SERVICE_BUSY when none came free in time, or ctx's error.
 func (g *gate) enter(ctx context.Context) (func(), error) {

@@ -41,12 +41,13 @@ func requestHash(req JobRequest) (string, error) {
 	}
 	data, err := json.Marshal(struct {
 		Program        *Program       `json:"program"`
+		Batch          []Program      `json:"batch,omitempty"`
 		Shots          int            `json:"shots"`
 		DeviceQRN      string         `json:"deviceQrn"`
 		Name           string         `json:"name"`
 		Tags           map[string]any `json:"tags"`
 		RuntimeOptions map[string]any `json:"runtimeOptions"`
-	}{req.Program, req.Shots, req.DeviceQRN, req.Name, tags, opts})
+	}{req.Program, req.Batch, req.Shots, req.DeviceQRN, req.Name, tags, opts})
 	if err != nil {
 		return "", err
 	}

@@ -65,7 +65,11 @@ type Program struct {
 
 // JobRequest is what CreateJob takes.
 type JobRequest struct {
+	// Program is the job's program; Batch, set instead, makes a batch
+	// job of 1 to MaxBatchCircuits programs, run one after another with
+	// the request's shots and options, one result per program.
 	Program        *Program
+	Batch          []Program
 	Shots          int
 	DeviceQRN      string
 	RuntimeOptions map[string]any
@@ -94,11 +98,14 @@ type Job struct {
 	Status         JobStatus      `json:"status"`
 	StatusMsg      *string        `json:"statusMsg"`
 	ExperimentType string         `json:"experimentType"`
-	QueuePosition  *int           `json:"queuePosition"`
-	TimeStamps     TimeStamps     `json:"timeStamps"`
-	Cost           float64        `json:"cost"`
-	EstimatedCost  float64        `json:"estimatedCost"`
-	Metadata       map[string]any `json:"metadata"`
+	// NumCircuits is how many programs the job runs: 1, or a batch's
+	// length.
+	NumCircuits   int            `json:"numCircuits"`
+	QueuePosition *int           `json:"queuePosition"`
+	TimeStamps    TimeStamps     `json:"timeStamps"`
+	Cost          float64        `json:"cost"`
+	EstimatedCost float64        `json:"estimatedCost"`
+	Metadata      map[string]any `json:"metadata"`
 }
 
 // TimeStamps are a job's times. JSON gives UTC RFC 3339 with milliseconds.
@@ -226,8 +233,21 @@ func shallowCopy(v any) (any, bool) {
 	return v, false
 }
 
-// JobResult is what GetJobResult returns.
+// JobResult is what GetJobResult returns: for a job of one program, its
+// counts in ResultData; for a batch, one CircuitResult per circuit in
+// Results (and no resultData on the wire).
 type JobResult struct {
+	Status     JobStatus       `json:"status"`
+	Cost       float64         `json:"cost"`
+	TimeStamps TimeStamps      `json:"timeStamps"`
+	ResultData ResultData      `json:"resultData,omitzero"`
+	Results    []CircuitResult `json:"results,omitempty"`
+}
+
+// CircuitResult is one circuit's part of a batch's result: its status
+// (COMPLETED in a completed batch), its cost without the batch's perTask,
+// its times (the batch's creation; its own end and duration) and counts.
+type CircuitResult struct {
 	Status     JobStatus  `json:"status"`
 	Cost       float64    `json:"cost"`
 	TimeStamps TimeStamps `json:"timeStamps"`

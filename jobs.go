@@ -6,8 +6,10 @@ import (
 	"fmt"
 	"hash/fnv"
 	"regexp"
+	"runtime"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 	"unicode/utf8"
 
@@ -97,10 +99,15 @@ func (s *Service) CreateJob(ctx context.Context, u User, req JobRequest) (*Job, 
 	if err := s.checkActive(ctx, u); err != nil {
 		return nil, err
 	}
-	res, err := s.checkTask(ctx, b, task)
+	res, err := s.checkTask(ctx, b, task, req)
 	if err != nil {
 		return nil, err
 	}
+	program, err := storedProgram(req)
+	if err != nil {
+		return nil, s.internal(ctx, err, "encode the batch")
+	}
+	circuits := max(len(req.Batch), 1)
 	now := s.now().UTC()
 	tags := map[string]any{}
 	for k, v := range req.Tags {
@@ -118,7 +125,8 @@ func (s *Service) CreateJob(ctx context.Context, u User, req JobRequest) (*Job, 
 		Status:         StatusInitializing,
 		ExperimentType: "gate_model",
 		TimeStamps:     TimeStamps{CreatedAt: now},
-		EstimatedCost:  d.EstimatedCost(req.Shots),
+		EstimatedCost:  d.EstimatedBatchCost(circuits, req.Shots),
+		NumCircuits:    circuits,
 		Metadata:       map[string]any{},
 	}, Owner: u.ID, UpdatedAt: now, MemoryNeed: res.Memory, IdempotencyKey: req.IdempotencyKey, RequestHash: hash}
 	unlock := s.lockUser(u)
@@ -136,7 +144,7 @@ func (s *Service) CreateJob(ctx context.Context, u User, req JobRequest) (*Job, 
 	if err := s.checkActive(ctx, u); err != nil {
 		return nil, err
 	}
-	if err := s.store.CreateJob(ctx, job, *req.Program); err != nil {
+	if err := s.store.CreateJob(ctx, job, program); err != nil {
 		switch {
 		case errors.Is(err, ErrTooLarge):
 			return nil, invalid("program.data", "is too large to store: %s", storeDetail(err))
@@ -192,9 +200,10 @@ func (s *Service) checkActive(ctx context.Context, u User) error {
 	return nil
 }
 
-// checkTask runs the backend's Check in one of the bounded compile slots
-// and checks its estimate against the memory budget.
-func (s *Service) checkTask(ctx context.Context, b Backend, t Task) (Resources, error) {
+// checkTask runs the backend's Check on each of the request's programs in
+// one of the bounded compile slots, and checks what the largest needs
+// against the memory budget: a batch runs its circuits one at a time.
+func (s *Service) checkTask(ctx context.Context, b Backend, t Task, req JobRequest) (Resources, error) {
 	leave, err := s.checks.enter(ctx)
 	if err != nil {
 		if isContextErr(err) {
@@ -203,23 +212,103 @@ func (s *Service) checkTask(ctx context.Context, b Backend, t Task) (Resources, 
 		return Resources{}, err
 	}
 	defer leave()
-	res, err := checkBackend(ctx, b, t)
+	progs, names := req.programs()
+	// A batch's programs are checked on as many CPUs as have a compile
+	// slot free now; each is still one compile in one slot.
+	lanes := 1
+	for lanes < min(runtime.GOMAXPROCS(0), len(progs)) {
+		more, ok := s.checks.tryEnter()
+		if !ok {
+			break
+		}
+		defer more()
+		lanes++
+	}
+	need := make([]int64, len(progs))
+	i, err := lowestFailure(ctx, len(progs), lanes, func(i int) error {
+		t := t
+		t.Program = progs[i]
+		res, err := checkBackend(ctx, b, t)
+		need[i] = max(res.Memory, 0)
+		return err
+	})
 	if err != nil {
 		var qe *Error
 		switch {
 		case errors.As(err, &qe):
-			return Resources{}, qe
+			return Resources{}, inElement(qe, names[i])
 		case isContextErr(err) && ctx.Err() != nil:
 			return Resources{}, s.internal(ctx, ctx.Err(), "its program was checked")
 		}
-		return Resources{}, invalid("program.data", "%s", err.Error())
+		return Resources{}, invalid(names[i]+".data", "%s", err.Error())
 	}
-	res.Memory = max(res.Memory, 0)
-	if res.Memory > s.budget {
-		return Resources{}, invalid("program.data", "running the program needs %s of memory, more than the service's budget of %s",
-			byteSize(res.Memory), byteSize(s.budget))
+	for i, n := range need {
+		if n > s.budget {
+			return Resources{}, invalid(names[i]+".data", "running the program needs %s of memory, more than the service's budget of %s",
+				byteSize(n), byteSize(s.budget))
+		}
 	}
-	return res, nil
+	return Resources{Memory: slices.Max(need)}, nil
+}
+
+// lowestFailure calls fn for 0 to n-1 on up to lanes goroutines and
+// returns the lowest index whose call failed, with its error, as a loop
+// would: once i has failed, no index past it starts, and those before it
+// all finish.
+func lowestFailure(ctx context.Context, n, lanes int, fn func(i int) error) (int, error) {
+	var mu sync.Mutex
+	next, failed := 0, n
+	var failure error
+	var wg sync.WaitGroup
+	for range max(lanes, 1) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				mu.Lock()
+				i := next
+				if i >= failed || ctx.Err() != nil {
+					mu.Unlock()
+					return
+				}
+				next++
+				mu.Unlock()
+				if err := fn(i); err != nil {
+					mu.Lock()
+					if i < failed {
+						failed, failure = i, err
+					}
+					mu.Unlock()
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	if failure == nil && ctx.Err() != nil {
+		return 0, ctx.Err()
+	}
+	return failed, failure
+}
+
+// inElement names a batch's element in a backend's error about it: its
+// program fields become program[i]'s, and the rest say which program
+// they are about.
+func inElement(e *Error, name string) *Error {
+	if name == "program" || e.Code != EVALIDATION {
+		return e
+	}
+	var v validation
+	for _, f := range e.Details {
+		if rest, ok := strings.CutPrefix(f.Field, "program"); ok {
+			v.add(name+rest, "%s", f.Message)
+		} else {
+			v.add(f.Field, "%s: %s", name, f.Message)
+		}
+	}
+	if len(v) == 0 {
+		return &Error{Code: e.Code, Message: name + ": " + e.Message, RetryAfter: e.RetryAfter}
+	}
+	return v.err().(*Error)
 }
 
 // checkBackend calls the backend's Check, turning a panic in it into an
@@ -237,20 +326,7 @@ func checkBackend(ctx context.Context, b Backend, t Task) (res Resources, err er
 // compiling, and resolves its device.
 func (s *Service) checkRequest(ctx context.Context, u User, req JobRequest) (*Device, Backend, Task, error) {
 	var v validation
-	if req.Program == nil {
-		v.add("program", "is required")
-	} else {
-		if req.Program.Format == "" {
-			v.add("program.format", "is required")
-		} else {
-			checkText(&v, "program.format", req.Program.Format)
-		}
-		if req.Program.Data == "" {
-			v.add("program.data", "is required")
-		} else {
-			checkText(&v, "program.data", req.Program.Data)
-		}
-	}
+	checkPrograms(&v, req)
 	if req.Shots < 1 {
 		v.add("shots", "must be at least 1")
 	}
@@ -271,9 +347,7 @@ func (s *Service) checkRequest(ctx context.Context, u User, req JobRequest) (*De
 		if req.Shots > d.maxShots() {
 			v.add("shots", "must be at most %d on %s", d.maxShots(), d.QRN)
 		}
-		if req.Program != nil && req.Program.Format != "" && !slices.Contains(d.RunInputTypes, req.Program.Format) {
-			v.add("program.format", "must be one of %s on %s", strings.Join(d.RunInputTypes, ", "), d.QRN)
-		}
+		checkProgramsOn(&v, req, d)
 		if nm, ok := req.RuntimeOptions["noiseModel"]; ok && nm != nil {
 			name, _ := nm.(string)
 			if !slices.Contains(d.NoiseModels, name) {
@@ -312,7 +386,7 @@ func (s *Service) checkRequest(ctx context.Context, u User, req JobRequest) (*De
 	if err := v.err(); err != nil {
 		return nil, nil, Task{}, err
 	}
-	return d, b, Task{Device: d, Program: *req.Program, Shots: req.Shots, RuntimeOptions: opts, Seed: seed}, nil
+	return d, b, Task{Device: d, Shots: req.Shots, RuntimeOptions: opts, Seed: seed}, nil
 }
 
 // seedOption reads runtimeOptions.seed: absent or null means none.
@@ -374,6 +448,9 @@ func (s *Service) GetJob(ctx context.Context, u User, qrn string) (*Job, error) 
 // that claimed it last, so that an operator can follow it across the
 // nodes that share a store.
 func shown(r *JobRecord) *Job {
+	if r.NumCircuits == 0 {
+		r.NumCircuits = 1 // stored before batches existed
+	}
 	if r.Node != "" {
 		if r.Metadata == nil {
 			r.Metadata = map[string]any{}
@@ -407,15 +484,31 @@ func (s *Service) GetJobResult(ctx context.Context, u User, qrn string) (*JobRes
 	if j.Status != StatusCompleted {
 		return nil, Errorf(ERESULTNOTREADY, "the result of job %s is not available: the job is %s", qrn, j.Status)
 	}
-	counts, err := s.store.GetResult(ctx, qrn)
+	stored, err := s.store.GetResult(ctx, qrn)
 	if err != nil {
 		return nil, s.internal(ctx, err, "get result")
 	}
-	return &JobResult{Status: j.Status, Cost: j.Cost, TimeStamps: j.TimeStamps, ResultData: ResultData{MeasurementCounts: counts}}, nil
+	res := &JobResult{Status: j.Status, Cost: j.Cost, TimeStamps: j.TimeStamps}
+	if stored.Circuits == nil {
+		res.ResultData.MeasurementCounts = stored.Counts
+		return res, nil
+	}
+	res.Results = make([]CircuitResult, len(stored.Circuits))
+	for i, o := range stored.Circuits {
+		ended := o.EndedAt
+		res.Results[i] = CircuitResult{
+			Status:     StatusCompleted,
+			Cost:       o.Cost,
+			TimeStamps: TimeStamps{CreatedAt: j.TimeStamps.CreatedAt, EndedAt: &ended, ExecutionDuration: o.ExecutionMs},
+			ResultData: ResultData{MeasurementCounts: o.Counts},
+		}
+	}
+	return res, nil
 }
 
-// GetJobProgram returns the program as it was submitted.
-func (s *Service) GetJobProgram(ctx context.Context, u User, qrn string) (*Program, error) {
+// GetJobProgram returns the program as it was submitted: a batch's
+// programs in JobProgram.Batch.
+func (s *Service) GetJobProgram(ctx context.Context, u User, qrn string) (*JobProgram, error) {
 	if _, err := s.ownJob(ctx, u, qrn); err != nil {
 		return nil, err
 	}
@@ -423,7 +516,11 @@ func (s *Service) GetJobProgram(ctx context.Context, u User, qrn string) (*Progr
 	if err != nil {
 		return nil, s.internal(ctx, err, "get program")
 	}
-	return p, nil
+	jp, err := jobProgram(p)
+	if err != nil {
+		return nil, s.internal(ctx, err, "get program")
+	}
+	return jp, nil
 }
 
 // CancelJob asks an unfinished job to stop and returns it. A job that has

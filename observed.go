@@ -54,7 +54,7 @@ func (o *observedStore) CreateJob(ctx context.Context, job *JobRecord, program P
 	return nil
 }
 
-func (o *observedStore) UpdateJob(ctx context.Context, qrn string, expect JobStatus, change func(*JobRecord), result map[string]int) (rec *JobRecord, err error) {
+func (o *observedStore) UpdateJob(ctx context.Context, qrn string, expect JobStatus, change func(*JobRecord), result *Result) (rec *JobRecord, err error) {
 	start := time.Now()
 	mu := o.stripe(qrn)
 	mu.Lock()
@@ -112,7 +112,7 @@ func (o *observedStore) GetProgram(ctx context.Context, qrn string) (p *Program,
 	return o.Store.GetProgram(ctx, qrn)
 }
 
-func (o *observedStore) GetResult(ctx context.Context, qrn string) (r map[string]int, err error) {
+func (o *observedStore) GetResult(ctx context.Context, qrn string) (r *Result, err error) {
 	defer func(start time.Time) { o.timed("GetResult", start, err) }(time.Now())
 	return o.Store.GetResult(ctx, qrn)
 }

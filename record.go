@@ -69,7 +69,7 @@ func retrying[T any](ctx context.Context, r *runner, what, qrn string, fn func()
 
 // update changes a job, retrying as retrying does. It runs on after the
 // Service begins to close: an end that happened is recorded.
-func (r *runner) update(what, qrn string, expect JobStatus, change func(*JobRecord), result map[string]int) (*JobRecord, error) {
+func (r *runner) update(what, qrn string, expect JobStatus, change func(*JobRecord), result *Result) (*JobRecord, error) {
 	return retrying(context.Background(), r, what, qrn, func() (*JobRecord, error) {
 		return r.s.store.UpdateJob(context.Background(), qrn, expect, change, result)
 	})
@@ -81,24 +81,28 @@ func (r *runner) update(what, qrn string, expect JobStatus, change func(*JobReco
 // or a store that keeps failing, ends the job FAILED rather than leave it
 // RUNNING to be run again; if even that cannot be recorded, the job is
 // run again once its lease expires, at most WithMaxAttempts times.
-func (r *runner) finish(job *JobRecord, elapsed time.Duration, res *RunResult, runErr error) {
+func (r *runner) finish(job *JobRecord, elapsed time.Duration, out *ran, runErr error) {
 	qrn := job.JobQRN
 	ms := elapsed.Milliseconds()
 	if runErr == nil {
 		d, _ := r.s.devices.get(job.DeviceQRN)
-		meta := cloneMap(res.Metadata)
+		meta := cloneMap(out.metadata)
 		_, err := r.update("record the result", qrn, StatusRunning, func(j *JobRecord) {
 			now := r.s.now().UTC()
 			j.Status, j.UpdatedAt, j.LeaseUntil = StatusCompleted, now, time.Time{}
 			j.TimeStamps.EndedAt = &now
 			j.TimeStamps.ExecutionDuration = ms
-			if d != nil {
+			switch {
+			case d == nil:
+			case out.result.Circuits != nil:
+				j.Cost = d.batchCost(out.result.Circuits)
+			default:
 				j.Cost = d.cost(j.Shots, elapsed)
 			}
 			for k, v := range meta {
 				j.Metadata[k] = v
 			}
-		}, res.Counts)
+		}, out.result)
 		switch {
 		case err == nil:
 			r.s.obs.JobEnded(job.DeviceQRN, StatusCompleted, "", elapsed)

@@ -267,6 +267,17 @@ func (r *runner) reserve(n int64) {
 	r.memUsed += n
 }
 
+// reserveUpTo takes up to n bytes of what is free of the budget, without
+// waiting, and returns how much it took: a batch runs more circuits at
+// once with it.
+func (r *runner) reserveUpTo(n int64) int64 {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	take := min(max(n, 0), max(r.s.budget-r.memUsed, 0))
+	r.memUsed += take
+	return take
+}
+
 // release gives back what reserve took and wakes the workers, one of
 // which may be waiting for that memory.
 func (r *runner) release(n int64) {

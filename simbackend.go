@@ -1,6 +1,7 @@
 package quantum
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -139,7 +140,7 @@ func (b *simBackend) options(t Task, p *program, seed *uint64) sim.Options {
 		Limits:     sim.Limits{MaxQubits: t.Device.NumberQubits, MemoryBudget: b.budget},
 		ResultBits: p.resultBits,
 		Precision:  p.precision,
-		MaxWork:    b.maxWork,
+		MaxWork:    cmp.Or(t.MaxWork, b.maxWork),
 	}
 }
 
@@ -180,7 +181,7 @@ func (b *simBackend) Run(ctx context.Context, t Task) (*RunResult, error) {
 	if p.qir != nil {
 		md["entryPoint"] = p.qir.EntryPoint
 	}
-	return &RunResult{Counts: res.Counts, Metadata: md}, nil
+	return &RunResult{Counts: res.Counts, Metadata: md, Work: res.Work}, nil
 }
 
 // inputs passes runtimeOptions to OpenQASM 3 input declarations: every key
@@ -208,6 +209,7 @@ func builtinDevices(now time.Time) []Device {
 		d.Modality = &modality
 		d.PricingModel = "fixed"
 		d.DirectAccess = true
+		d.BatchJobSupport = true
 		d.Verified = true
 		d.CreatedAt, d.UpdatedAt = now, now
 		return d

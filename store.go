@@ -18,7 +18,8 @@ import (
 // carry job data (programs, results, tags, names).
 type Store interface {
 	// CreateJob stores a new job and its program. The job's QRN must be
-	// new. A job or program larger than the store holds gives an error
+	// new. A batch's programs come as one Program whose Format is
+	// BatchFormat and whose Data is their JSON array. A job or program larger than the store holds gives an error
 	// wrapping ErrTooLarge.
 	//
 	// A job with an IdempotencyKey holds that key for its owner for
@@ -35,9 +36,9 @@ type Store interface {
 	GetJob(ctx context.Context, qrn string) (*JobRecord, error)
 	// GetProgram returns the job's program, or ErrJobNotFound.
 	GetProgram(ctx context.Context, qrn string) (*Program, error)
-	// GetResult returns the job's measurement counts, or ErrJobNotFound
-	// when the job or its result does not exist.
-	GetResult(ctx context.Context, qrn string) (map[string]int, error)
+	// GetResult returns the job's result, or ErrJobNotFound when the job
+	// or its result does not exist.
+	GetResult(ctx context.Context, qrn string) (*Result, error)
 	// UpdateJob applies change to the job if its status is expect, and
 	// returns the job as stored after the change. A job in another status
 	// gives ErrStatusChanged and is left as it was. When result is not nil
@@ -46,7 +47,7 @@ type Store interface {
 	// The job's JobQRN, Owner, DeviceQRN and TimeStamps.CreatedAt never
 	// change, whatever change does. A result or job larger than the store
 	// holds gives an error wrapping ErrTooLarge and changes nothing.
-	UpdateJob(ctx context.Context, qrn string, expect JobStatus, change func(*JobRecord), result map[string]int) (*JobRecord, error)
+	UpdateJob(ctx context.Context, qrn string, expect JobStatus, change func(*JobRecord), result *Result) (*JobRecord, error)
 	// DeleteJob removes the job, its program and its result if its status
 	// is expect; otherwise ErrStatusChanged (or ErrJobNotFound).
 	DeleteJob(ctx context.Context, qrn string, expect JobStatus) error

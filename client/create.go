@@ -45,7 +45,14 @@ func (c *Client) CreateJob(ctx context.Context, req quantum.JobRequest) (*quantu
 // field with the same words as the value itself in process.
 func createBody(req quantum.JobRequest) ([]byte, error) {
 	body := map[string]any{"shots": req.Shots, "deviceQrn": req.DeviceQRN, "name": req.Name}
-	if req.Program != nil {
+	switch {
+	case req.Program != nil && req.Batch != nil:
+		// The wire has one program field: say what the Service says.
+		return nil, &quantum.Error{Code: quantum.EVALIDATION, Message: "program: give one program or a batch, not both",
+			Details: []quantum.FieldError{{Field: "program", Message: "give one program or a batch, not both"}}}
+	case req.Batch != nil:
+		body["program"] = req.Batch
+	case req.Program != nil:
 		body["program"] = req.Program
 	}
 	if req.Tags != nil {

@@ -39,17 +39,22 @@ func (c *Client) GetJobResult(ctx context.Context, qrn string) (*quantum.JobResu
 	if err := c.do(ctx, k, &r, nil); err != nil {
 		return nil, err
 	}
-	if r.ResultData.MeasurementCounts == nil {
+	for i := range r.Results {
+		if r.Results[i].ResultData.MeasurementCounts == nil {
+			r.Results[i].ResultData.MeasurementCounts = map[string]int{}
+		}
+	}
+	if r.Results == nil && r.ResultData.MeasurementCounts == nil {
 		r.ResultData.MeasurementCounts = map[string]int{}
 	}
 	return &r, nil
 }
 
-func (c *Client) GetJobProgram(ctx context.Context, qrn string) (*quantum.Program, error) {
+func (c *Client) GetJobProgram(ctx context.Context, qrn string) (*quantum.JobProgram, error) {
 	if err := quantum.CheckJobQRN(qrn); err != nil {
 		return nil, err
 	}
-	var p quantum.Program
+	var p quantum.JobProgram
 	k := call{method: "GET", path: []string{"jobs", qrn, "program"}, idempotent: true, limit: maxResult}
 	if err := c.do(ctx, k, &p, nil); err != nil {
 		return nil, err

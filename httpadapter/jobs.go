@@ -1,7 +1,9 @@
 package httpadapter
 
 import (
+	"bytes"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"unicode/utf8"
 
@@ -39,23 +41,10 @@ func (h *handler) decodeJobRequest(w http.ResponseWriter, r *http.Request) (quan
 	var fe fieldErrors
 	hasProgram := present(body["program"])
 	if raw := body["program"]; hasProgram {
-		var p map[string]json.RawMessage
-		if err := json.Unmarshal(raw, &p); err != nil || p == nil {
-			fe.add("program", "must be an object with format and data")
+		if t := bytes.TrimSpace(raw); t[0] == '[' {
+			req.Batch = decodeBatch(raw, &fe)
 		} else {
-			req.Program = &quantum.Program{}
-			if present(p["format"]) {
-				req.Program.Format = decodeString(p["format"], "program.format", &fe)
-			} else {
-				fe.add("program.format", "is required")
-			}
-			if present(p["data"]) {
-				// data may be any JSON value by the spec; every format we run
-				// takes a string (QASM text, or base64 for QIR).
-				req.Program.Data = decodeString(p["data"], "program.data", &fe)
-			} else {
-				fe.add("program.data", "is required")
-			}
+			req.Program = decodeProgram(raw, "program", &fe)
 		}
 	}
 	if raw := body["shots"]; present(raw) {
@@ -83,6 +72,55 @@ func (h *handler) decodeJobRequest(w http.ResponseWriter, r *http.Request) (quan
 		fe = append(fieldErrors{{Field: "program", Message: "is required"}}, fe...)
 	}
 	return req, fe.err()
+}
+
+// decodeProgram reads one {format, data} object; name is how its fields
+// are named in errors.
+func decodeProgram(raw json.RawMessage, name string, fe *fieldErrors) *quantum.Program {
+	var p map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &p); err != nil || p == nil {
+		fe.add(name, "must be an object with format and data")
+		return nil
+	}
+	prog := &quantum.Program{}
+	if present(p["format"]) {
+		prog.Format = decodeString(p["format"], name+".format", fe)
+	} else {
+		fe.add(name+".format", "is required")
+	}
+	if present(p["data"]) {
+		// data may be any JSON value by the spec; every format we run
+		// takes a string (QASM text, or base64 for QIR).
+		prog.Data = decodeString(p["data"], name+".data", fe)
+	} else {
+		fe.add(name+".data", "is required")
+	}
+	return prog
+}
+
+// decodeBatch reads a batch: an array of programs, each named
+// program[i] in errors. Its length is the Service's to check, so that a
+// batch says the same over HTTP as in process.
+func decodeBatch(raw json.RawMessage, fe *fieldErrors) []quantum.Program {
+	var elems []json.RawMessage
+	if err := json.Unmarshal(raw, &elems); err != nil {
+		fe.add("program", "must be an object with format and data, or an array of them")
+		return nil
+	}
+	if len(elems) > quantum.MaxBatchCircuits {
+		fe.add("program", fmt.Sprintf("a batch holds at most %d programs, got %d", quantum.MaxBatchCircuits, len(elems)))
+		return nil
+	}
+	batch := make([]quantum.Program, len(elems))
+	for i, e := range elems {
+		if p := decodeProgram(e, fmt.Sprintf("program[%d]", i), fe); p != nil {
+			batch[i] = *p
+		}
+		if len(*fe) >= 20 {
+			break // a batch of 2,000 bad programs is said in a few lines
+		}
+	}
+	return batch
 }
 
 func (h *handler) listJobs(w http.ResponseWriter, r *http.Request, u quantum.User) {

@@ -36,8 +36,32 @@ func writeResult(w http.ResponseWriter, res *quantum.JobResult) error {
 	bw := bufio.NewWriterSize(w, 32<<10)
 	bw.WriteString(`{"success":true,"data":`)
 	bw.Write(head[:len(head)-1]) // without its closing brace
+	if res.Results == nil {
+		writeResultData(bw, res.ResultData.MeasurementCounts)
+		bw.WriteString("}}\n")
+		return bw.Flush()
+	}
+	bw.WriteString(`,"results":[`)
+	for i, c := range res.Results {
+		if i > 0 {
+			bw.WriteByte(',')
+		}
+		head, err := json.Marshal(resultHead{Status: c.Status, Cost: c.Cost, TimeStamps: c.TimeStamps})
+		if err != nil {
+			return err
+		}
+		bw.Write(head[:len(head)-1])
+		writeResultData(bw, c.ResultData.MeasurementCounts)
+		bw.WriteByte('}')
+	}
+	bw.WriteString("]}}\n")
+	return bw.Flush()
+}
+
+// writeResultData writes ,"resultData":{"measurementCounts":{...}}, the
+// keys sorted.
+func writeResultData(bw *bufio.Writer, counts map[string]int) {
 	bw.WriteString(`,"resultData":{"measurementCounts":{`)
-	counts := res.ResultData.MeasurementCounts
 	var num []byte
 	for i, k := range slices.Sorted(maps.Keys(counts)) {
 		if i > 0 {
@@ -48,8 +72,7 @@ func writeResult(w http.ResponseWriter, res *quantum.JobResult) error {
 		num = strconv.AppendInt(num[:0], int64(counts[k]), 10)
 		bw.Write(num)
 	}
-	bw.WriteString("}}}}\n")
-	return bw.Flush()
+	bw.WriteString("}}")
 }
 
 // writeString writes s as a JSON string: directly when it needs no

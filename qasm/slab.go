@@ -11,12 +11,23 @@ type slab[T any] struct {
 	keep int
 }
 
-const slabChunk = 256
+// Chunks grow from slabFirst nodes to slabChunk, doubling: a program of a
+// few gates (a batch holds thousands of them, each compiled on its own)
+// allocates a few hundred bytes, not a full chunk of every node kind.
+const (
+	slabFirst = 8
+	slabChunk = 256
+)
+
+// grow starts a new chunk of room for at least n nodes.
+func (s *slab[T]) grow(n int) {
+	s.buf = make([]T, 0, max(n, min(slabChunk, max(slabFirst, 2*cap(s.buf)))))
+	s.keep = 0
+}
 
 func (s *slab[T]) new() *T {
 	if len(s.buf) == cap(s.buf) {
-		s.buf = make([]T, 0, slabChunk)
-		s.keep = 0
+		s.grow(1)
 	}
 	s.buf = s.buf[:len(s.buf)+1]
 	return &s.buf[len(s.buf)-1]
@@ -39,8 +50,7 @@ func (s *slab[T]) many(xs []T) []T {
 		return append([]T(nil), xs...)
 	}
 	if len(s.buf)+n > cap(s.buf) {
-		s.buf = make([]T, 0, slabChunk)
-		s.keep = 0
+		s.grow(n)
 	}
 	i := len(s.buf)
 	s.buf = append(s.buf, xs...)

@@ -199,5 +199,5 @@ func (p *Program) Run(ctx context.Context, opts sim.Options) (*sim.Result, error
 		}
 		counts[k]++
 	}
-	return &sim.Result{Counts: counts, Seed: seed, PerShot: true}, nil
+	return &sim.Result{Counts: counts, Seed: seed, PerShot: true, Work: dev.work.total - dev.work.left}, nil
 }

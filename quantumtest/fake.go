@@ -21,7 +21,8 @@ import (
 //	fake := &quantumtest.FakeBackend{Delay: time.Second}
 //	svc.RegisterDevice(quantumtest.Device("qbraid:qbraid:sim:slow"), fake)
 type FakeBackend struct {
-	// Counts are the measurement counts of every job, scaled to its shots
+	// Counts are the measurement counts of every job (every circuit of a
+	// batch), scaled to its shots
 	// by giving the remainder to the first key in sorted order. Nil means
 	// every shot on "0".
 	Counts map[string]int
@@ -45,8 +46,8 @@ type FakeBackend struct {
 }
 
 // Started returns a channel that receives the QRN of every job the backend
-// starts, so a test can wait for a job to be running without polling.
-// Call it before the jobs are created.
+// starts (a batch's once per circuit), so a test can wait for a job to be
+// running without polling. Call it before the jobs are created.
 func (f *FakeBackend) Started() <-chan string {
 	f.mu.Lock()
 	defer f.mu.Unlock()
@@ -56,7 +57,8 @@ func (f *FakeBackend) Started() <-chan string {
 	return f.started
 }
 
-// Runs reports how many jobs the backend has started.
+// Runs reports how many runs the backend has started: one per job, and
+// one per circuit of a batch.
 func (f *FakeBackend) Runs() int {
 	f.mu.Lock()
 	defer f.mu.Unlock()
@@ -143,7 +145,10 @@ func Device(qrn string) quantum.Device {
 		Status:        quantum.DeviceOnline,
 		NumberQubits:  32,
 		DirectAccess:  true,
-		Description:   "a quantumtest.FakeBackend device",
+		// The Service runs a batch circuit by circuit, so every backend
+		// takes batches; a test of a device without them sets it false.
+		BatchJobSupport: true,
+		Description:     "a quantumtest.FakeBackend device",
 	}
 }
 

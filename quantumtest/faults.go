@@ -157,7 +157,7 @@ func (f *FaultyStore) GetProgram(ctx context.Context, qrn string) (*quantum.Prog
 	return f.Store.GetProgram(ctx, qrn)
 }
 
-func (f *FaultyStore) GetResult(ctx context.Context, qrn string) (map[string]int, error) {
+func (f *FaultyStore) GetResult(ctx context.Context, qrn string) (*quantum.Result, error) {
 	if err := f.enter(ctx, Call{Method: "GetResult", JobQRN: qrn}); err != nil {
 		return nil, err
 	}
@@ -166,7 +166,7 @@ func (f *FaultyStore) GetResult(ctx context.Context, qrn string) (map[string]int
 
 // UpdateJob works out the status the change would set on a copy of the
 // job, so that a fault can pick, say, only the moves to COMPLETED.
-func (f *FaultyStore) UpdateJob(ctx context.Context, qrn string, expect quantum.JobStatus, change func(*quantum.JobRecord), result map[string]int) (*quantum.JobRecord, error) {
+func (f *FaultyStore) UpdateJob(ctx context.Context, qrn string, expect quantum.JobStatus, change func(*quantum.JobRecord), result *quantum.Result) (*quantum.JobRecord, error) {
 	c := Call{Method: "UpdateJob", JobQRN: qrn, Expect: expect, Result: result != nil}
 	if j, err := f.Store.GetJob(ctx, qrn); err == nil && j.Status == expect {
 		change(j)

@@ -60,6 +60,10 @@ type Result struct {
 	// measurement, reset or classical control), false when the shots were
 	// sampled from one final state.
 	PerShot bool
+	// Work is the work the run did, in the units of Options.MaxWork: a
+	// caller running several circuits under one bound passes the next
+	// what is left.
+	Work int64
 }
 
 // preparedOp is an operation of the circuit with its kernel built (for a
@@ -364,6 +368,7 @@ func Run(ctx context.Context, c *Circuit, opts Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	res.Work = budget.total - budget.left
 	return res, nil
 }
 

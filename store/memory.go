@@ -63,7 +63,7 @@ type idemKey struct{ owner, key string }
 type entry struct {
 	job     *quantum.JobRecord
 	program quantum.Program
-	result  map[string]int
+	result  *quantum.Result
 	queued  queueKey // the job's place in its queues while QUEUED
 }
 
@@ -244,8 +244,8 @@ func (m *Memory) GetProgram(ctx context.Context, qrn string) (*quantum.Program, 
 	return &p, nil
 }
 
-func (m *Memory) GetResult(ctx context.Context, qrn string) (map[string]int, error) {
-	r, err := func() (map[string]int, error) {
+func (m *Memory) GetResult(ctx context.Context, qrn string) (*quantum.Result, error) {
+	r, err := func() (*quantum.Result, error) {
 		defer m.lock()()
 		m.fault("GetResult")
 		e, ok := m.jobs[qrn]
@@ -256,15 +256,15 @@ func (m *Memory) GetResult(ctx context.Context, qrn string) (map[string]int, err
 	}()
 	// A stored result is never changed, only replaced: copy it outside
 	// the lock, however large it is.
-	return maps.Clone(r), err
+	return r.Clone(), err
 }
 
-func (m *Memory) UpdateJob(ctx context.Context, qrn string, expect quantum.JobStatus, change func(*quantum.JobRecord), result map[string]int) (*quantum.JobRecord, error) {
+func (m *Memory) UpdateJob(ctx context.Context, qrn string, expect quantum.JobStatus, change func(*quantum.JobRecord), result *quantum.Result) (*quantum.JobRecord, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
 	if result != nil {
-		result = maps.Clone(result) // outside the lock: it may be large
+		result = result.Clone() // outside the lock: it may be large
 	}
 	defer m.lock()()
 	m.fault("UpdateJob")

@@ -93,7 +93,7 @@ func testCreateCompletes(t *testing.T, target Target) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	wantEqual(t, "program", prog, &quantum.Program{Format: "qasm3", Data: bell})
+	wantEqual(t, "program", prog, &quantum.JobProgram{Program: quantum.Program{Format: "qasm3", Data: bell}})
 
 	page := e.list(e.alice, quantum.JobQuery{})
 	wantEqual(t, "job list", page, &quantum.JobPage{Jobs: []*quantum.Job{want},
@@ -122,7 +122,7 @@ func testSameSeed(t *testing.T, target Target) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		wantEqual(t, "program", prog, &quantum.Program{Format: "qasm2", Data: bell2})
+		wantEqual(t, "program", prog, &quantum.JobProgram{Program: quantum.Program{Format: "qasm2", Data: bell2}})
 		return j, res.ResultData.MeasurementCounts
 	}
 	_, first := run(7)

@@ -14,7 +14,7 @@ func builtinDevice(qrn, name, vendor string, pricing quantum.Pricing) *quantum.D
 	return &quantum.Device{
 		Name: name, QRN: qrn, Vendor: vendor, DeviceType: quantum.DeviceSimulator, RunInputTypes: []string{"qasm2", "qasm3", "qir.ll", "qir.bc", "pyqir"},
 		Status: quantum.DeviceOnline, NumberQubits: 28, Paradigm: "gate_model", Modality: ptr("state_vector"),
-		PricingModel: "fixed", Pricing: pricing, DirectAccess: true,
+		PricingModel: "fixed", Pricing: pricing, DirectAccess: true, BatchJobSupport: true,
 	}
 }
 
@@ -23,6 +23,7 @@ func fakeDevice(qrn, name, status string) *quantum.Device {
 	return &quantum.Device{
 		Name: name, QRN: qrn, Vendor: "qbraid", DeviceType: quantum.DeviceSimulator, RunInputTypes: []string{"qasm2", "qasm3"},
 		Status: status, NumberQubits: 32, Paradigm: "gate_model", PricingModel: "fixed", DirectAccess: true,
+		BatchJobSupport: true,
 	}
 }
 

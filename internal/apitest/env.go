@@ -147,6 +147,9 @@ func wantNewJob(t *testing.T, got *quantum.Job, u quantum.User, before, after ti
 	wantShownTime(t, "createdAt", got.TimeStamps.CreatedAt, before, after)
 	want.JobQRN = got.JobQRN
 	want.TimeStamps.CreatedAt = got.TimeStamps.CreatedAt
+	if want.NumCircuits == 0 {
+		want.NumCircuits = 1
+	}
 	return &want
 }
 

@@ -46,7 +46,7 @@ func testResultNotReady(t *testing.T, target Target) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	wantEqual(t, "program of a running job", prog, &quantum.Program{Format: "qasm3", Data: bell})
+	wantEqual(t, "program of a running job", prog, &quantum.JobProgram{Program: quantum.Program{Format: "qasm3", Data: bell}})
 	wantEqual(t, "running job after all that", e.get(e.alice, qrn), runningAs(want))
 }
 
@@ -152,5 +152,5 @@ func testFailed(t *testing.T, target Target) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	wantEqual(t, "program of a failed job", prog, &quantum.Program{Format: "qasm3", Data: bell})
+	wantEqual(t, "program of a failed job", prog, &quantum.JobProgram{Program: quantum.Program{Format: "qasm3", Data: bell}})
 }

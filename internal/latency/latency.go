@@ -28,7 +28,7 @@ func NewCommitClock(st quantum.Store) *CommitClock {
 	return &CommitClock{Store: st, at: map[string]time.Time{}}
 }
 
-func (c *CommitClock) UpdateJob(ctx context.Context, qrn string, expect quantum.JobStatus, change func(*quantum.JobRecord), result map[string]int) (*quantum.JobRecord, error) {
+func (c *CommitClock) UpdateJob(ctx context.Context, qrn string, expect quantum.JobStatus, change func(*quantum.JobRecord), result *quantum.Result) (*quantum.JobRecord, error) {
 	rec, err := c.Store.UpdateJob(ctx, qrn, expect, change, result)
 	if err == nil && rec.Status.IsTerminal() {
 		now := time.Now()

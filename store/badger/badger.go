@@ -729,15 +729,15 @@ func (b *Store) GetProgram(ctx context.Context, qrn string) (*quantum.Program, e
 	return &p, nil
 }
 
-func (b *Store) GetResult(ctx context.Context, qrn string) (map[string]int, error) {
-	var counts map[string]int
-	if err := b.getBlobJSON("r", qrn, &counts); err != nil {
+func (b *Store) GetResult(ctx context.Context, qrn string) (*quantum.Result, error) {
+	var r quantum.Result
+	if err := b.getBlobJSON("r", qrn, &r); err != nil {
 		return nil, err
 	}
-	return counts, nil
+	return &r, nil
 }
 
-func (b *Store) UpdateJob(ctx context.Context, qrn string, expect quantum.JobStatus, change func(*quantum.JobRecord), result map[string]int) (*quantum.JobRecord, error) {
+func (b *Store) UpdateJob(ctx context.Context, qrn string, expect quantum.JobStatus, change func(*quantum.JobRecord), result *quantum.Result) (*quantum.JobRecord, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}

@@ -27,6 +27,7 @@ type record struct {
 	Status            quantum.JobStatus `json:"status"`
 	StatusMsg         *string           `json:"statusMsg"`
 	ExperimentType    string            `json:"experimentType"`
+	NumCircuits       int               `json:"numCircuits,omitempty"`
 	CreatedAt         time.Time         `json:"createdAt"`
 	EndedAt           *time.Time        `json:"endedAt"`
 	ExecutionDuration int64             `json:"executionDuration"`
@@ -48,7 +49,7 @@ func toRecord(j *quantum.JobRecord) *record {
 	return &record{
 		Name: j.Name, Shots: j.Shots, DeviceQRN: j.DeviceQRN, Tags: j.Tags, RuntimeOptions: j.RuntimeOptions,
 		JobQRN: j.JobQRN, BatchJobQRN: j.BatchJobQRN, Vendor: j.Vendor, Provider: j.Provider, Status: j.Status,
-		StatusMsg: j.StatusMsg, ExperimentType: j.ExperimentType, CreatedAt: j.TimeStamps.CreatedAt,
+		StatusMsg: j.StatusMsg, ExperimentType: j.ExperimentType, NumCircuits: j.NumCircuits, CreatedAt: j.TimeStamps.CreatedAt,
 		EndedAt: j.TimeStamps.EndedAt, ExecutionDuration: j.TimeStamps.ExecutionDuration, Cost: j.Cost,
 		EstimatedCost: j.EstimatedCost, Metadata: j.Metadata, Owner: j.Owner, UpdatedAt: j.UpdatedAt,
 		QueuedAt: j.QueuedAt, LeaseUntil: j.LeaseUntil, MemoryNeed: j.MemoryNeed, Attempts: j.Attempts,
@@ -60,7 +61,7 @@ func (r *record) job() *quantum.JobRecord {
 	return &quantum.JobRecord{Job: quantum.Job{
 		Name: r.Name, Shots: r.Shots, DeviceQRN: r.DeviceQRN, Tags: orEmpty(r.Tags), RuntimeOptions: orEmpty(r.RuntimeOptions),
 		JobQRN: r.JobQRN, BatchJobQRN: r.BatchJobQRN, Vendor: r.Vendor, Provider: r.Provider, Status: r.Status,
-		StatusMsg: r.StatusMsg, ExperimentType: r.ExperimentType,
+		StatusMsg: r.StatusMsg, ExperimentType: r.ExperimentType, NumCircuits: r.NumCircuits,
 		TimeStamps: quantum.TimeStamps{CreatedAt: r.CreatedAt, EndedAt: r.EndedAt, ExecutionDuration: r.ExecutionDuration},
 		Cost:       r.Cost, EstimatedCost: r.EstimatedCost, Metadata: orEmpty(r.Metadata)}, Owner: r.Owner,
 		UpdatedAt: r.UpdatedAt, QueuedAt: r.QueuedAt, LeaseUntil: r.LeaseUntil, MemoryNeed: r.MemoryNeed,

@@ -63,7 +63,7 @@ func bigResult(size int) map[string]int {
 
 func complete(t *testing.T, s quantum.Store, qrn string, result map[string]int) error {
 	t.Helper()
-	_, err := s.UpdateJob(ctx, qrn, quantum.StatusRunning, func(j *quantum.JobRecord) { j.Status = quantum.StatusCompleted }, result)
+	_, err := s.UpdateJob(ctx, qrn, quantum.StatusRunning, func(j *quantum.JobRecord) { j.Status = quantum.StatusCompleted }, quantum.CountsResult(result))
 	return err
 }
 
@@ -94,8 +94,8 @@ func TestBadgerLargeValues(t *testing.T) {
 					t.Fatalf("a result of %d bytes: %v", size, err)
 				}
 				got, err := b.GetResult(ctx, j.JobQRN)
-				if err != nil || !maps.Equal(got, want) {
-					t.Fatalf("result of %d bytes read back: %d entries of %d, %v", size, len(got), len(want), err)
+				if err != nil || !maps.Equal(got.Counts, want) {
+					t.Fatalf("result of %d bytes read back: %d entries of %d, %v", size, len(got.Counts), len(want), err)
 				}
 			}
 			p := quantum.Program{Format: "qasm3", Data: strings.Repeat("h q[0];\n", 2<<20/8)}
@@ -130,7 +130,7 @@ func TestBadgerChunksOfFailedChanges(t *testing.T) {
 	b := openBadger(t, badger.WithInMemory())
 	j := job("alice", 0)
 	running(t, b, j)
-	result := bigResult(2 << 20)
+	result := quantum.CountsResult(bigResult(2 << 20))
 	if _, err := b.UpdateJob(ctx, j.JobQRN, quantum.StatusQueued, func(*quantum.JobRecord) {}, result); !errors.Is(err, quantum.ErrStatusChanged) {
 		t.Fatal(err)
 	}
@@ -354,7 +354,7 @@ func TestBadgerMigratesV1(t *testing.T) {
 		if pos, _ := b.QueuePosition(ctx, jobs[8].Job.JobQRN); pos != 3-round {
 			t.Fatalf("open %d: QueuePosition of the third queued job = %d", round, pos)
 		}
-		if r, err := b.GetResult(ctx, jobs[5].Job.JobQRN); err != nil || r["01"] != 5 {
+		if r, err := b.GetResult(ctx, jobs[5].Job.JobQRN); err != nil || r.Counts["01"] != 5 {
 			t.Fatalf("result after migration: %v, %v", r, err)
 		}
 		if j, err := b.ClaimJob(ctx, quantum.Claim{Queue: quantum.Queue{Device: "qbraid:qbraid:sim:qir-sv", Owner: "alice"}, MaxMemory: 1}); err != nil || j.JobQRN != jobs[round*4].Job.JobQRN {

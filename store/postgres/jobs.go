@@ -115,7 +115,7 @@ func (s *Store) GetProgram(ctx context.Context, qrn string) (*quantum.Program, e
 	return &p, nil
 }
 
-func (s *Store) GetResult(ctx context.Context, qrn string) (map[string]int, error) {
+func (s *Store) GetResult(ctx context.Context, qrn string) (*quantum.Result, error) {
 	var data []byte
 	err := s.pool.QueryRow(ctx, "SELECT counts FROM quantum_results WHERE qrn = $1", qrn).Scan(&data)
 	if errors.Is(err, pgx.ErrNoRows) {
@@ -124,11 +124,11 @@ func (s *Store) GetResult(ctx context.Context, qrn string) (map[string]int, erro
 	if err != nil {
 		return nil, fmt.Errorf("postgres: get a result: %w", err)
 	}
-	var counts map[string]int
-	if err := json.Unmarshal(data, &counts); err != nil {
+	var r quantum.Result
+	if err := json.Unmarshal(data, &r); err != nil {
 		return nil, fmt.Errorf("postgres: decode a result: %w", err)
 	}
-	return counts, nil
+	return &r, nil
 }
 
 const updateJob = `
@@ -139,7 +139,7 @@ WHERE qrn = $1 AND owner = $2 AND device_qrn = $3 AND created_ns = $7`
 // UpdateJob locks the job's row, applies change if the status is the
 // one expected, and writes the job (and the result) back in the same
 // transaction.
-func (s *Store) UpdateJob(ctx context.Context, qrn string, expect quantum.JobStatus, change func(*quantum.JobRecord), result map[string]int) (*quantum.JobRecord, error) {
+func (s *Store) UpdateJob(ctx context.Context, qrn string, expect quantum.JobStatus, change func(*quantum.JobRecord), result *quantum.Result) (*quantum.JobRecord, error) {
 	var counts []byte
 	if result != nil {
 		var err error

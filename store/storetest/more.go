@@ -510,7 +510,7 @@ func testResultTooLarge(t *testing.T, s quantum.Store) {
 	for i := 0; int64(i*40) <= lim.MaxResultBytes(); i++ { // each entry is 40 bytes of JSON or more
 		result[fmt.Sprintf("secret%030d", i)] = 1
 	}
-	_, err := s.UpdateJob(ctx, j.JobQRN, quantum.StatusRunning, func(r *quantum.JobRecord) { r.Status = quantum.StatusCompleted }, result)
+	_, err := s.UpdateJob(ctx, j.JobQRN, quantum.StatusRunning, func(r *quantum.JobRecord) { r.Status = quantum.StatusCompleted }, quantum.CountsResult(result))
 	if !errors.Is(err, quantum.ErrTooLarge) {
 		t.Fatalf("a result over the bound: %v, want ErrTooLarge", err)
 	}
@@ -524,7 +524,7 @@ func testResultTooLarge(t *testing.T, s quantum.Store) {
 		t.Fatalf("a refused result was stored: %v", err)
 	}
 	// A result within the bound still goes.
-	if _, err := s.UpdateJob(ctx, j.JobQRN, quantum.StatusRunning, func(r *quantum.JobRecord) { r.Status = quantum.StatusCompleted }, map[string]int{"0": 1}); err != nil {
+	if _, err := s.UpdateJob(ctx, j.JobQRN, quantum.StatusRunning, func(r *quantum.JobRecord) { r.Status = quantum.StatusCompleted }, quantum.CountsResult(map[string]int{"0": 1})); err != nil {
 		t.Fatal(err)
 	}
 }

@@ -33,6 +33,7 @@ func Run(t *testing.T, newStore func(t *testing.T) quantum.Store) {
 		{"UpdateIsCompareAndSet", testUpdateIsCompareAndSet},
 		{"TerminalNeverChanges", testTerminalNeverChanges},
 		{"ResultWithCompletion", testResultWithCompletion},
+		{"BatchJob", testBatchJob},
 		{"Delete", testDelete},
 		{"ListOrderAndPaging", testListOrderAndPaging},
 		{"ListFilters", testListFilters},
@@ -229,18 +230,22 @@ func testResultWithCompletion(t *testing.T, s quantum.Store) {
 		t.Fatal(err)
 	}
 	counts := map[string]int{"00": 40, "11": 60}
-	_, err := s.UpdateJob(ctx, j.JobQRN, quantum.StatusRunning, func(j *quantum.JobRecord) { j.Status = quantum.StatusCompleted }, counts)
+	_, err := s.UpdateJob(ctx, j.JobQRN, quantum.StatusRunning, func(j *quantum.JobRecord) { j.Status = quantum.StatusCompleted }, quantum.CountsResult(counts))
 	if err != nil {
 		t.Fatal(err)
 	}
 	counts["00"] = 0 // the caller's map, after the update
 	got, err := s.GetResult(ctx, j.JobQRN)
-	if err != nil || !maps.Equal(got, map[string]int{"00": 40, "11": 60}) {
+	if err != nil || got.Circuits != nil || !maps.Equal(got.Counts, map[string]int{"00": 40, "11": 60}) {
 		t.Fatalf("GetResult = %v, %v", got, err)
+	}
+	got.Counts["11"] = 0 // the store's copy must not change with it
+	if again, err := s.GetResult(ctx, j.JobQRN); err != nil || again.Counts["11"] != 60 {
+		t.Fatalf("GetResult after its answer was changed = %v, %v", again, err)
 	}
 	// A refused update stores no result.
 	k := create(t, s, newJob("alice", deviceA, 1))
-	if _, err := s.UpdateJob(ctx, k.JobQRN, quantum.StatusRunning, func(j *quantum.JobRecord) { j.Status = quantum.StatusCompleted }, counts); !errors.Is(err, quantum.ErrStatusChanged) {
+	if _, err := s.UpdateJob(ctx, k.JobQRN, quantum.StatusRunning, func(j *quantum.JobRecord) { j.Status = quantum.StatusCompleted }, quantum.CountsResult(counts)); !errors.Is(err, quantum.ErrStatusChanged) {
 		t.Fatalf("update from the wrong status: %v", err)
 	}
 	if _, err := s.GetResult(ctx, k.JobQRN); !errors.Is(err, quantum.ErrJobNotFound) {
@@ -254,7 +259,7 @@ func testDelete(t *testing.T, s quantum.Store) {
 		t.Fatalf("delete from the wrong status: %v", err)
 	}
 	move(t, s, j.JobQRN, quantum.StatusInitializing, quantum.StatusRunning, epoch)
-	if _, err := s.UpdateJob(ctx, j.JobQRN, quantum.StatusRunning, func(j *quantum.JobRecord) { j.Status = quantum.StatusCompleted }, map[string]int{"0": 100}); err != nil {
+	if _, err := s.UpdateJob(ctx, j.JobQRN, quantum.StatusRunning, func(j *quantum.JobRecord) { j.Status = quantum.StatusCompleted }, quantum.CountsResult(map[string]int{"0": 100})); err != nil {
 		t.Fatal(err)
 	}
 	if err := s.DeleteJob(ctx, j.JobQRN, quantum.StatusCompleted); err != nil {
@@ -505,9 +510,9 @@ func testRacingUpdates(t *testing.T, s quantum.Store) {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				var result map[string]int
+				var result *quantum.Result
 				if to == quantum.StatusCompleted {
-					result = map[string]int{"1": 100}
+					result = quantum.CountsResult(map[string]int{"1": 100})
 				}
 				_, err := s.UpdateJob(ctx, j.JobQRN, quantum.StatusRunning, func(j *quantum.JobRecord) { j.Status = to }, result)
 				switch {

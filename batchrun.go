@@ -1,0 +1,169 @@
+package quantum
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"runtime"
+	"sync"
+	"time"
+
+	"github.com/qjobs/quantum/sim"
+)
+
+// maxBatchResultBytes bounds the outcome keys of all a batch's circuits
+// together, as one job's are bounded (sim.DefaultMaxResultBytes): a batch
+// is one result to store and to answer.
+const maxBatchResultBytes = sim.DefaultMaxResultBytes
+
+// runBatch runs a batch's circuits under the job's one context (a cancel
+// or the job's timeout stops whichever circuits are running), its one
+// work bound and its one result size bound. Circuits run one after
+// another, or several at once when CPUs and memory allow: the job holds
+// what its largest circuit needs, and a circuit more runs alongside for
+// each such share of the budget that is free when the batch starts (taken
+// without waiting, given back at its end). Circuit i runs with the batch's
+// seed + i, so that equal circuits give independent samples and the batch
+// repeats with its seed. The first circuit that fails fails the batch,
+// naming its index.
+func (r *runner) runBatch(ctx context.Context, b Backend, t Task, progs []Program, need int64) (*ran, error) {
+	seed := rand.Uint64() >> 11 // 53 bits, as a single job's: JSON clients read numbers as doubles
+	if t.Seed != nil {
+		seed = *t.Seed
+	}
+	lanes := min(runtime.GOMAXPROCS(0), len(progs))
+	if lanes > 1 && need > 0 {
+		extra := r.reserveUpTo(int64(lanes-1) * need)
+		defer r.release(extra)
+		lanes = 1 + int(extra/need)
+	}
+	ctx, stop := context.WithCancel(ctx)
+	defer stop()
+	br := &batchRun{r: r, b: b, t: t, progs: progs, seed: seed, stop: stop, lanes: lanes,
+		workLeft: r.s.maxWork, outcomes: make([]CircuitOutcome, len(progs)), metas: make([]map[string]any, len(progs)), failed: -1}
+	var wg sync.WaitGroup
+	for range lanes {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			br.lane(ctx)
+		}()
+	}
+	wg.Wait()
+	if br.err != nil {
+		return nil, br.err
+	}
+	md := sharedMetadata(br.metas)
+	md["seed"] = seed
+	return &ran{result: &Result{Circuits: br.outcomes}, metadata: md}, nil
+}
+
+// batchRun is a batch in progress: what its lanes share.
+type batchRun struct {
+	r     *runner
+	b     Backend
+	t     Task
+	progs []Program
+	seed  uint64
+	stop  context.CancelFunc // stops the other lanes once one circuit failed
+	lanes int
+
+	mu       sync.Mutex
+	next     int   // the next circuit to start
+	running  int   // circuits running now
+	workLeft int64 // of the job's bound
+	keyBytes int64 // outcome keys of the circuits done
+	outcomes []CircuitOutcome
+	metas    []map[string]any
+	failed   int // the lowest circuit that failed, or -1
+	err      error
+}
+
+// lane runs circuits until none is left or the batch has failed.
+func (br *batchRun) lane(ctx context.Context) {
+	for {
+		i, maxWork, ok := br.take()
+		if !ok {
+			return
+		}
+		ct := br.t
+		s := br.seed + uint64(i)
+		ct.Program, ct.Circuit, ct.MaxWork, ct.Seed = br.progs[i], i, maxWork, &s
+		start := time.Now()
+		res, err := runBackend(ctx, br.b, ct)
+		elapsed := time.Since(start)
+		if err == nil {
+			err = checkCounts(res, br.t.Shots)
+		}
+		br.done(ctx, i, res, elapsed, err)
+	}
+}
+
+// take hands out the next circuit and its share of the work left: split
+// between the circuits that may run at once, so that together they never
+// pass the job's bound.
+func (br *batchRun) take() (int, int64, bool) {
+	br.mu.Lock()
+	defer br.mu.Unlock()
+	if br.err != nil || br.next == len(br.progs) {
+		return 0, 0, false
+	}
+	i := br.next
+	if br.workLeft <= 0 {
+		br.fail(i, fmt.Errorf("work limit exceeded: the circuits before it used the job's bound of %d units (WithMaxWork, the server's -max-work)", br.r.s.maxWork))
+		return 0, 0, false
+	}
+	br.next++
+	br.running++
+	share := br.workLeft / int64(min(br.lanes, len(br.progs)-i))
+	return i, max(share, 1), true
+}
+
+// done records how circuit i ended.
+func (br *batchRun) done(ctx context.Context, i int, res *RunResult, elapsed time.Duration, err error) {
+	br.mu.Lock()
+	defer br.mu.Unlock()
+	br.running--
+	switch {
+	case err != nil && ctx.Err() != nil:
+		if br.err == nil {
+			br.err = err // a cancel, a shutdown or the timeout: the caller tells them apart
+		}
+		return
+	case err != nil:
+		br.fail(i, err)
+		return
+	}
+	br.workLeft -= max(res.Work, 0)
+	for k := range res.Counts {
+		br.keyBytes += int64(len(k))
+	}
+	if br.keyBytes > maxBatchResultBytes {
+		br.fail(i, fmt.Errorf("result too large: the distinct outcomes of the circuits run so far pass %d bytes, the bound of one job's result", maxBatchResultBytes))
+		return
+	}
+	d := br.t.Device
+	br.outcomes[i] = CircuitOutcome{Counts: res.Counts, Cost: d.circuitCost(br.t.Shots, elapsed), EndedAt: br.r.s.now().UTC(), ExecutionMs: elapsed.Milliseconds()}
+	br.metas[i] = res.Metadata
+}
+
+// fail ends the batch for circuit i's err, unless a circuit before it
+// failed too (lanes may fail out of order: the lowest index is named),
+// and stops the other lanes.
+func (br *batchRun) fail(i int, err error) {
+	if br.failed >= 0 && br.failed < i {
+		return
+	}
+	if br.err != nil && br.failed < 0 {
+		return // already stopping for the job's own context
+	}
+	br.failed, br.err = i, circuitFailed(i, len(br.progs), err)
+	br.stop()
+}
+
+// circuitFailed is the failure of a batch whose circuit i failed with err:
+// the batch's statusMsg names the circuit, and its failure keeps err's
+// reason for the metrics.
+func circuitFailed(i, n int, err error) error {
+	return failed(failReason(err), fmt.Errorf("circuit %d of %d (program[%d]) failed: %s", i, n, i, failMessage(err)))
+}
