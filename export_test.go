@@ -1,5 +1,7 @@
 package quantum
 
+import "github.com/qjobs/quantum/sim"
+
 // WithRetryBaseForTest shortens the waits between retries of a failing
 // store call, so that fault tests run quickly.
 var WithRetryBaseForTest = withRetryBase
@@ -18,3 +20,34 @@ func WatchersForTest(s *Service) (watches, keys int) {
 	}
 	return watches, len(n.byJob) + len(n.byOwner)
 }
+
+// CompiledCacheForTest is the cache of programs compiled at create, with
+// programs of a given number of operations put and taken by a one-byte
+// key.
+type CompiledCacheForTest struct{ c *compiledCache }
+
+func NewCompiledCacheForTest() CompiledCacheForTest { return CompiledCacheForTest{newCompiledCache()} }
+
+// Put keeps a program of ops operations under key, tagged so that Take
+// can tell which one it got.
+func (t CompiledCacheForTest) Put(key byte, ops int, tag int) {
+	c := &sim.Circuit{Ops: make([]sim.Op, ops)}
+	t.c.put([32]byte{key}, &program{circuit: c, numQubits: tag})
+}
+
+// Take returns the tag of the program it took under key, or -1.
+func (t CompiledCacheForTest) Take(key byte) int {
+	if p := t.c.take([32]byte{key}); p != nil {
+		return p.numQubits
+	}
+	return -1
+}
+
+// Size is how many programs and operations the cache holds.
+func (t CompiledCacheForTest) Size() (programs, ops int) { return t.c.order.Len(), t.c.ops }
+
+const (
+	CacheMaxOps  = cacheMaxOps
+	CacheEntries = cacheEntries
+	CacheOps     = cacheOps
+)

@@ -230,7 +230,7 @@ func New(store Store, opts ...Option) (*Service, error) {
 		return nil, fmt.Errorf("quantum: WithConcurrentChecks(%d, %v): need at least 1 slot and a wait of 0 or more", s.checks.slots(), s.checks.wait)
 	}
 	if s.builtin {
-		backend := &simBackend{budget: s.budget, maxWork: s.maxWork}
+		backend := &simBackend{budget: s.budget, maxWork: s.maxWork, compiled: newCompiledCache()}
 		for _, d := range builtinDevices(s.now()) {
 			if err := s.RegisterDevice(d, backend); err != nil {
 				return nil, err

@@ -18,8 +18,9 @@ import (
 // simBackend is the built-in backend: OpenQASM 2 and 3 compiled by qasm,
 // QIR read by qir, both run on sim.
 type simBackend struct {
-	budget  int64
-	maxWork int64 // sim.Options.MaxWork of every job
+	budget   int64
+	maxWork  int64 // sim.Options.MaxWork of every job
+	compiled *compiledCache
 }
 
 func (b *simBackend) Cancellable() bool { return true }
@@ -51,8 +52,9 @@ func (p *program) run(ctx context.Context, opts sim.Options) (*sim.Result, error
 var qirFormats = []string{"qir.ll", "qir.bc", "pyqir"}
 
 // compile checks the format against the program and lowers it, refusing
-// more qubits than the device has or the budget holds.
-func (b *simBackend) compile(ctx context.Context, t Task) (*program, error) {
+// more qubits than the device has or the budget holds. A small program
+// compiled while checking is kept for its run to take (compiledCache).
+func (b *simBackend) compile(ctx context.Context, t Task, checking bool) (*program, error) {
 	prec, err := precision(t.RuntimeOptions)
 	if err != nil {
 		return nil, err
@@ -61,11 +63,20 @@ func (b *simBackend) compile(ctx context.Context, t Task) (*program, error) {
 	for limit > 0 && (sim.Limits{MaxQubits: limit, MemoryBudget: b.budget}).CheckPrecision(limit, prec) != nil {
 		limit--
 	}
+	key, keyed := cacheKey(t, limit)
+	if keyed && !checking {
+		if p := b.compiled.take(key); p != nil {
+			return p, nil
+		}
+	}
 	p, err := b.compileFormat(ctx, t, limit)
 	if err != nil {
 		return nil, err
 	}
 	p.precision = prec
+	if keyed && checking {
+		b.compiled.put(key, p)
+	}
 	return p, nil
 }
 
@@ -124,7 +135,7 @@ func (b *simBackend) compileQIR(ctx context.Context, t Task, limit int) (*progra
 }
 
 func (b *simBackend) Check(ctx context.Context, t Task) (Resources, error) {
-	p, err := b.compile(ctx, t)
+	p, err := b.compile(ctx, t, true)
 	if err != nil {
 		return Resources{}, err
 	}
@@ -145,7 +156,7 @@ func (b *simBackend) options(t Task, p *program, seed *uint64) sim.Options {
 }
 
 func (b *simBackend) Run(ctx context.Context, t Task) (*RunResult, error) {
-	p, err := b.compile(ctx, t)
+	p, err := b.compile(ctx, t, false)
 	if err != nil {
 		return nil, err
 	}
