@@ -1,6 +1,9 @@
 package sim
 
-import "context"
+import (
+	"context"
+	"math/rand/v2"
+)
 
 // FuseGates runs fusion alone, for benchmarks: it returns how many kernels
 // the gates fuse into.
@@ -28,3 +31,29 @@ func SetTestHook(f func(phase string)) (remove func()) {
 func (s *State) ApplyContext(ctx context.Context, g Gate) error {
 	return s.v.apply(ctx, newKernel(&g), s.n, s.workers)
 }
+
+// UniformsForTest returns the variates newUniforms hands out for a seed,
+// the first pass's kept (keep) or drawn again from a copy of the
+// generator.
+func UniformsForTest(seed uint64, shots int, keep bool) []float64 {
+	u, err := newUniforms(context.Background(), newSource(seed), shots, 1)
+	if err != nil {
+		panic(err)
+	}
+	if !keep {
+		u.kept = nil
+		replay := newSource(seed)
+		u.rng = rand.New(replay)
+		u.sum = u.rng.ExpFloat64()
+		u.next = u.sum * u.scale
+	}
+	var out []float64
+	for u.left > 0 {
+		out = append(out, u.next)
+		u.take()
+	}
+	return out
+}
+
+// KeptVariates is the most shots whose variates are kept between passes.
+const KeptVariates = keptVariates

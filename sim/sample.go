@@ -10,7 +10,8 @@ import (
 // rightmost first) is the value of qubit source[b], or 0 where source[b] is
 // −1 (a classical bit never measured).
 //
-// It costs O(2^n + shots) time and holds nothing of size 2^n or shots: the
+// It costs O(2^n + shots) time and holds nothing of size 2^n, nor of size
+// shots past a few thousand (uniforms): the
 // shots' uniform variates are generated already sorted (normalised partial
 // sums of exponential variates) one at a time, one sweep over the
 // amplitudes' cumulative probability hands each basis state its shots, and
@@ -102,39 +103,63 @@ type hit struct{ index, n int }
 // exponential variates scaled by total over the sum of shots+1 of them. A
 // first pass over a copy of the generator computes that normaliser; the
 // second draws the same variates again. The variates are those an array of
-// them held before: a seed gives the counts it always gave.
+// them held before: a seed gives the counts it always gave. Up to
+// keptVariates shots the first pass keeps what it drew instead (a few KB),
+// and the second reads them back: the same variates, drawn once.
 type uniforms struct {
 	rng        *rand.Rand
-	left       int     // variates not handed out yet
-	sum, scale float64 // the partial sum, the normaliser
-	next       float64 // the next variate, valid while left > 0
+	kept       []float64 // the variates of the first pass, when kept
+	left       int       // variates not handed out yet
+	sum, scale float64   // the partial sum, the normaliser
+	next       float64   // the next variate, valid while left > 0
 }
+
+// keptVariates is the most exponential variates the first pass keeps.
+const keptVariates = 1 << 14
 
 func newUniforms(ctx context.Context, src *rand.PCG, shots int, total float64) (*uniforms, error) {
 	replay := *src
 	rng := rand.New(src)
 	tick := ticker{ctx: ctx}
+	var kept []float64
+	if shots < keptVariates {
+		kept = make([]float64, 0, shots+1)
+	}
 	var sum float64
 	for range shots {
 		if err := tick.tick(); err != nil {
 			return nil, err
 		}
-		sum += rng.ExpFloat64()
+		e := rng.ExpFloat64()
+		if kept != nil {
+			kept = append(kept, e)
+		}
+		sum += e
 	}
 	sum += rng.ExpFloat64()
-	u := &uniforms{rng: rand.New(&replay), left: shots, scale: total / sum}
+	u := &uniforms{rng: rand.New(&replay), kept: kept, left: shots, scale: total / sum}
 	if shots > 0 {
-		u.sum = u.rng.ExpFloat64()
+		u.sum = u.draw()
 		u.next = u.sum * u.scale
 	}
 	return u, nil
+}
+
+// draw is the next exponential variate of the second pass.
+func (u *uniforms) draw() float64 {
+	if u.kept != nil {
+		e := u.kept[0]
+		u.kept = u.kept[1:]
+		return e
+	}
+	return u.rng.ExpFloat64()
 }
 
 // take hands out the current variate and draws the next.
 func (u *uniforms) take() {
 	u.left--
 	if u.left > 0 {
-		u.sum += u.rng.ExpFloat64()
+		u.sum += u.draw()
 		u.next = u.sum * u.scale
 	}
 }
