@@ -115,7 +115,9 @@ type CreditGrant struct {
 //     is settled once, whatever retries, crashes and takeovers happen.
 //
 // Each entry is applied with CreditAccount.Record, whose rules every
-// store shares. store/storetest checks all of it.
+// store shares. DeleteJob settles nothing: the Service deletes only jobs
+// that have ended, which are settled already. store/storetest checks all
+// of it.
 type CreditLedger interface {
 	// GrantCredits records g for g.Owner and returns the account after
 	// it. A grant whose ID the owner already has records nothing:
