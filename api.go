@@ -32,6 +32,10 @@ type API interface {
 	ListDevices(ctx context.Context, q DeviceQuery) (*DevicePage, error)
 	GetDevice(ctx context.Context, qrn string) (*Device, error)
 	EstimateCost(ctx context.Context, deviceQRN string, shots int) (float64, error)
+	// CreditsBalance answers the user's credits (see WithCredits).
+	// organizationID "" means the user's own organization; another is
+	// NOT_FOUND.
+	CreditsBalance(ctx context.Context, organizationID string) (*CreditsBalance, error)
 	// Wait returns the job once it is COMPLETED, FAILED or CANCELLED,
 	// without polling: it follows the job's changes as they happen. It
 	// answers REQUEST_CANCELLED if ctx ends first, and SERVICE_BUSY if the
@@ -140,6 +144,10 @@ func (a *userAPI) GetDevice(ctx context.Context, qrn string) (*Device, error) {
 
 func (a *userAPI) EstimateCost(ctx context.Context, deviceQRN string, shots int) (float64, error) {
 	return a.s.EstimateCost(ctx, a.u, deviceQRN, shots)
+}
+
+func (a *userAPI) CreditsBalance(ctx context.Context, organizationID string) (*CreditsBalance, error) {
+	return a.s.CreditsBalance(ctx, a.u, organizationID)
 }
 
 func (a *userAPI) Wait(ctx context.Context, qrn string) (*Job, error) {

@@ -13,17 +13,36 @@ import (
 
 // BenchmarkJobThroughput drives create → COMPLETED → result for 2-qubit,
 // 1,000-shot Bell jobs on the memory store, with enough concurrent callers
-// to keep every worker busy, and reports jobs per second.
+// to keep every worker busy, and reports jobs per second: on the free
+// flagship, and on SV1 (paid by the minute) with credits off and on, where
+// every job reserves its estimate at create and is charged at its end.
+// The last two differ only by the ledger's work.
 func BenchmarkJobThroughput(b *testing.B) {
+	for _, bc := range []struct {
+		name, device string
+		credits      bool
+	}{
+		{"free", "qbraid:qbraid:sim:qir-sv", false},
+		{"sv1/credits=off", "aws:aws:sim:sv1", false},
+		{"sv1/credits=on", "aws:aws:sim:sv1", true},
+	} {
+		b.Run(bc.name, func(b *testing.B) { jobThroughput(b, bc.device, bc.credits) })
+	}
+}
+
+func jobThroughput(b *testing.B, device string, credits bool) {
 	ctx := context.Background()
-	svc, err := quantum.New(store.NewMemory())
+	svc, err := quantum.New(store.NewMemory(), quantum.WithCredits(credits))
 	if err != nil {
 		b.Fatal(err)
 	}
 	defer svc.Close(ctx)
 	u, _ := svc.AddAPIKey("bench", "bench")
+	if _, err := svc.GrantCredits(ctx, u, quantum.MaxCredits, "bench"); err != nil {
+		b.Fatal(err)
+	}
 	req := quantum.JobRequest{
-		DeviceQRN: "qbraid:qbraid:sim:qir-sv",
+		DeviceQRN: device,
 		Shots:     1000,
 		Program:   &quantum.Program{Format: "qasm2", Data: bell2},
 	}

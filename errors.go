@@ -34,6 +34,10 @@ const (
 	// logged as an error.
 	ECANCELED = "REQUEST_CANCELLED"
 	EINTERNAL = "INTERNAL_ERROR"
+	// EINSUFFICIENTCREDITS: the job's estimated cost is more than the
+	// balance not reserved (WithCredits); nothing was stored. errors.Is
+	// matches it with ErrInsufficientCredits.
+	EINSUFFICIENTCREDITS = "INSUFFICIENT_CREDITS"
 )
 
 // Error is the only error type the Service returns to its callers: a
@@ -57,6 +61,12 @@ type FieldError struct {
 }
 
 func (e *Error) Error() string { return e.Code + ": " + e.Message }
+
+// Is makes errors.Is(err, ErrInsufficientCredits) true of the Service's
+// refusal for credits, in process or as package client reads it back.
+func (e *Error) Is(target error) bool {
+	return target == ErrInsufficientCredits && e.Code == EINSUFFICIENTCREDITS
+}
 
 // ErrorCode returns the code of err: "" for nil, the code of an *Error in
 // its chain, ECANCELED for a context's error, else EINTERNAL.

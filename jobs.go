@@ -64,7 +64,9 @@ const maxNameLen = 255
 // Besides validation errors it answers TOO_MANY_ACTIVE_JOBS when the user
 // has as many unfinished jobs as WithMaxActiveJobsPerUser allows, and
 // SERVICE_BUSY when every compile slot stayed busy (WithConcurrentChecks) or
-// the Service is closing; both carry a RetryAfter and store nothing.
+// the Service is closing; both carry a RetryAfter and store nothing. With
+// WithCredits, a job whose estimated cost the balance not reserved cannot
+// cover is INSUFFICIENT_CREDITS, and nothing is stored.
 //
 // With req.IdempotencyKey set, a repeat of a create that was stored (the
 // same key and request by the same user within IdempotencyWindow) answers
@@ -99,6 +101,11 @@ func (s *Service) CreateJob(ctx context.Context, u User, req JobRequest) (*Job, 
 	if err := s.checkActive(ctx, u); err != nil {
 		return nil, err
 	}
+	estimate := d.EstimatedBatchCost(max(len(req.Batch), 1), req.Shots)
+	reserve, err := s.toReserve(ctx, u, estimate)
+	if err != nil {
+		return nil, err
+	}
 	res, err := s.checkTask(ctx, b, task, req)
 	if err != nil {
 		return nil, err
@@ -125,10 +132,10 @@ func (s *Service) CreateJob(ctx context.Context, u User, req JobRequest) (*Job, 
 		Status:         StatusInitializing,
 		ExperimentType: "gate_model",
 		TimeStamps:     TimeStamps{CreatedAt: now},
-		EstimatedCost:  d.EstimatedBatchCost(circuits, req.Shots),
+		EstimatedCost:  estimate,
 		NumCircuits:    circuits,
 		Metadata:       map[string]any{},
-	}, Owner: u.ID, UpdatedAt: now, MemoryNeed: res.Memory, IdempotencyKey: req.IdempotencyKey, RequestHash: hash}
+	}, Owner: u.ID, UpdatedAt: now, MemoryNeed: res.Memory, Reserved: reserve, IdempotencyKey: req.IdempotencyKey, RequestHash: hash}
 	unlock := s.lockUser(u)
 	defer unlock()
 	if s.runner.isClosed() {
@@ -148,6 +155,8 @@ func (s *Service) CreateJob(ctx context.Context, u User, req JobRequest) (*Job, 
 		switch {
 		case errors.Is(err, ErrTooLarge):
 			return nil, invalid("program.data", "is too large to store: %s", storeDetail(err))
+		case errors.Is(err, ErrInsufficientCredits):
+			return nil, s.refused(ctx, u, estimate)
 		case errors.Is(err, ErrDuplicateKey):
 			// Another node stored a create with the key meanwhile.
 			if j, err := s.replayed(ctx, u, req.IdempotencyKey, hash); j != nil || err != nil {

@@ -21,6 +21,7 @@ type observedStore struct {
 	n       *notifier
 	obs     Observer
 	log     *zap.Logger // each change at Debug: a job's life, line by line
+	credits credited    // the Observer's credit counts, if it keeps them
 	stripes [256]sync.Mutex
 }
 
@@ -35,7 +36,8 @@ func (o *observedStore) stripe(qrn string) *sync.Mutex {
 func (o *observedStore) timed(op string, start time.Time, err error) {
 	switch {
 	case errors.Is(err, ErrStatusChanged), errors.Is(err, ErrJobNotFound), errors.Is(err, ErrNoJob),
-		errors.Is(err, ErrMemoryShort), errors.Is(err, ErrDuplicateKey), errors.Is(err, ErrJobExists):
+		errors.Is(err, ErrMemoryShort), errors.Is(err, ErrDuplicateKey), errors.Is(err, ErrJobExists),
+		errors.Is(err, ErrInsufficientCredits):
 		err = nil
 	}
 	o.obs.StoreCall(op, time.Since(start), err)
@@ -51,6 +53,7 @@ func (o *observedStore) CreateJob(ctx context.Context, job *JobRecord, program P
 	}
 	o.changed(job)
 	o.obs.JobCreated(job.DeviceQRN)
+	o.credits.stored(job)
 	return nil
 }
 
@@ -63,6 +66,7 @@ func (o *observedStore) UpdateJob(ctx context.Context, qrn string, expect JobSta
 	o.timed("UpdateJob", start, err)
 	if err == nil && rec.Status != expect {
 		o.changed(rec)
+		o.credits.changed(expect, rec)
 	}
 	return rec, err
 }

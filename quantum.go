@@ -44,6 +44,8 @@ type Service struct {
 	maxAttempts int
 	retryBase   time.Duration // the first wait before a failed store call is retried
 	node        string        // this Service's name among the nodes sharing the store
+	credits     bool          // WithCredits
+	ledger      CreditLedger  // the store's, if it keeps credits (with credits off too: balances are answered)
 
 	mu   sync.RWMutex
 	keys map[[32]byte]keyEntry
@@ -229,6 +231,10 @@ func New(store Store, opts ...Option) (*Service, error) {
 	case s.checks.slots() < 1 || s.checks.wait < 0:
 		return nil, fmt.Errorf("quantum: WithConcurrentChecks(%d, %v): need at least 1 slot and a wait of 0 or more", s.checks.slots(), s.checks.wait)
 	}
+	s.ledger, _ = store.(CreditLedger)
+	if s.credits && s.ledger == nil {
+		return nil, fmt.Errorf("quantum: WithCredits(true): the store keeps no credits (it is not a quantum.CreditLedger, as store.NewMemory, store/badger and store/postgres are)")
+	}
 	if s.builtin {
 		backend := &simBackend{budget: s.budget, maxWork: s.maxWork, compiled: newCompiledCache()}
 		for _, d := range builtinDevices(s.now()) {
@@ -246,7 +252,8 @@ func New(store Store, opts ...Option) (*Service, error) {
 	}
 	s.feed, _ = store.(ChangeFeed)
 	s.notes = newNotifier()
-	s.store = &observedStore{Store: store, n: s.notes, obs: s.obs, log: s.log}
+	credits, _ := s.obs.(CreditObserver)
+	s.store = &observedStore{Store: store, n: s.notes, obs: s.obs, log: s.log, credits: credited{credits}}
 	s.runner = newRunner(s)
 	if err := s.runner.recover(context.Background()); err != nil {
 		s.releaseStore()

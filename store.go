@@ -28,6 +28,10 @@ type Store interface {
 	// IdempotencyWindow), CreateJob stores nothing and returns an error
 	// wrapping ErrDuplicateKey. Of concurrent creates with one key, at most
 	// one succeeds, on every node sharing the store.
+	//
+	// A store that is a CreditLedger reserves job.Reserved in the same
+	// atomic step (see CreditLedger), or stores nothing and returns an
+	// error wrapping ErrInsufficientCredits.
 	CreateJob(ctx context.Context, job *JobRecord, program Program) error
 	// JobByIdempotencyKey returns the owner's job that holds key, created
 	// at or after since, or ErrJobNotFound. A deleted job holds no key.
@@ -44,9 +48,11 @@ type Store interface {
 	// gives ErrStatusChanged and is left as it was. When result is not nil
 	// it is stored in the same atomic step (before or with a move to
 	// COMPLETED, so a client that sees COMPLETED can read the result).
-	// The job's JobQRN, Owner, DeviceQRN and TimeStamps.CreatedAt never
-	// change, whatever change does. A result or job larger than the store
-	// holds gives an error wrapping ErrTooLarge and changes nothing.
+	// The job's JobQRN, Owner, DeviceQRN, TimeStamps.CreatedAt and
+	// Reserved never change, whatever change does. A result or job larger
+	// than the store holds gives an error wrapping ErrTooLarge and changes
+	// nothing. A store that is a CreditLedger settles a job's reservation
+	// in the same atomic step as its move to a terminal status.
 	UpdateJob(ctx context.Context, qrn string, expect JobStatus, change func(*JobRecord), result *Result) (*JobRecord, error)
 	// DeleteJob removes the job, its program and its result if its status
 	// is expect; otherwise ErrStatusChanged (or ErrJobNotFound).
@@ -102,6 +108,10 @@ type JobRecord struct {
 	// its backend estimated at create: a worker claims the job only once
 	// that much of the service's memory budget is free.
 	MemoryNeed int64
+	// Reserved is the micro-credits the job reserved from its owner's
+	// balance when it was stored (WithCredits; 0 when credits are off or
+	// the job is free); the store settles them when the job ends.
+	Reserved int64
 	// Attempts is how many times the job has been claimed to run. A
 	// Store's ClaimJob adds one; the service gives up on a job whose
 	// runs keep being cut short (by a crash, say) after a bounded number.

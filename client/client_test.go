@@ -365,6 +365,15 @@ func TestErrorAnswers(t *testing.T) {
 			},
 		},
 		{
+			name: "a bare 402 (a proxy or another server asking for payment)",
+			answer: func(w http.ResponseWriter) {
+				w.WriteHeader(http.StatusPaymentRequired)
+			},
+			want: func(host string) *quantum.Error {
+				return &quantum.Error{Code: quantum.EINSUFFICIENTCREDITS, Message: "HTTP 402 from " + host}
+			},
+		},
+		{
 			name: "a 503 with a date",
 			answer: func(w http.ResponseWriter) {
 				w.Header().Set("Retry-After", time.Now().Add(time.Hour).UTC().Format(http.TimeFormat))
@@ -402,6 +411,9 @@ func TestErrorAnswers(t *testing.T) {
 			}
 			if !reflect.DeepEqual(qe, want) {
 				t.Fatalf("got  %#v\nwant %#v", qe, want)
+			}
+			if errors.Is(err, quantum.ErrInsufficientCredits) != (want.Code == quantum.EINSUFFICIENTCREDITS) {
+				t.Fatalf("errors.Is(%v, ErrInsufficientCredits) = %v", err, !(want.Code == quantum.EINSUFFICIENTCREDITS))
 			}
 		})
 	}

@@ -42,6 +42,8 @@ func codeOfStatus(status int) string {
 	switch status {
 	case http.StatusUnauthorized:
 		return quantum.EINVALIDAPIKEY
+	case http.StatusPaymentRequired:
+		return quantum.EINSUFFICIENTCREDITS
 	case http.StatusForbidden:
 		return quantum.EFORBIDDEN
 	case http.StatusNotFound:

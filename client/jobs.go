@@ -168,6 +168,16 @@ func (c *Client) EstimateCost(ctx context.Context, deviceQRN string, shots int) 
 	return r.EstimatedCost, nil
 }
 
+func (c *Client) CreditsBalance(ctx context.Context, organizationID string) (*quantum.CreditsBalance, error) {
+	q := url.Values{}
+	set(q, "organizationId", organizationID)
+	var b quantum.CreditsBalance
+	if err := c.do(ctx, call{method: "GET", path: []string{"billing", "credits", "balance"}, query: q, idempotent: true}, &b, nil); err != nil {
+		return nil, err
+	}
+	return &b, nil
+}
+
 func set(v url.Values, name, value string) {
 	if value != "" {
 		v.Set(name, value)

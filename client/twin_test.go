@@ -189,6 +189,8 @@ func TestSameAsInProcess(t *testing.T) {
 		{"GetDevice malformed", func(api, _ quantum.API) (any, error) { return api.GetDevice(ctx, "nope") }},
 		{"EstimateCost", func(api, _ quantum.API) (any, error) { return api.EstimateCost(ctx, "aws:aws:sim:sv1", 100) }},
 		{"EstimateCost invalid", func(api, _ quantum.API) (any, error) { return api.EstimateCost(ctx, "", 10) }},
+		{"CreditsBalance", func(api, _ quantum.API) (any, error) { return api.CreditsBalance(ctx, "") }},
+		{"CreditsBalance of another organization", func(api, _ quantum.API) (any, error) { return api.CreditsBalance(ctx, "elsewhere") }},
 		{"CreateJob invalid", func(api, _ quantum.API) (any, error) {
 			return api.CreateJob(ctx, quantum.JobRequest{DeviceQRN: flagship, Shots: 10, Name: strings.Repeat("n", 300),
 				Program: &quantum.Program{Format: "qasm3", Data: "OPENQASM 3.0;\nqubit q;\nh q\n"},

@@ -25,6 +25,8 @@ var statusOf = map[string]int{
 	quantum.EBUSY:               http.StatusServiceUnavailable,
 	quantum.ECANCELED:           statusClientClosed,
 	quantum.EINTERNAL:           http.StatusInternalServerError,
+
+	quantum.EINSUFFICIENTCREDITS: http.StatusPaymentRequired, // WithCredits
 }
 
 // statusClientClosed is the status logged for a request whose client went

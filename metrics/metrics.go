@@ -40,6 +40,8 @@ type Metrics struct {
 	requests  *prometheus.CounterVec
 	reqTime   *prometheus.HistogramVec
 	streams   prometheus.Gauge
+	reserved  *prometheus.CounterVec
+	charged   *prometheus.CounterVec
 
 	// devices holds the devices whose failure series exist (at 0 until
 	// their first failure).
@@ -88,9 +90,15 @@ func New() *Metrics {
 		streams: prometheus.NewGauge(prometheus.GaugeOpts{
 			Name: "quantum_event_streams", Help: "Event streams open now.",
 		}),
+		reserved: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "quantum_credits_reserved_total", Help: "Credits reserved by the jobs stored, by device (with credits on).",
+		}, []string{"device"}),
+		charged: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "quantum_credits_charged_total", Help: "Credits charged for the jobs that ended, by device (with credits on).",
+		}, []string{"device"}),
 	}
 	m.reg.MustRegister(m.created, m.ended, m.failed, m.queueWait, m.execution, m.storeTime, m.storeErrs,
-		m.requests, m.reqTime, m.streams,
+		m.requests, m.reqTime, m.streams, m.reserved, m.charged,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	// A counter's series appears at its first event, and an alert on its
 	// rate reads "no data" until then, not 0: the label values known
@@ -152,6 +160,16 @@ func (m *Metrics) StoreCall(op string, took time.Duration, err error) {
 	if err != nil {
 		m.storeErrs.WithLabelValues(op).Inc()
 	}
+}
+
+// CreditsReserved implements quantum.CreditObserver.
+func (m *Metrics) CreditsReserved(device string, credits float64) {
+	m.reserved.WithLabelValues(device).Add(credits)
+}
+
+// CreditsCharged implements quantum.CreditObserver.
+func (m *Metrics) CreditsCharged(device string, credits float64) {
+	m.charged.WithLabelValues(device).Add(credits)
 }
 
 // Request implements httpadapter.Observer.

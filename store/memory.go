@@ -46,6 +46,7 @@ type Memory struct {
 	queues  map[quantum.Queue]*ordered.Set[queueKey]             // owner and device → their QUEUED jobs: claims
 	seq     uint64                                               // how many times a job became QUEUED
 	keys    map[idemKey]string                                   // an owner's idempotency key → the job that took it last
+	ledgers map[string]*ledger                                   // owner → their credits
 
 	// hook, when set (by tests), is called inside every critical section
 	// with the method's name.
@@ -114,6 +115,7 @@ func NewMemory() *Memory {
 		devices: map[string]*ordered.Set[queueKey]{},
 		queues:  map[quantum.Queue]*ordered.Set[queueKey]{},
 		keys:    map[idemKey]string{},
+		ledgers: map[string]*ledger{},
 	}
 }
 
@@ -150,10 +152,16 @@ func (m *Memory) CreateJob(ctx context.Context, job *quantum.JobRecord, program 
 	if _, ok := m.jobs[j.JobQRN]; ok {
 		return quantum.ErrJobExists
 	}
-	if k := (idemKey{j.Owner, j.IdempotencyKey}); k.key != "" {
+	k := idemKey{j.Owner, j.IdempotencyKey}
+	if k.key != "" {
 		if holder, ok := m.jobs[m.keys[k]]; ok && holder.job.TimeStamps.CreatedAt.After(j.TimeStamps.CreatedAt.Add(-quantum.IdempotencyWindow)) {
 			return fmt.Errorf("store: job %s: %w", holder.job.JobQRN, quantum.ErrDuplicateKey)
 		}
+	}
+	if err := m.reserve(j); err != nil {
+		return fmt.Errorf("store: job %s: %w", j.JobQRN, err)
+	}
+	if k.key != "" {
 		m.keys[k] = j.JobQRN // an expired holder keeps its key field, but no longer holds it
 	}
 	e := &entry{job: j, program: program}
@@ -281,8 +289,11 @@ func (m *Memory) UpdateJob(ctx context.Context, qrn string, expect quantum.JobSt
 	// Identity never changes; and the change may have put the caller's
 	// own maps in j, which the store must not share.
 	j.JobQRN, j.Owner, j.DeviceQRN, j.TimeStamps.CreatedAt = old.JobQRN, old.Owner, old.DeviceQRN, old.TimeStamps.CreatedAt
-	j.IdempotencyKey, j.RequestHash = old.IdempotencyKey, old.RequestHash
+	j.IdempotencyKey, j.RequestHash, j.Reserved = old.IdempotencyKey, old.RequestHash, old.Reserved
 	j = j.Clone()
+	if err := m.settle(old, j); err != nil {
+		return nil, err
+	}
 	e.job = j
 	if result != nil {
 		e.result = result

@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"maps"
+	"math"
 	"net/http"
 	"os/exec"
 	"path/filepath"
@@ -20,7 +21,16 @@ import (
 // The crash test builds the server, runs it on a store (a badger
 // directory, a PostgreSQL database), kills it with SIGKILL at three
 // points, restarts it on the same store, and checks that no acknowledged
-// job was lost or changed.
+// job was lost or changed. Credits are on, and half the jobs are paid
+// (SV1, by the minute): after each restart every job ends, and each
+// user's credits spent, granted less balance, are exactly the costs of
+// their COMPLETED jobs: no job charged twice or left holding credits.
+
+// crashKeys are the users' keys; each is granted crashCredits (once,
+// however many restarts).
+var crashKeys = []string{"crash", "crash-2"}
+
+const crashCredits = 1_000_000
 
 type process struct {
 	cmd  *exec.Cmd
@@ -29,7 +39,11 @@ type process struct {
 
 func startBinary(t *testing.T, bin string, storeArgs []string) *process {
 	t.Helper()
-	cmd := exec.Command(bin, append([]string{"-addr", "127.0.0.1:0", "-api-key", "crash", "-workers", "2", "-log-level", "error"}, storeArgs...)...)
+	args := []string{"-addr", "127.0.0.1:0", "-workers", "2", "-log-level", "error", "-credits", fmt.Sprint(crashCredits)}
+	for _, k := range crashKeys {
+		args = append(args, "-api-key", k)
+	}
+	cmd := exec.Command(bin, append(args, storeArgs...)...)
 	out, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -66,21 +80,29 @@ func (p *process) kill() {
 	}
 }
 
-// submitted is what a client was acknowledged with a 201.
+// submitted is what a client was acknowledged with a 201, and whose
+// key it was.
 type submitted struct {
 	name  string
 	shots int
+	key   string
 }
+
+// Devices of the crash test's jobs: free, and paid by the minute.
+const (
+	freeDevice = "qbraid:qbraid:sim:qir-sv"
+	paidDevice = "aws:aws:sim:sv1"
+)
 
 const quickBell = "OPENQASM 2.0;\ninclude \"qelib1.inc\";\nqreg q[2];\ncreg c[2];\nh q[0];\ncx q[0],q[1];\nmeasure q -> c;\n"
 
 // slow runs once per shot on 18 qubits: seconds of work per job.
 const slow = "OPENQASM 3.0;\ninclude \"stdgates.inc\";\nqubit[18] q;\nbit c;\nfor int i in [0:17] { h q[i]; }\nc = measure q[0];\nreset q[0];\nh q[0];\n"
 
-func submit(c *client, name, format, program string, shots int) (string, bool) {
+func submit(c *client, device, name, format, program string, shots int) (string, bool) {
 	status, out := c.callNoFail("POST", "/api/v1/jobs", map[string]any{
 		"program": map[string]any{"format": format, "data": program}, "shots": shots,
-		"deviceQrn": "qbraid:qbraid:sim:qir-sv", "name": name, "tags": map[string]any{"name": name},
+		"deviceQrn": device, "name": name, "tags": map[string]any{"name": name},
 		"runtimeOptions": map[string]any{"seed": 3},
 	})
 	if status != http.StatusCreated {
@@ -111,21 +133,24 @@ func crashRecovery(t *testing.T, bin string, storeArgs []string) {
 	acked := map[string]submitted{}
 	var mu sync.Mutex
 	results := map[string]map[string]any{} // counts of jobs seen COMPLETED before a kill
+	costs := map[string]map[string]int64{} // key → job → micro-credits charged, deleted jobs included
 
-	// 1. Kill during submission: clients keep creating jobs while it dies.
+	// 1. Kill during submission: clients keep creating jobs while it dies,
+	// each user free and paid ones.
 	p := startBinary(t, bin, storeArgs)
-	c := &client{t: t, base: p.base, key: "crash"}
+	cs := clientsOf(t, p)
 	ctx, stop := context.WithCancel(context.Background())
 	var wg sync.WaitGroup
 	for w := range 8 {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			key, device := crashKeys[w%2], []string{freeDevice, paidDevice}[w/2%2]
 			for i := 0; ctx.Err() == nil; i++ {
 				name := fmt.Sprintf("w%d-%d", w, i)
-				if qrn, ok := submit(c, name, "qasm2", quickBell, 100); ok {
+				if qrn, ok := submit(cs[key], device, name, "qasm2", quickBell, 100); ok {
 					mu.Lock()
-					acked[qrn] = submitted{name, 100}
+					acked[qrn] = submitted{name, 100, key}
 					mu.Unlock()
 				}
 			}
@@ -136,8 +161,10 @@ func crashRecovery(t *testing.T, bin string, storeArgs []string) {
 	stop()
 	wg.Wait()
 	p = startBinary(t, bin, storeArgs)
-	c = &client{t: t, base: p.base, key: "crash"}
-	checkAll(t, c, acked, results)
+	cs = clientsOf(t, p)
+	c := cs["crash"]
+	checkAll(t, cs, acked, results)
+	checkCredits(t, cs, costs)
 
 	// 2. Kill during execution: slow jobs running and queued.
 	// slowShots keeps a job running for seconds (about 2 s a job alone on
@@ -146,11 +173,11 @@ func crashRecovery(t *testing.T, bin string, storeArgs []string) {
 	// on the slower machine, two at a time.
 	const slowShots = 500
 	for i := range 4 {
-		qrn, ok := submit(c, fmt.Sprintf("slow-%d", i), "qasm3", slow, slowShots)
+		qrn, ok := submit(c, []string{freeDevice, paidDevice}[i%2], fmt.Sprintf("slow-%d", i), "qasm3", slow, slowShots)
 		if !ok {
 			t.Fatal("slow job refused")
 		}
-		acked[qrn] = submitted{fmt.Sprintf("slow-%d", i), slowShots}
+		acked[qrn] = submitted{fmt.Sprintf("slow-%d", i), slowShots, "crash"}
 	}
 	waitUntil(t, func() bool {
 		_, out := c.call("GET", "/api/v1/jobs?status=RUNNING", nil)
@@ -158,8 +185,10 @@ func crashRecovery(t *testing.T, bin string, storeArgs []string) {
 	})
 	p.kill()
 	p = startBinary(t, bin, storeArgs)
-	c = &client{t: t, base: p.base, key: "crash"}
-	checkAll(t, c, acked, results)
+	cs = clientsOf(t, p)
+	c = cs["crash"]
+	checkAll(t, cs, acked, results)
+	checkCredits(t, cs, costs)
 
 	// 3. Kill during deletion: deleters run while it dies.
 	deleted := map[string]bool{}
@@ -172,7 +201,7 @@ func crashRecovery(t *testing.T, bin string, storeArgs []string) {
 			defer wg.Done()
 			for qrn := range queue {
 				inFlight.Store(qrn, true)
-				status, _ := c.callNoFail("DELETE", "/api/v1/jobs/"+qrn, nil)
+				status, _ := cs[acked[qrn].key].callNoFail("DELETE", "/api/v1/jobs/"+qrn, nil)
 				if status == http.StatusOK {
 					mu.Lock()
 					deleted[qrn] = true
@@ -199,29 +228,90 @@ func crashRecovery(t *testing.T, bin string, storeArgs []string) {
 	stop()
 	wg.Wait()
 	p = startBinary(t, bin, storeArgs)
-	c = &client{t: t, base: p.base, key: "crash"}
+	cs = clientsOf(t, p)
 	for qrn := range deleted {
-		if status, _ := c.call("GET", "/api/v1/jobs/"+qrn, nil); status != http.StatusNotFound {
+		if status, _ := cs[acked[qrn].key].call("GET", "/api/v1/jobs/"+qrn, nil); status != http.StatusNotFound {
 			t.Errorf("job %s came back after its delete was acknowledged: %d", qrn, status)
 		}
 		delete(acked, qrn)
 	}
 	inFlight.Range(func(k, _ any) bool { // a delete cut off by the kill may have happened or not
-		if status, _ := c.call("GET", "/api/v1/jobs/"+k.(string), nil); status == http.StatusNotFound {
+		if status, _ := cs[acked[k.(string)].key].call("GET", "/api/v1/jobs/"+k.(string), nil); status == http.StatusNotFound {
 			delete(acked, k.(string))
 		}
 		return true
 	})
-	checkAll(t, c, acked, results)
+	checkAll(t, cs, acked, results)
+	checkCredits(t, cs, costs)
 	t.Logf("%d jobs acknowledged and kept, %d deleted, across 3 kills", len(acked), len(deleted))
+}
+
+// clientsOf are the clients of every user of p.
+func clientsOf(t *testing.T, p *process) map[string]*client {
+	cs := map[string]*client{}
+	for _, k := range crashKeys {
+		cs[k] = &client{t: t, base: p.base, key: k}
+	}
+	return cs
+}
+
+// checkCredits waits for every job of every user to end (those created
+// but never acknowledged too), notes the cost of each (costs keeps those
+// of jobs deleted since), and checks that what each user spent is
+// exactly the sum of their COMPLETED jobs' costs, in micro-credits.
+func checkCredits(t *testing.T, cs map[string]*client, costs map[string]map[string]int64) {
+	t.Helper()
+	for key, c := range cs {
+		if costs[key] == nil {
+			costs[key] = map[string]int64{}
+		}
+		for _, job := range allJobs(c) {
+			qrn := job["jobQrn"].(string)
+			job = c.wait(qrn)
+			cost := int64(math.Round(job["cost"].(float64) * 1e6))
+			if job["status"] != "COMPLETED" && cost != 0 {
+				t.Fatalf("job %s ended %v with cost %d micro-credits", qrn, job["status"], cost)
+			}
+			if before, seen := costs[key][qrn]; seen && before != cost {
+				t.Fatalf("job %s: cost changed across a crash: %d, then %d micro-credits", qrn, before, cost)
+			}
+			costs[key][qrn] = cost
+		}
+		var spent int64
+		for _, cost := range costs[key] {
+			spent += cost
+		}
+		left := int64(math.Round(c.balance() * 1e6))
+		if granted := int64(crashCredits * 1e6); granted-left != spent {
+			t.Fatalf("user %s: granted %d, balance %d micro-credits: spent %d, but their %d jobs cost %d",
+				key, granted, left, granted-left, len(costs[key]), spent)
+		}
+		t.Logf("user %s: %d jobs cost %d micro-credits, exactly what the balance lost", key, len(costs[key]), spent)
+	}
+}
+
+// allJobs lists every job of c's user, a page at a time.
+func allJobs(c *client) []map[string]any {
+	c.t.Helper()
+	var jobs []map[string]any
+	for page := 1; ; page++ {
+		_, out := c.call("GET", fmt.Sprintf("/api/v1/jobs?limit=100&page=%d", page), nil)
+		for _, j := range out["data"].([]any) {
+			jobs = append(jobs, j.(map[string]any))
+		}
+		if out["pagination"].(map[string]any)["hasNext"] != true {
+			return jobs
+		}
+	}
 }
 
 // checkAll asserts that every acknowledged job is there, unchanged, and
 // reaches a terminal state with a whole result; results seen before are
 // identical.
-func checkAll(t *testing.T, c *client, acked map[string]submitted, results map[string]map[string]any) {
+func checkAll(t *testing.T, cs map[string]*client, acked map[string]submitted, results map[string]map[string]any) {
 	t.Helper()
 	for qrn, want := range acked {
+		c := cs[want.key]
 		job := c.wait(qrn)
 		if job["name"] != want.name || job["shots"] != float64(want.shots) || job["tags"].(map[string]any)["name"] != want.name {
 			t.Fatalf("job %s changed: %v", qrn, job)

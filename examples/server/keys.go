@@ -2,23 +2,30 @@ package main
 
 import (
 	"fmt"
+	"math"
 	"os"
+	"strconv"
 	"strings"
+
+	"github.com/qjobs/quantum"
 )
 
-// apiKey is one key and the name of the user it stands for.
+// apiKey is one key, the name of the user it stands for, and the credits
+// granted to that user at start-up (when withCredits).
 type apiKey struct {
-	key, user string
+	key, user   string
+	credits     float64
+	withCredits bool
 }
 
-// apiKeys gathers the keys from -api-key (users user1, user2, … in order),
-// -api-keys-file and QUANTUM_API_KEYS. The same key twice is an error: it
-// would be ambiguous which user it stands for. Error messages never quote
-// a key.
+// apiKeys gathers the keys from -api-key (users user1, user2, … in order,
+// each granted -credits), -api-keys-file and QUANTUM_API_KEYS. The same
+// key twice is an error: it would be ambiguous which user it stands for.
+// Error messages never quote a key.
 func apiKeys(cfg config, getenv func(string) string) ([]apiKey, error) {
 	var keys []apiKey
 	for i, k := range cfg.keys {
-		keys = append(keys, apiKey{k, fmt.Sprintf("user%d", i+1)})
+		keys = append(keys, apiKey{k, fmt.Sprintf("user%d", i+1), cfg.credits, cfg.credits > 0})
 	}
 	if cfg.keysFile != "" {
 		fromFile, err := readKeysFile(cfg.keysFile)
@@ -44,7 +51,7 @@ func apiKeys(cfg config, getenv func(string) string) ([]apiKey, error) {
 	return keys, nil
 }
 
-// readKeysFile reads a file of `key user` lines. It refuses a file that
+// readKeysFile reads a file of `key user [credits]` lines. It refuses a file that
 // users other than its owner may read or write: the keys are secrets.
 func readKeysFile(path string) ([]apiKey, error) {
 	fi, err := os.Stat(path)
@@ -61,9 +68,9 @@ func readKeysFile(path string) ([]apiKey, error) {
 	return parseKeys(path+": line", string(data))
 }
 
-// parseKeys reads `key user` lines; blank lines and lines starting with #
-// are skipped. where names the source in errors, followed by the line
-// number.
+// parseKeys reads `key user [credits]` lines; blank lines and lines
+// starting with # are skipped. where names the source in errors,
+// followed by the line number.
 func parseKeys(where, text string) ([]apiKey, error) {
 	var keys []apiKey
 	for i, line := range strings.Split(text, "\n") {
@@ -72,10 +79,49 @@ func parseKeys(where, text string) ([]apiKey, error) {
 			continue
 		}
 		f := strings.Fields(line)
-		if len(f) != 2 {
-			return nil, fmt.Errorf("%s %d: want `key user` (two words), got %d words", where, i+1, len(f))
+		if len(f) != 2 && len(f) != 3 {
+			return nil, fmt.Errorf("%s %d: want `key user` or `key user credits`, got %d words", where, i+1, len(f))
 		}
-		keys = append(keys, apiKey{f[0], f[1]})
+		k := apiKey{key: f[0], user: f[1]}
+		if len(f) == 3 {
+			c, err := parseCredits(f[2])
+			if err != nil {
+				return nil, fmt.Errorf("%s %d: credits %w", where, i+1, err)
+			}
+			k.credits, k.withCredits = c, true
+		}
+		keys = append(keys, k)
 	}
 	return keys, nil
+}
+
+// parseCredits reads a number of credits to grant: 0 (nothing, but
+// credits on) up to quantum.MaxCredits.
+func parseCredits(s string) (float64, error) {
+	c, err := strconv.ParseFloat(s, 64)
+	if err != nil || math.IsNaN(c) || c < 0 || c > quantum.MaxCredits {
+		return 0, fmt.Errorf("must be a number of credits from 0 to %d, got %q", int64(quantum.MaxCredits), s)
+	}
+	return c, nil
+}
+
+// creditsOn says whether the keys turn credits on: -credits, or a key
+// line with credits.
+func creditsOn(cfg config, keys []apiKey) bool {
+	if cfg.credits > 0 {
+		return true
+	}
+	for _, k := range keys {
+		if k.withCredits {
+			return true
+		}
+	}
+	return false
+}
+
+// grantID names a start-up grant in the ledger, so that it is recorded
+// once: a restart that grants the user the same amount records nothing,
+// and a new amount is granted on top of what was.
+func grantID(credits float64) string {
+	return "examples/server start-up grant of " + strconv.FormatFloat(credits, 'f', -1, 64) + " credits"
 }

@@ -41,11 +41,16 @@ func TestAPIKeySources(t *testing.T) {
 		want    []apiKey
 		wantErr string
 	}{
-		{"flags", config{keys: keyList{"k1", "k2"}}, "", []apiKey{{"k1", "user1"}, {"k2", "user2"}}, ""},
-		{"file", config{keysFile: good}, "", []apiKey{{"key-a", "alice"}, {"key-b", "bob"}}, ""},
-		{"environment", config{}, "key-c carol,key-d dan\nkey-e erin", []apiKey{{"key-c", "carol"}, {"key-d", "dan"}, {"key-e", "erin"}}, ""},
-		{"all three", config{keys: keyList{"k1"}, keysFile: good}, "key-c carol", []apiKey{{"k1", "user1"}, {"key-a", "alice"}, {"key-b", "bob"}, {"key-c", "carol"}}, ""},
-		{"malformed line", config{keysFile: writeKeys(t, "key-a alice\nkey-b\n", 0o600)}, "", nil, "line 2: want `key user`"},
+		{"flags", config{keys: keyList{"k1", "k2"}}, "", []apiKey{{key: "k1", user: "user1"}, {key: "k2", user: "user2"}}, ""},
+		{"file", config{keysFile: good}, "", []apiKey{{key: "key-a", user: "alice"}, {key: "key-b", user: "bob"}}, ""},
+		{"environment", config{}, "key-c carol,key-d dan\nkey-e erin", []apiKey{{key: "key-c", user: "carol"}, {key: "key-d", user: "dan"}, {key: "key-e", user: "erin"}}, ""},
+		{"all three", config{keys: keyList{"k1"}, keysFile: good}, "key-c carol", []apiKey{{key: "k1", user: "user1"}, {key: "key-a", user: "alice"}, {key: "key-b", user: "bob"}, {key: "key-c", user: "carol"}}, ""},
+		{"malformed line", config{keysFile: writeKeys(t, "key-a alice\nkey-b\n", 0o600)}, "", nil, "line 2: want `key user` or `key user credits`"},
+		{"credits", config{keys: keyList{"k1"}, credits: 5, keysFile: writeKeys(t, "key-a alice 2.5\nkey-b bob\nkey-c carol 0\n", 0o600)}, "key-d dan 1",
+			[]apiKey{{"k1", "user1", 5, true}, {"key-a", "alice", 2.5, true}, {key: "key-b", user: "bob"}, {"key-c", "carol", 0, true}, {"key-d", "dan", 1, true}}, ""},
+		{"negative credits", config{keysFile: writeKeys(t, "key-a alice -3\n", 0o600)}, "", nil, `line 1: credits must be a number of credits from 0 to 1000000000, got "-3"`},
+		{"credits that are not a number", config{}, "key-a alice lots", nil, `QUANTUM_API_KEYS entry 1: credits must be a number of credits from 0 to 1000000000, got "lots"`},
+		{"too many words", config{keysFile: writeKeys(t, "key-a alice 1 2\n", 0o600)}, "", nil, "line 1: want `key user` or `key user credits`, got 4 words"},
 		{"malformed entry", config{}, "key-a alice,key-b bob extra", nil, "QUANTUM_API_KEYS entry 2"},
 		{"readable by others", config{keysFile: writeKeys(t, "key-a alice\n", 0o644)}, "", nil, "chmod 600"},
 		{"writable by group", config{keysFile: writeKeys(t, "key-a alice\n", 0o620)}, "", nil, "permissions 0620"},

@@ -16,12 +16,20 @@
 //	-lease DURATION   how long a running job's claim lasts unrenewed
 //	                  before another node takes the job over (default 30s)
 //	-api-keys-file F  API keys, one "key user" per line (# comments); the
-//	                  file must not be readable by other users (chmod 600)
+//	                  file must not be readable by other users (chmod 600).
+//	                  A line "key user credits" grants the user that many
+//	                  credits and turns credits on.
 //	-api-key KEY      an API key; repeat for more users (one user per key).
 //	                  Visible to every user of the machine in ps: prefer the
 //	                  file or QUANTUM_API_KEYS.
 //	                  Without any key from any source, a random demo key is
 //	                  made and printed. Keys given are never printed or logged.
+//	-credits N        turn credits on and grant N credits to the demo key's
+//	                  user and to each -api-key's. A job then reserves its
+//	                  estimated cost and is charged its cost; a job the
+//	                  balance cannot cover is refused (402). Start-up grants
+//	                  are recorded once per user and amount: a restart on
+//	                  the same store grants nothing again.
 //	-workers N        simulation workers (default: the number of CPUs)
 //	-memory-budget B  memory the running jobs may hold together, e.g. 8GiB
 //	                  (default: half of the least of the machine's memory,
@@ -31,8 +39,9 @@
 //
 // Environment:
 //
-//	QUANTUM_API_KEYS  API keys as `key user` entries separated by commas or
-//	                  newlines, added to those of the flags
+//	QUANTUM_API_KEYS  API keys as `key user` (or `key user credits`)
+//	                  entries separated by commas or newlines, added to
+//	                  those of the flags
 //	QUANTUM_POSTGRES_DSN  the database of -store postgres, when
 //	                  -postgres-dsn is not given
 package main
@@ -100,6 +109,7 @@ type config struct {
 	lease     time.Duration
 	timeout   time.Duration
 	maxWork   int64
+	credits   float64
 }
 
 // byteFlag is a size in bytes, written as 4294967296, 4GiB, 512MiB or 64KiB.
@@ -141,7 +151,15 @@ func parseFlags(args []string, out io.Writer) (config, error) {
 	fs.StringVar(&c.node, "node", "", "this server's name among the nodes sharing a store (default <hostname>-<pid>)")
 	fs.DurationVar(&c.lease, "lease", 30*time.Second, "how long a running job's claim lasts unrenewed before another node takes it over")
 	fs.Var(&c.keys, "api-key", "an API `KEY` (repeatable; each key is a different user); visible in ps, prefer -api-keys-file")
-	fs.StringVar(&c.keysFile, "api-keys-file", "", "`FILE` of API keys, one \"key user\" per line (# comments), readable by its owner only (chmod 600)")
+	fs.StringVar(&c.keysFile, "api-keys-file", "", "`FILE` of API keys, one \"key user\" per line (# comments), readable by its owner only (chmod 600); "+
+		"a line \"key user credits\" grants the user that many credits and turns credits on")
+	fs.Func("credits", "turn credits on and grant `N` credits to the demo key's user and to each -api-key's: a job reserves its estimated cost, "+
+		"is charged its cost, and is refused (402) when the balance cannot cover it; a start-up grant is recorded once per user and amount, "+
+		"so a restart on the same store grants nothing again", func(v string) error {
+		var err error
+		c.credits, err = parseCredits(v)
+		return err
+	})
 	fs.IntVar(&c.workers, "workers", runtime.NumCPU(), "simulation workers")
 	fs.Var(&c.budget, "memory-budget", "memory the running jobs may hold together, a `SIZE` such as 8GiB or 512MiB "+
 		"(default: half of the least of the machine's memory, its cgroup's memory limit and GOMEMLIMIT; here "+gibibytes(quantum.DefaultMemoryBudget())+")")
@@ -157,7 +175,7 @@ func parseFlags(args []string, out io.Writer) (config, error) {
 		fs.PrintDefaults()
 		fmt.Fprint(out, `environment:
   QUANTUM_API_KEYS
-    	API keys as "key user" entries separated by commas or newlines, added to those of the flags
+    	API keys as "key user" (or "key user credits") entries separated by commas or newlines, added to those of the flags
   QUANTUM_POSTGRES_DSN
     	the database of -store postgres when -postgres-dsn is not given
 `)
@@ -245,6 +263,10 @@ func run(ctx context.Context, args []string, sys system) error {
 	if cfg.budget > 0 {
 		opts = append(opts, quantum.WithMemoryBudget(int64(cfg.budget)))
 	}
+	credits := creditsOn(cfg, keys)
+	if credits {
+		opts = append(opts, quantum.WithCredits(true))
+	}
 	svc, err := quantum.New(st, opts...)
 	if err != nil {
 		return err
@@ -261,11 +283,17 @@ func run(ctx context.Context, args []string, sys system) error {
 	}()
 	demo := len(keys) == 0
 	if demo {
-		keys = []apiKey{{demoKey(), "demo"}}
+		keys = []apiKey{{demoKey(), "demo", cfg.credits, cfg.credits > 0}}
 	}
 	for i, k := range keys {
-		if _, err := svc.AddAPIKey(k.key, k.user); err != nil {
+		u, err := svc.AddAPIKey(k.key, k.user)
+		if err != nil {
 			return fmt.Errorf("api key %d (user %q): %w", i+1, k.user, err)
+		}
+		if k.credits > 0 {
+			if _, err := svc.GrantCreditsOnce(ctx, u, k.credits, "granted at start-up by examples/server", grantID(k.credits)); err != nil {
+				return fmt.Errorf("api key %d (user %q): grant %v credits: %w", i+1, k.user, k.credits, err)
+			}
 		}
 	}
 
@@ -306,6 +334,9 @@ func run(ctx context.Context, args []string, sys system) error {
 		fmt.Fprintf(sys.out, "demo API key (new each start; give keys with -api-keys-file to keep them): %s\n", shown)
 	} else {
 		fmt.Fprintf(sys.out, "%d API keys loaded\n", len(keys))
+	}
+	if credits {
+		fmt.Fprintf(sys.out, "credits on: a user's balance is GET /api/v1/billing/credits/balance\n")
 	}
 	fmt.Fprintf(sys.out, "try:\n  curl -s -H 'X-API-KEY: %s' http://%s/api/v1/devices\n", shown, addr)
 	// From a clone of the repository, where the README runs it.

@@ -235,7 +235,7 @@ func TestHelp(t *testing.T) {
 			t.Fatalf("run(%s) = %v, want nil", arg, err)
 		}
 		for _, want := range []string{"usage: server [flags]", "-api-keys-file FILE\n", "-api-key KEY\n", "-memory-budget SIZE\n",
-			"cgroup", "GOMEMLIMIT", "QUANTUM_API_KEYS", "QUANTUM_POSTGRES_DSN"} {
+			"cgroup", "GOMEMLIMIT", "QUANTUM_API_KEYS", "QUANTUM_POSTGRES_DSN", "-credits N\n", `"key user credits"`} {
 			if !strings.Contains(out.String(), want) {
 				t.Errorf("run(%s) printed no %q:\n%s", arg, want, out.String())
 			}

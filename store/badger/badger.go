@@ -34,7 +34,7 @@ import (
 // database. Every change to a job and its index keys is one transaction;
 // transactions that conflict are retried a bounded number of times.
 //
-// Keys (schema version 2):
+// Keys (schema version 3):
 //
 //	v                                        schema version
 //	j/<qrn>  p/<qrn>  r/<qrn>                job, program, result
@@ -46,6 +46,7 @@ import (
 //	t/<owner>/<tag>/<value>/<created>/<qrn>  … by tag (version 2)
 //	q/<device>/<queued>/<qrn>                QUEUED jobs of a device, oldest first
 //	u/<status>/<updated>/<qrn>               every job by status and last change
+//	a/…  e/…  g/…                            the credit ledger (version 3; see ledger.go)
 //
 // Times are 20-digit nanoseconds since 1970, so keys sort by time. Owners,
 // statuses, vendors, providers, devices, tags and their values are key
@@ -108,8 +109,10 @@ type queueMark struct {
 
 // SchemaVersion is the layout of keys this build writes and reads. It
 // opens a database of version 1, adding the keys version 2 added, and
-// refuses a newer one.
-const SchemaVersion = 2
+// refuses a newer one. Version 3 added the credit ledger's keys, which
+// need nothing of older data; it is a version so that a build that does
+// not know them, and would leave reservations unsettled, refuses it.
+const SchemaVersion = 3
 
 // Defaults of the options.
 const (
@@ -599,6 +602,9 @@ func (b *Store) CreateJob(ctx context.Context, job *quantum.JobRecord, program q
 		if err := takeKey(txn, r); err != nil {
 			return err
 		}
+		if err := reserve(txn, job); err != nil {
+			return err
+		}
 		if err := setBlob(txn, "p", job.JobQRN, pv); err != nil {
 			return err
 		}
@@ -777,9 +783,12 @@ func (b *Store) UpdateJob(ctx context.Context, qrn string, expect quantum.JobSta
 		change(j)
 		// Identity never changes.
 		j.JobQRN, j.Owner, j.DeviceQRN, j.TimeStamps.CreatedAt = old.JobQRN, old.Owner, old.DeviceQRN, old.CreatedAt
-		j.IdempotencyKey, j.RequestHash = old.IdempotencyKey, old.RequestHash
+		j.IdempotencyKey, j.RequestHash, j.Reserved = old.IdempotencyKey, old.RequestHash, old.Reserved
 		r, data, err := b.marshalRecord(j)
 		if err != nil {
+			return err
+		}
+		if err := settle(txn, old, j); err != nil {
 			return err
 		}
 		if rv != nil {

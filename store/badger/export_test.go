@@ -76,3 +76,16 @@ func (b *Store) KeysForTest(prefix string) []string {
 	})
 	return out
 }
+
+// SchemaVersionForTest reads the schema version the database records.
+func (b *Store) SchemaVersionForTest() (string, error) {
+	var v []byte
+	err := b.db.View(func(txn *badgerdb.Txn) error {
+		item, err := txn.Get([]byte("v"))
+		if err == nil {
+			v, err = item.ValueCopy(nil)
+		}
+		return err
+	})
+	return string(v), err
+}

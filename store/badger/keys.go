@@ -39,6 +39,7 @@ type record struct {
 	QueuedAt          time.Time         `json:"queuedAt"`
 	LeaseUntil        time.Time         `json:"leaseUntil"`
 	MemoryNeed        int64             `json:"memoryNeed,omitempty"`
+	Reserved          int64             `json:"reserved,omitempty"`
 	Attempts          int               `json:"attempts,omitempty"`
 	Node              string            `json:"node,omitempty"`
 	IdempotencyKey    string            `json:"idempotencyKey,omitempty"`
@@ -52,7 +53,7 @@ func toRecord(j *quantum.JobRecord) *record {
 		StatusMsg: j.StatusMsg, ExperimentType: j.ExperimentType, NumCircuits: j.NumCircuits, CreatedAt: j.TimeStamps.CreatedAt,
 		EndedAt: j.TimeStamps.EndedAt, ExecutionDuration: j.TimeStamps.ExecutionDuration, Cost: j.Cost,
 		EstimatedCost: j.EstimatedCost, Metadata: j.Metadata, Owner: j.Owner, UpdatedAt: j.UpdatedAt,
-		QueuedAt: j.QueuedAt, LeaseUntil: j.LeaseUntil, MemoryNeed: j.MemoryNeed, Attempts: j.Attempts,
+		QueuedAt: j.QueuedAt, LeaseUntil: j.LeaseUntil, MemoryNeed: j.MemoryNeed, Reserved: j.Reserved, Attempts: j.Attempts,
 		Node: j.Node, IdempotencyKey: j.IdempotencyKey, RequestHash: j.RequestHash,
 	}
 }
@@ -64,7 +65,7 @@ func (r *record) job() *quantum.JobRecord {
 		StatusMsg: r.StatusMsg, ExperimentType: r.ExperimentType, NumCircuits: r.NumCircuits,
 		TimeStamps: quantum.TimeStamps{CreatedAt: r.CreatedAt, EndedAt: r.EndedAt, ExecutionDuration: r.ExecutionDuration},
 		Cost:       r.Cost, EstimatedCost: r.EstimatedCost, Metadata: orEmpty(r.Metadata)}, Owner: r.Owner,
-		UpdatedAt: r.UpdatedAt, QueuedAt: r.QueuedAt, LeaseUntil: r.LeaseUntil, MemoryNeed: r.MemoryNeed,
+		UpdatedAt: r.UpdatedAt, QueuedAt: r.QueuedAt, LeaseUntil: r.LeaseUntil, MemoryNeed: r.MemoryNeed, Reserved: r.Reserved,
 		Attempts: r.Attempts, Node: r.Node, IdempotencyKey: r.IdempotencyKey, RequestHash: r.RequestHash,
 	}
 }

@@ -52,6 +52,9 @@ func (b *Store) checkSchema() error {
 		}
 		n = 2
 	}
+	if n == 2 {
+		n = 3 // the ledger's keys: a database of version 2 has none
+	}
 	if string(version) == strconv.Itoa(n) {
 		return nil
 	}

@@ -66,6 +66,16 @@
 // json) hold each job's program and measurement counts; they are deleted
 // with their job (ON DELETE CASCADE).
 //
+// quantum_credit_accounts (owner, balance, reserved, entries) and
+// quantum_credit_entries (owner, n, kind, amount, held, job_qrn,
+// grant_id, note, at_ns) are the credit ledger (quantum.CreditLedger), in
+// micro-credits. A create reserves with a conditional UPDATE of the
+// account (balance - reserved >= the amount) in the job's transaction, so
+// that creates on many nodes cannot overdraw it; a job's move to a
+// terminal status settles in its own transaction, the account's row
+// locked after the job's. The unique index quantum_credit_grants on
+// (owner, grant_id) records a grant with an ID once.
+//
 // A trigger on quantum_jobs notifies the channel quantum_job_changes, at
 // commit, of every new job and every change of status, with a JSON
 // payload {"qrn", "device", "owner", "status"} (no job data).

@@ -31,8 +31,8 @@ const releaseKey = `UPDATE quantum_jobs SET idem_key = NULL WHERE owner = $1 AND
 const idemKeyIndex = "quantum_jobs_idem_key"
 
 // CreateJob stores the job and its program in one statement; with an
-// idempotency key, in a transaction that first frees the key if it
-// expired.
+// idempotency key or credits to reserve, in a transaction that first
+// frees the key if it expired, and reserves the credits last.
 func (s *Store) CreateJob(ctx context.Context, job *quantum.JobRecord, program quantum.Program) error {
 	r, err := encode(job)
 	if err != nil {
@@ -42,20 +42,26 @@ func (s *Store) CreateJob(ctx context.Context, job *quantum.JobRecord, program q
 		return tooLarge("program", n, s.maxValue)
 	}
 	args := r.args(program.Format, program.Data, job.IdempotencyKey)
-	if job.IdempotencyKey == "" {
+	if job.IdempotencyKey == "" && job.Reserved == 0 {
 		_, err = s.pool.Exec(ctx, insertJob, args...)
 	} else {
 		err = pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
-			cutoff := nanos(job.TimeStamps.CreatedAt.Add(-quantum.IdempotencyWindow))
-			if _, err := tx.Exec(ctx, releaseKey, job.Owner, job.IdempotencyKey, cutoff); err != nil {
+			if job.IdempotencyKey != "" {
+				cutoff := nanos(job.TimeStamps.CreatedAt.Add(-quantum.IdempotencyWindow))
+				if _, err := tx.Exec(ctx, releaseKey, job.Owner, job.IdempotencyKey, cutoff); err != nil {
+					return err
+				}
+			}
+			if _, err := tx.Exec(ctx, insertJob, args...); err != nil {
 				return err
 			}
-			_, err := tx.Exec(ctx, insertJob, args...)
-			return err
+			return reserve(ctx, tx, job)
 		})
 	}
 	var pe *pgconn.PgError
 	switch {
+	case errors.Is(err, quantum.ErrInsufficientCredits):
+		return err
 	case errors.As(err, &pe) && pe.Code == "23505" && pe.ConstraintName == idemKeyIndex:
 		return fmt.Errorf("postgres: %w", quantum.ErrDuplicateKey)
 	case isUniqueViolation(err):
@@ -163,8 +169,11 @@ func (s *Store) UpdateJob(ctx context.Context, qrn string, expect quantum.JobSta
 		change(j)
 		// What the row's place in the indexes depends on stays.
 		j.JobQRN, j.Owner, j.DeviceQRN, j.TimeStamps.CreatedAt = old.JobQRN, old.Owner, old.DeviceQRN, old.TimeStamps.CreatedAt
-		j.IdempotencyKey, j.RequestHash = old.IdempotencyKey, old.RequestHash
+		j.IdempotencyKey, j.RequestHash, j.Reserved = old.IdempotencyKey, old.RequestHash, old.Reserved
 		if err := writeJob(ctx, tx, j); err != nil {
+			return err
+		}
+		if err := settle(ctx, tx, old, j); err != nil {
 			return err
 		}
 		if counts != nil {

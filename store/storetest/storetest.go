@@ -22,7 +22,9 @@ import (
 )
 
 // Run runs every conformance test against stores made by newStore, one
-// fresh store per test. newStore should register any cleanup with t.
+// fresh store per test. newStore should register any cleanup with t. The
+// stores must be quantum.CreditLedgers too, as every Store of this module
+// is.
 func Run(t *testing.T, newStore func(t *testing.T) quantum.Store) {
 	tests := []struct {
 		name string
@@ -59,6 +61,11 @@ func Run(t *testing.T, newStore func(t *testing.T) quantum.Store) {
 		{"IdempotencyKeys", testIdempotencyKeys},
 		{"ConcurrentKeyedCreates", testConcurrentKeyedCreates},
 		{"IdempotencyWindowEdge", testIdempotencyWindowEdge},
+		{"CreditGrants", testCreditGrants},
+		{"CreditReservations", testCreditReservations},
+		{"CreditSettlements", testCreditSettlements},
+		{"CreditSettledOnce", testCreditSettledOnce},
+		{"CreditConcurrentReservations", testCreditConcurrentReservations},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) { tc.fn(t, newStore(t)) })
