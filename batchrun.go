@@ -13,8 +13,8 @@ import (
 
 // maxBatchResultBytes bounds the outcome keys of all a batch's circuits
 // together, as one job's are bounded (sim.DefaultMaxResultBytes): a batch
-// is one result to store and to answer.
-const maxBatchResultBytes = sim.DefaultMaxResultBytes
+// is one result to store and to answer. A variable for tests only.
+var maxBatchResultBytes int64 = sim.DefaultMaxResultBytes
 
 // runBatch runs a batch's circuits under the job's one context (a cancel
 // or the job's timeout stops whichever circuits are running), its one

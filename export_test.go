@@ -51,3 +51,11 @@ const (
 	CacheEntries = cacheEntries
 	CacheOps     = cacheOps
 )
+
+// SetMaxBatchResultBytesForTest sets the bound on a batch's outcome keys
+// and returns the function that restores it.
+func SetMaxBatchResultBytesForTest(n int64) func() {
+	old := maxBatchResultBytes
+	maxBatchResultBytes = n
+	return func() { maxBatchResultBytes = old }
+}
