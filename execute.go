@@ -32,6 +32,14 @@ func (r *runner) execute(job *JobRecord) {
 	}
 	d, _ := r.s.devices.get(job.DeviceQRN)
 	b, _ := r.s.devices.backendOf(job.DeviceQRN)
+	if d != nil && d.Status == DeviceRetired {
+		r.finish(job, 0, nil, failed(FailBackend, fmt.Errorf("device %s is retired", d.QRN)))
+		return
+	}
+	if msg, ok := r.s.devices.takeFailure(job.DeviceQRN); ok {
+		r.finish(job, 0, nil, failed(FailBackend, errors.New(msg)))
+		return
+	}
 	prog, err := retrying(r.ctx, r, "read program", qrn, func() (*Program, error) { return r.s.store.GetProgram(r.ctx, qrn) })
 	if err != nil {
 		if r.ctx.Err() != nil {

@@ -409,10 +409,55 @@ type catalogue struct {
 	mu      sync.RWMutex
 	devices map[string]*Device
 	backend map[string]Backend
+	fail    map[string]failures // FailNextJobs
 }
 
 func newCatalogue() *catalogue {
-	return &catalogue{devices: map[string]*Device{}, backend: map[string]Backend{}}
+	return &catalogue{devices: map[string]*Device{}, backend: map[string]Backend{}, fail: map[string]failures{}}
+}
+
+// replace puts d in place of old, if old is still the device of its QRN.
+// A device is never changed in place: readers hold its pointer unlocked.
+func (c *catalogue) replace(old, d *Device) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.devices[d.QRN] != old {
+		return false
+	}
+	c.devices[d.QRN] = d
+	return true
+}
+
+// setFailures records FailNextJobs; false for a device not registered.
+func (c *catalogue) setFailures(qrn string, n int, message string) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if _, ok := c.devices[qrn]; !ok {
+		return false
+	}
+	if n == 0 {
+		delete(c.fail, qrn)
+	} else {
+		c.fail[qrn] = failures{left: n, message: message}
+	}
+	return true
+}
+
+// takeFailure counts down one of the device's failures to come and
+// returns its message; ok is false when none is left.
+func (c *catalogue) takeFailure(qrn string) (message string, ok bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	f, ok := c.fail[qrn]
+	if !ok {
+		return "", false
+	}
+	if f.left--; f.left == 0 {
+		delete(c.fail, qrn)
+	} else {
+		c.fail[qrn] = f
+	}
+	return f.message, true
 }
 
 func (c *catalogue) put(d *Device, b Backend) {

@@ -204,7 +204,9 @@ func (r *runner) claim() (*JobRecord, error) {
 	}
 	queues = slices.DeleteFunc(queues, func(q Queue) bool {
 		_, ok := r.s.devices.backendOf(q.Device)
-		return !ok // jobs of a device not registered (yet) wait
+		d, _ := r.s.devices.get(q.Device)
+		// Jobs of a device not registered (yet), OFFLINE or UNAVAILABLE wait.
+		return !ok || d == nil || !d.takesJobs()
 	})
 	for _, q := range r.turn.order(queues) {
 		job, err := r.claimFrom(q)

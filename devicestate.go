@@ -1,0 +1,85 @@
+package quantum
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// A test suite that mocks a quantum platform needs its devices to go
+// offline, come back, retire and fail on cue, to exercise its own handling
+// of them. These are the controls; quantumtest wraps them for tests.
+
+// deviceStatuses are the statuses a device may have.
+var deviceStatuses = []string{DeviceOnline, DeviceOffline, DeviceUnavailable, DeviceRetired}
+
+// UpdateDevice changes a registered device: change edits a copy, which
+// replaces the device once checked. Its QRN, vendor and provider cannot
+// change, and its status must be one of ONLINE, OFFLINE, UNAVAILABLE and
+// RETIRED. A device that is not ONLINE takes no new jobs (a create is a
+// VALIDATION_ERROR on deviceQrn); jobs already queued on an OFFLINE or
+// UNAVAILABLE device wait until it is ONLINE again, and those on a
+// RETIRED one fail when a worker takes them. Errors name the device and
+// the field.
+func (s *Service) UpdateDevice(qrn string, change func(*Device)) error {
+	d, ok := s.devices.get(qrn)
+	if !ok {
+		return fmt.Errorf("quantum: device %q is not registered", qrn)
+	}
+	c := d.clone()
+	change(&c)
+	switch {
+	case c.QRN != d.QRN || c.Vendor != d.Vendor || c.Provider != d.Provider:
+		return fmt.Errorf("quantum: device %q: its qrn, vendor and provider cannot change", qrn)
+	case !slices.Contains(deviceStatuses, c.Status):
+		return fmt.Errorf("quantum: device %q: status %q is not one of %s", qrn, c.Status, strings.Join(deviceStatuses, ", "))
+	case c.AvgQueueTime != nil && *c.AvgQueueTime < 0:
+		return fmt.Errorf("quantum: device %q: avgQueueTime must be at least 0", qrn)
+	}
+	if !s.devices.replace(d, &c) {
+		return fmt.Errorf("quantum: device %q changed while it was being updated; try again", qrn)
+	}
+	if s.runner != nil {
+		s.runner.wake() // jobs waiting for it may run now
+	}
+	return nil
+}
+
+// FailNextJobs makes the device fail the next n jobs that start on it in
+// this Service, with message as their statusMsg, instead of running them
+// (a batch fails as one job). n = 0 stops what is left of an earlier call.
+func (s *Service) FailNextJobs(qrn string, n int, message string) error {
+	switch {
+	case n < 0:
+		return fmt.Errorf("quantum: FailNextJobs(%q, %d): n must be at least 0", qrn, n)
+	case n > 0 && strings.TrimSpace(message) == "":
+		return fmt.Errorf("quantum: FailNextJobs(%q): a message is required", qrn)
+	}
+	if !s.devices.setFailures(qrn, n, message) {
+		return fmt.Errorf("quantum: device %q is not registered", qrn)
+	}
+	return nil
+}
+
+// clone copies the device and the slices it holds.
+func (d *Device) clone() Device {
+	c := *d
+	c.RunInputTypes = slices.Clone(d.RunInputTypes)
+	c.NoiseModels = slices.Clone(d.NoiseModels)
+	c.AllowedUsers = slices.Clone(d.AllowedUsers)
+	c.StatusMsg = clonePtr(d.StatusMsg)
+	c.NextAvailable = clonePtr(d.NextAvailable)
+	c.AvgQueueTime = clonePtr(d.AvgQueueTime)
+	return c
+}
+
+// takesJobs reports whether workers claim the device's queued jobs: not
+// while it is OFFLINE or UNAVAILABLE (they wait), and a RETIRED device's
+// are claimed to be failed.
+func (d *Device) takesJobs() bool { return d.Status != DeviceOffline && d.Status != DeviceUnavailable }
+
+// failures is what FailNextJobs asked of a device.
+type failures struct {
+	left    int
+	message string
+}
