@@ -33,3 +33,34 @@ func TestBatchResultBound(t *testing.T) {
 		t.Fatalf("three circuits of 64 bytes under 100: %s: %q", done.Status, msg)
 	}
 }
+
+// A program that declares every qubit of the device and uses two is
+// simulated on two (within a budget far below 2^28 amplitudes); its keys
+// still carry every classical bit. One that uses them all is refused,
+// saying what it needs.
+func TestUnusedQubitsAreNotSimulated(t *testing.T) {
+	svc, u := quantumtest.NewService(t, quantum.WithMemoryBudget(64<<20))
+	ctx := context.Background()
+	src := "OPENQASM 2.0;\ninclude \"qelib1.inc\";\nqreg q[28];\ncreg c[28];\nbarrier q;\nh q[3];\ncx q[3],q[20];\nmeasure q[3] -> c[0];\nmeasure q[20] -> c[27];\n"
+	j, err := svc.CreateJob(ctx, u, quantum.JobRequest{DeviceQRN: "qbraid:qbraid:sim:qir-sv", Shots: 1000, Program: &quantum.Program{Format: "qasm2", Data: src}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	done := quantumtest.WaitForJob(t, svc, u, j.JobQRN)
+	if done.Status != quantum.StatusCompleted || done.Metadata["numQubits"] != 2 || done.Metadata["declaredQubits"] != 28 {
+		t.Fatalf("%s (%s), metadata %v", done.Status, quantumtest.StatusMsg(done), done.Metadata)
+	}
+	res, err := svc.GetJobResult(ctx, u, j.JobQRN)
+	if err != nil {
+		t.Fatal(err)
+	}
+	zero, one := strings.Repeat("0", 28), "1"+strings.Repeat("0", 26)+"1"
+	if c := res.ResultData.MeasurementCounts; len(c) != 2 || c[zero]+c[one] != 1000 {
+		t.Fatalf("counts %v", c)
+	}
+	all := "OPENQASM 2.0;\ninclude \"qelib1.inc\";\nqreg q[28];\ncreg c[28];\nh q;\nmeasure q -> c;\n"
+	_, err = svc.CreateJob(ctx, u, quantum.JobRequest{DeviceQRN: "qbraid:qbraid:sim:qir-sv", Shots: 10, Program: &quantum.Program{Format: "qasm2", Data: all}})
+	if quantum.ErrorCode(err) != quantum.EVALIDATION || !strings.Contains(err.Error(), "more than the service's budget") {
+		t.Fatalf("28 qubits used under 64 MiB: %v", err)
+	}
+}

@@ -27,11 +27,14 @@ func (b *simBackend) Cancellable() bool { return true }
 
 // program is a compiled program of either front end.
 type program struct {
-	precision  sim.Precision
-	numQubits  int
-	circuit    *sim.Circuit // qasm, and QIR that is the same circuit every shot
-	resultBits int
-	qir        *qir.Program
+	precision sim.Precision
+	// numQubits are the qubits simulated; declaredQubits those the
+	// program declares (more when some are never used).
+	numQubits      int
+	declaredQubits int
+	circuit        *sim.Circuit // qasm, and QIR that is the same circuit every shot
+	resultBits     int
+	qir            *qir.Program
 }
 
 func (p *program) memoryNeed(opts sim.Options) int64 {
@@ -59,8 +62,12 @@ func (b *simBackend) compile(ctx context.Context, t Task, checking bool) (*progr
 	if err != nil {
 		return nil, err
 	}
+	// A QASM circuit is simulated on the qubits it uses (Compact), so it
+	// may declare as many as the device has; a QIR program runs on all it
+	// allocates, so it may allocate only what the budget holds.
 	limit := t.Device.NumberQubits
-	for limit > 0 && (sim.Limits{MaxQubits: limit, MemoryBudget: b.budget}).CheckPrecision(limit, prec) != nil {
+	for slices.Contains(qirFormats, t.Program.Format) && limit > 0 &&
+		(sim.Limits{MaxQubits: limit, MemoryBudget: b.budget}).CheckPrecision(limit, prec) != nil {
 		limit--
 	}
 	key, keyed := cacheKey(t, limit)
@@ -111,7 +118,8 @@ func (b *simBackend) compileFormat(ctx context.Context, t Task, limit int) (*pro
 	if p.Version != want {
 		return nil, invalid("program.format", "is %s but the program is OpenQASM %d", t.Program.Format, p.Version)
 	}
-	return &program{numQubits: p.Circuit.NumQubits, circuit: p.Circuit, resultBits: p.OutputBits}, nil
+	c, _ := p.Circuit.Compact()
+	return &program{numQubits: c.NumQubits, declaredQubits: p.Circuit.NumQubits, circuit: c, resultBits: p.OutputBits}, nil
 }
 
 // compileQIR reads a QIR program; runtimeOptions.entryPoint picks the
@@ -191,6 +199,9 @@ func (b *simBackend) Run(ctx context.Context, t Task) (*RunResult, error) {
 	}
 	if p.qir != nil {
 		md["entryPoint"] = p.qir.EntryPoint
+	}
+	if p.declaredQubits > p.numQubits {
+		md["declaredQubits"] = p.declaredQubits
 	}
 	return &RunResult{Counts: res.Counts, Metadata: md, Work: res.Work}, nil
 }
