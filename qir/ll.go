@@ -10,7 +10,7 @@ import (
 // at its line and column.
 func parseLL(src string) (m *module, err error) {
 	p := &llParser{
-		lex:     lexer{src: src, line: 1, col: 1},
+		lex:     lexer{src: src, line: 1},
 		m:       &module{flags: map[string]int64{}},
 		types:   map[string]*typ{},
 		globals: map[string]*global{},
@@ -33,10 +33,13 @@ func parseLL(src string) (m *module, err error) {
 }
 
 type llParser struct {
-	lex  lexer
-	tok  token
-	peek []token // tokens read ahead of tok
-	m    *module
+	lex lexer
+	tok token
+	// peek is the token after tok, when hasPeek: the grammar never
+	// looks further ahead.
+	peek    token
+	hasPeek bool
+	m       *module
 
 	types   map[string]*typ // named types, by name without %
 	globals map[string]*global
@@ -78,9 +81,8 @@ func (p *llParser) fail(t token, format string, args ...any) {
 
 func (p *llParser) advance() token {
 	prev := p.tok
-	if len(p.peek) > 0 {
-		p.tok = p.peek[0]
-		p.peek = p.peek[1:]
+	if p.hasPeek {
+		p.tok, p.hasPeek = p.peek, false
 		return prev
 	}
 	t, err := p.lex.next()
@@ -91,16 +93,16 @@ func (p *llParser) advance() token {
 	return prev
 }
 
-// ahead returns the token n places after the current one.
-func (p *llParser) ahead(n int) token {
-	for len(p.peek) < n {
+// ahead returns the token after the current one.
+func (p *llParser) ahead() token {
+	if !p.hasPeek {
 		t, err := p.lex.next()
 		if err != nil {
 			panic(err)
 		}
-		p.peek = append(p.peek, t)
+		p.peek, p.hasPeek = t, true
 	}
-	return p.peek[n-1]
+	return p.peek
 }
 
 func (p *llParser) is(kind tokKind, text string) bool {
@@ -315,7 +317,7 @@ func (p *llParser) parseTypeDepth(depth int) *typ {
 		elem := p.parseTypeDepth(depth + 1)
 		p.expect(tPunct, "]")
 		base = &typ{kind: tyArray, n: count, elem: elem}
-	case t.kind == tPunct && (t.text == "{" || t.text == "<" && p.ahead(1).kind == tPunct && p.ahead(1).text == "{"):
+	case t.kind == tPunct && (t.text == "{" || t.text == "<" && p.ahead().kind == tPunct && p.ahead().text == "{"):
 		packed := t.text == "<"
 		p.advance()
 		if packed {
@@ -341,7 +343,7 @@ func (p *llParser) parseTypeDepth(depth int) *typ {
 	// Suffixes: T* (a typed pointer) and T (params) (a function type).
 	for {
 		switch {
-		case p.isWord("addrspace") && p.ahead(1).kind == tPunct && p.ahead(1).text == "(":
+		case p.isWord("addrspace") && p.ahead().kind == tPunct && p.ahead().text == "(":
 			p.addrSpace()
 			p.expect(tPunct, "*")
 			base = &typ{kind: tyPtr, elem: base}
@@ -396,7 +398,7 @@ func (p *llParser) parseGlobal() {
 	for p.tok.kind == tWord && linkageWords[p.tok.text] {
 		p.advance()
 	}
-	if p.isWord("thread_local") && p.ahead(1).text == "(" {
+	if p.isWord("thread_local") && p.ahead().text == "(" {
 		p.advance()
 		p.skipBalanced()
 	}
@@ -431,7 +433,7 @@ func (p *llParser) parseGlobal() {
 func (p *llParser) atTopLevelStart() bool {
 	t := p.tok
 	return t.kind == tEOF || t.kind == tGlobal || t.kind == tMeta ||
-		t.kind == tLocal && p.ahead(1).kind == tPunct && p.ahead(1).text == "=" ||
+		t.kind == tLocal && p.ahead().kind == tPunct && p.ahead().text == "=" ||
 		t.kind == tWord && (t.text == "define" || t.text == "declare" || t.text == "attributes")
 }
 
@@ -458,13 +460,13 @@ func (p *llParser) skipAttachment() {
 // skipMetaValue skips a metadata value: !7, !{…}, !"s", !DILocation(…).
 func (p *llParser) skipMetaValue() {
 	switch {
-	case p.tok.kind == tMeta && p.tok.text == "" && p.ahead(1).text == "{":
+	case p.tok.kind == tMeta && p.tok.text == "" && p.ahead().text == "{":
 		p.advance()
 		p.skipBalanced()
-	case p.tok.kind == tMeta && p.ahead(1).kind == tPunct && p.ahead(1).text == "(":
+	case p.tok.kind == tMeta && p.ahead().kind == tPunct && p.ahead().text == "(":
 		p.advance()
 		p.skipBalanced()
-	case p.tok.kind == tMeta && p.tok.text == "" && p.ahead(1).kind == tString: // !"s"
+	case p.tok.kind == tMeta && p.tok.text == "" && p.ahead().kind == tString: // !"s"
 		p.advance()
 		p.advance()
 	case p.tok.kind == tMeta:
@@ -486,7 +488,7 @@ func (p *llParser) paramAttrs() {
 			if p.accept(tPunct, "=") {
 				p.expectKind(tString, "an attribute value")
 			}
-		case t.kind == tWord && (t.text == "align" || t.text == "alignstack") && p.ahead(1).kind == tInt:
+		case t.kind == tWord && (t.text == "align" || t.text == "alignstack") && p.ahead().kind == tInt:
 			p.advance()
 			p.advance()
 		case t.kind == tWord && paramAttrWords[t.text]:
@@ -564,7 +566,7 @@ func (p *llParser) parseFunctionHeader(define bool) *function {
 			if p.isPunct("(") {
 				p.skipBalanced()
 			}
-		case t.kind == tWord && (t.text == "align" || t.text == "alignstack") && p.ahead(1).kind == tInt:
+		case t.kind == tWord && (t.text == "align" || t.text == "alignstack") && p.ahead().kind == tInt:
 			p.advance()
 			p.advance()
 		case t.kind == tWord && (t.text == "section" || t.text == "gc" || t.text == "partition"):
@@ -657,7 +659,7 @@ func (p *llParser) parseMetadata() {
 	if p.tok.kind != tMeta {
 		p.fail(p.tok, "expected metadata, found %s", p.tok)
 	}
-	if p.tok.text != "" || p.ahead(1).text != "{" {
+	if p.tok.text != "" || p.ahead().text != "{" {
 		p.skipMetaValue() // !DILocation(…) and the like
 		return
 	}
@@ -670,7 +672,7 @@ func (p *llParser) parseMetadata() {
 			p.expect(tPunct, ",")
 		}
 		switch {
-		case p.tok.kind == tMeta && p.tok.text == "" && p.ahead(1).kind == tString:
+		case p.tok.kind == tMeta && p.tok.text == "" && p.ahead().kind == tString:
 			p.advance()
 			fields = append(fields, metaField{str: p.advance().text})
 		case p.tok.kind == tMeta && p.tok.text != "":

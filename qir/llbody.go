@@ -34,13 +34,13 @@ func (p *llParser) parseBody(f *function) {
 			p.fail(p.tok, "function @%s not closed", f.name)
 		}
 		// A label starts a block.
-		if (p.tok.kind == tWord || p.tok.kind == tInt || p.tok.kind == tString) && p.ahead(1).kind == tPunct && p.ahead(1).text == ":" {
+		if (p.tok.kind == tWord || p.tok.kind == tInt || p.tok.kind == tString) && p.ahead().kind == tPunct && p.ahead().text == ":" {
 			lt := p.advance()
 			p.advance()
 			cur = p.defineBlock(lt.text, lt)
 			continue
 		}
-		if p.tok.kind == tWord && strings.HasPrefix(p.tok.text, "#dbg_") && p.ahead(1).text == "(" {
+		if p.tok.kind == tWord && strings.HasPrefix(p.tok.text, "#dbg_") && p.ahead().text == "(" {
 			p.advance()
 			p.skipBalanced()
 			continue
@@ -53,7 +53,7 @@ func (p *llParser) parseBody(f *function) {
 		if isTerminator(in.op) {
 			cur = nil
 			// The next block must have a label, or is numbered next.
-			if !p.isPunct("}") && !(p.ahead(1).kind == tPunct && p.ahead(1).text == ":") {
+			if !p.isPunct("}") && !(p.ahead().kind == tPunct && p.ahead().text == ":") {
 				p.fail(p.tok, "an instruction after a terminator must start a labelled block")
 			}
 		}
@@ -150,7 +150,7 @@ func (p *llParser) skipFlags() {
 	for p.tok.kind == tWord && instFlags[p.tok.text] {
 		p.advance()
 	}
-	if p.isWord("inrange") && p.ahead(1).text == "(" {
+	if p.isWord("inrange") && p.ahead().text == "(" {
 		p.advance()
 		p.skipBalanced()
 	}
@@ -259,7 +259,7 @@ func (p *llParser) parseInst() *inst {
 			bt := p.expectKind(tLocal, "a block name")
 			in.targets = append(in.targets, p.blockRef(bt.text))
 			p.expect(tPunct, "]")
-			if !p.isPunct(",") || p.ahead(1).kind == tMeta {
+			if !p.isPunct(",") || p.ahead().kind == tMeta {
 				break
 			}
 			p.advance()
@@ -339,7 +339,7 @@ func (p *llParser) parseInst() *inst {
 			et := p.parseType()
 			in.args = append(in.args, p.parseValue(et))
 		}
-		for p.isPunct(",") && p.ahead(1).kind == tInt {
+		for p.isPunct(",") && p.ahead().kind == tInt {
 			p.advance()
 			n, err := strconv.ParseInt(p.advance().text, 10, 64)
 			if err != nil || n < 0 {
@@ -374,7 +374,7 @@ func (p *llParser) parseInst() *inst {
 // isAttachmentAhead reports whether the comma at tok begins an attachment
 // (, align 8 or , !dbg !3) rather than another operand.
 func (p *llParser) isAttachmentAhead() bool {
-	n := p.ahead(1)
+	n := p.ahead()
 	return n.kind == tMeta || n.kind == tWord && (n.text == "align" || n.text == "addrspace")
 }
 
@@ -424,7 +424,7 @@ func (p *llParser) parseCall(in *inst) {
 			if p.isPunct("(") {
 				p.skipBalanced()
 			}
-		case p.isPunct("[") && p.ahead(1).kind == tString: // operand bundles
+		case p.isPunct("[") && p.ahead().kind == tString: // operand bundles
 			p.skipBalanced()
 		default:
 			return
