@@ -8,8 +8,10 @@ import (
 // parseLL reads LLVM IR text: the subset QIR producers write, with both
 // pointer syntaxes (ptr and %Qubit*). What it does not support it names,
 // at its line and column.
-func parseLL(src string) (m *module, err error) {
-	p := &llParser{
+func parseLL(src string) (*module, error) { return newLLParser(src).parse() }
+
+func newLLParser(src string) *llParser {
+	return &llParser{
 		lex:     lexer{src: src, line: 1},
 		m:       &module{flags: map[string]int64{}},
 		types:   map[string]*typ{},
@@ -18,6 +20,9 @@ func parseLL(src string) (m *module, err error) {
 		groups:  map[string]map[string]string{},
 		meta:    map[string][]metaField{},
 	}
+}
+
+func (p *llParser) parse() (m *module, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			e, ok := r.(*Error)
@@ -59,6 +64,17 @@ type llParser struct {
 	fixups  []fixup         // uses of locals not yet defined
 	// gfixups are the uses of @names, resolved when the module is read.
 	gfixups []globalFixup
+
+	// What the module makes once, and the slabs of the rest (llalloc.go).
+	ints        [65]*typ
+	half, float *typ
+	ptrs        map[*typ]*typ
+	consts      map[constKey]*value
+	grefs       map[globalKey]*value
+	insts       slab[inst]
+	values      slab[value]
+	lists       []*value
+	scratch     []*value // operands being read, before list copies them
 }
 
 type fixup struct {
@@ -280,13 +296,19 @@ func (p *llParser) parseTypeDepth(depth int) *typ {
 			p.fail(t, "unsupported type %s: integers of 1 to 64 bits only", t.text)
 		}
 		p.advance()
-		base = &typ{kind: tyInt, bits: n}
+		base = p.intType(n)
 	case t.kind == tWord && t.text == "half":
 		p.advance()
-		base = &typ{kind: tyFloat, bits: 16}
+		if p.half == nil {
+			p.half = &typ{kind: tyFloat, bits: 16}
+		}
+		base = p.half
 	case t.kind == tWord && t.text == "float":
 		p.advance()
-		base = &typ{kind: tyFloat, bits: 32}
+		if p.float == nil {
+			p.float = &typ{kind: tyFloat, bits: 32}
+		}
+		base = p.float
 	case t.kind == tWord && t.text == "double":
 		p.advance()
 		base = typDouble
@@ -346,10 +368,10 @@ func (p *llParser) parseTypeDepth(depth int) *typ {
 		case p.isWord("addrspace") && p.ahead().kind == tPunct && p.ahead().text == "(":
 			p.addrSpace()
 			p.expect(tPunct, "*")
-			base = &typ{kind: tyPtr, elem: base}
+			base = p.ptrTo(base)
 		case p.isPunct("*"):
 			p.advance()
-			base = &typ{kind: tyPtr, elem: base}
+			base = p.ptrTo(base)
 		case p.isPunct("(") && base.kind != tyLabel && base.kind != tyMeta:
 			p.advance()
 			ft := &typ{kind: tyFunc, ret: base}

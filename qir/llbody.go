@@ -164,7 +164,8 @@ func (p *llParser) parseInst() *inst {
 		p.expect(tPunct, "=")
 	}
 	start := p.tok
-	in := &inst{dst: -1, line: start.line, col: start.col}
+	in := p.insts.new()
+	in.dst, in.line, in.col = -1, start.line, start.col
 	if p.isWord("tail") || p.isWord("musttail") || p.isWord("notail") {
 		p.advance()
 	}
@@ -177,7 +178,7 @@ func (p *llParser) parseInst() *inst {
 		in.op = opRet
 		if !p.accept(tWord, "void") {
 			t := p.parseType()
-			in.args = []*value{p.parseValue(t)}
+			in.args = p.list(p.parseValue(t))
 		}
 	case name == "br":
 		in.op = opBr
@@ -185,7 +186,7 @@ func (p *llParser) parseInst() *inst {
 			in.targets = []*block{p.parseLabel()}
 		} else {
 			t := p.parseType()
-			in.args = []*value{p.parseValue(t)}
+			in.args = p.list(p.parseValue(t))
 			p.expect(tPunct, ",")
 			a := p.parseLabel()
 			p.expect(tPunct, ",")
@@ -194,7 +195,7 @@ func (p *llParser) parseInst() *inst {
 	case name == "switch":
 		in.op = opSwitch
 		t := p.parseType()
-		in.args = []*value{p.parseValue(t)}
+		in.args = p.list(p.parseValue(t))
 		p.expect(tPunct, ",")
 		in.targets = []*block{p.parseLabel()}
 		p.expect(tPunct, "[")
@@ -217,17 +218,17 @@ func (p *llParser) parseInst() *inst {
 		in.ty = p.parseType()
 		a := p.parseValue(in.ty)
 		p.expect(tPunct, ",")
-		in.args = []*value{a, p.parseValue(in.ty)}
+		in.args = p.list(a, p.parseValue(in.ty))
 	case name == "fneg":
 		in.op = opFNeg
 		p.skipFlags()
 		in.ty = p.parseType()
-		in.args = []*value{p.parseValue(in.ty)}
+		in.args = p.list(p.parseValue(in.ty))
 	case castOps[name] != 0:
 		in.op = castOps[name]
 		p.skipFlags()
 		t := p.parseType()
-		in.args = []*value{p.parseValue(t)}
+		in.args = p.list(p.parseValue(t))
 		p.expect(tWord, "to")
 		in.ty = p.parseType()
 	case name == "icmp" || name == "fcmp":
@@ -246,7 +247,7 @@ func (p *llParser) parseInst() *inst {
 		t := p.parseType()
 		a := p.parseValue(t)
 		p.expect(tPunct, ",")
-		in.args = []*value{a, p.parseValue(t)}
+		in.args = p.list(a, p.parseValue(t))
 		in.ty = typI1
 	case name == "phi":
 		in.op = opPhi
@@ -274,7 +275,7 @@ func (p *llParser) parseInst() *inst {
 		a := p.parseValue(in.ty)
 		p.expect(tPunct, ",")
 		bt := p.parseType()
-		in.args = []*value{c, a, p.parseValue(bt)}
+		in.args = p.list(c, a, p.parseValue(bt))
 	case name == "call":
 		p.parseCall(in)
 	case name == "alloca":
@@ -285,7 +286,7 @@ func (p *llParser) parseInst() *inst {
 		if p.isPunct(",") && !p.isAttachmentAhead() {
 			p.advance()
 			ct := p.parseType()
-			in.args = []*value{p.parseValue(ct)}
+			in.args = p.list(p.parseValue(ct))
 		}
 	case name == "load":
 		in.op = opLoad
@@ -296,7 +297,7 @@ func (p *llParser) parseInst() *inst {
 		in.ty = p.parseType()
 		p.expect(tPunct, ",")
 		pt := p.parseType()
-		in.args = []*value{p.parseValue(pt)}
+		in.args = p.list(p.parseValue(pt))
 	case name == "store":
 		in.op = opStore
 		if p.isWord("atomic") {
@@ -307,7 +308,7 @@ func (p *llParser) parseInst() *inst {
 		v := p.parseValue(vt)
 		p.expect(tPunct, ",")
 		pt := p.parseType()
-		in.args = []*value{v, p.parseValue(pt)}
+		in.args = p.list(v, p.parseValue(pt))
 	case name == "getelementptr":
 		in.op = opGEP
 		p.skipFlags()
@@ -328,11 +329,11 @@ func (p *llParser) parseInst() *inst {
 	case name == "freeze":
 		in.op = opFreeze
 		in.ty = p.parseType()
-		in.args = []*value{p.parseValue(in.ty)}
+		in.args = p.list(p.parseValue(in.ty))
 	case name == "extractvalue" || name == "insertvalue":
 		in.op = opExtractValue
 		in.ty = p.parseType()
-		in.args = []*value{p.parseValue(in.ty)}
+		in.args = p.list(p.parseValue(in.ty))
 		if name == "insertvalue" {
 			in.op = opInsertValue
 			p.expect(tPunct, ",")
@@ -350,6 +351,13 @@ func (p *llParser) parseInst() *inst {
 	default:
 		p.fail(op, "unknown instruction %q", name)
 	}
+	p.finishInst(in, result)
+	return in
+}
+
+// finishInst reads what may follow an instruction's operands (, !dbg !7)
+// and gives its result a slot.
+func (p *llParser) finishInst(in *inst, result token) {
 	for p.accept(tPunct, ",") {
 		p.skipAttachment()
 	}
@@ -368,7 +376,6 @@ func (p *llParser) parseInst() *inst {
 	} else if result.kind == tLocal {
 		p.fail(result, "%%%s names an instruction without a value", result.text)
 	}
-	return in
 }
 
 // isAttachmentAhead reports whether the comma at tok begins an attachment
@@ -401,20 +408,29 @@ func (p *llParser) parseCall(in *inst) {
 		p.fail(callee, "expected the function to call, found %s", callee)
 	}
 	p.expect(tPunct, "(")
+	base := len(p.scratch)
 	for !p.isPunct(")") {
-		if len(in.args) > 0 {
+		if len(p.scratch) > base {
 			p.expect(tPunct, ",")
 		}
 		at := p.parseType()
 		p.paramAttrs()
 		if at.kind == tyMeta {
 			p.skipMetaValue()
-			in.args = append(in.args, &value{kind: vUndef, ty: typMeta})
+			p.scratch = append(p.scratch, p.constant(value{kind: vUndef, ty: typMeta}, nil))
 			continue
 		}
-		in.args = append(in.args, p.parseValue(at))
+		p.scratch = append(p.scratch, p.parseValue(at))
 	}
+	in.args = p.list(p.scratch[base:]...)
+	p.scratch = p.scratch[:base]
 	p.advance()
+	p.callAttrs()
+}
+
+// callAttrs skips what may follow a call's arguments: attributes, groups
+// and operand bundles.
+func (p *llParser) callAttrs() {
 	for {
 		switch {
 		case p.tok.kind == tAttrRef:
@@ -450,7 +466,7 @@ func (p *llParser) parseValueDepth(t *typ, depth int) *value {
 		if p.fn == nil {
 			p.fail(tok, "%%%s outside a function", tok.text)
 		}
-		v := &value{kind: vLocal, ty: t}
+		v := p.newValue(value{kind: vLocal, ty: t})
 		if slot, ok := p.locals[tok.text]; ok {
 			v.slot = slot
 		} else {
@@ -459,9 +475,7 @@ func (p *llParser) parseValueDepth(t *typ, depth int) *value {
 		return v
 	case tGlobal:
 		p.advance()
-		v := &value{kind: vGlobal, ty: t}
-		p.gfixups = append(p.gfixups, globalFixup{v: v, tok: tok})
-		return v
+		return p.globalRef(tok, t)
 	case tInt:
 		p.advance()
 		if t.kind == tyFloat {
@@ -469,7 +483,7 @@ func (p *llParser) parseValueDepth(t *typ, depth int) *value {
 			if err != nil {
 				p.fail(tok, "bad number %s", tok.text)
 			}
-			return &value{kind: vFloat, ty: t, f: f}
+			return p.newValue(value{kind: vFloat, ty: t, f: f})
 		}
 		if t.kind != tyInt {
 			p.fail(tok, "an integer where the type is not an integer")
@@ -482,16 +496,16 @@ func (p *llParser) parseValueDepth(t *typ, depth int) *value {
 			}
 			n = int64(u)
 		}
-		return &value{kind: vInt, ty: t, i: signExtend(n, t.bits)}
+		return p.constant(value{kind: vInt, ty: t, i: signExtend(n, t.bits)}, nil)
 	case tFloat:
 		p.advance()
 		if t.kind != tyFloat {
 			p.fail(tok, "a floating-point number where the type is not floating-point")
 		}
-		return &value{kind: vFloat, ty: t, f: p.parseFloat(tok)}
+		return p.newValue(value{kind: vFloat, ty: t, f: p.parseFloat(tok)})
 	case tCString:
 		p.advance()
-		return &value{kind: vAggregate, ty: t, bytes: []byte(tok.text)}
+		return p.newValue(value{kind: vAggregate, ty: t, bytes: []byte(tok.text)})
 	case tPunct:
 		switch tok.text {
 		case "[", "{":
@@ -500,7 +514,7 @@ func (p *llParser) parseValueDepth(t *typ, depth int) *value {
 				close = "}"
 			}
 			p.advance()
-			v := &value{kind: vAggregate, ty: t}
+			v := p.newValue(value{kind: vAggregate, ty: t})
 			for !p.isPunct(close) {
 				if len(v.args) > 0 {
 					p.expect(tPunct, ",")
@@ -517,20 +531,20 @@ func (p *llParser) parseValueDepth(t *typ, depth int) *value {
 		switch w := tok.text; {
 		case w == "true" || w == "false":
 			p.advance()
-			v := &value{kind: vInt, ty: t}
+			v := value{kind: vInt, ty: t}
 			if w == "true" {
 				v.i = signOne(t)
 			}
-			return v
+			return p.constant(v, nil)
 		case w == "null":
 			p.advance()
-			return &value{kind: vNull, ty: t}
+			return p.constant(value{kind: vNull, ty: t}, nil)
 		case w == "undef" || w == "poison":
 			p.advance()
-			return &value{kind: vUndef, ty: t}
+			return p.constant(value{kind: vUndef, ty: t}, nil)
 		case w == "zeroinitializer":
 			p.advance()
-			return &value{kind: vZero, ty: t}
+			return p.constant(value{kind: vZero, ty: t}, nil)
 		case castOps[w] != 0:
 			p.advance()
 			p.expect(tPunct, "(")
@@ -539,12 +553,15 @@ func (p *llParser) parseValueDepth(t *typ, depth int) *value {
 			p.expect(tWord, "to")
 			rt := p.parseTypeDepth(depth + 1)
 			p.expect(tPunct, ")")
-			return &value{kind: vExpr, ty: rt, op: castOps[w], args: []*value{x}}
+			if shared(x) {
+				return p.constant(value{kind: vExpr, ty: rt, op: castOps[w]}, x)
+			}
+			return p.newValue(value{kind: vExpr, ty: rt, op: castOps[w], args: p.list(x)})
 		case w == "getelementptr":
 			p.advance()
 			p.skipFlags()
 			p.expect(tPunct, "(")
-			v := &value{kind: vExpr, ty: t, op: opGEP}
+			v := p.newValue(value{kind: vExpr, ty: t, op: opGEP})
 			v.elemTy = p.parseTypeDepth(depth + 1)
 			for p.accept(tPunct, ",") {
 				p.skipFlags()
