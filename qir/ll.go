@@ -60,6 +60,7 @@ type llParser struct {
 	fn      *function
 	locals  map[string]int // slot by name
 	blocks  map[string]*block
+	named   []*block        // p.blocks in the order they were first named
 	defined map[string]bool // blocks that have a label or are the entry
 	fixups  []fixup         // uses of locals not yet defined
 	// gfixups are the uses of @names, resolved when the module is read.

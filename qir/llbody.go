@@ -19,6 +19,7 @@ func (p *llParser) parseBody(f *function) {
 	p.expect(tPunct, "{")
 	p.fn = f
 	p.blocks = map[string]*block{}
+	p.named = p.named[:0]
 	p.defined = map[string]bool{}
 	p.fixups = p.fixups[:0]
 	unnamed := 0 // params without a name or with a number take %0, %1, …
@@ -59,9 +60,9 @@ func (p *llParser) parseBody(f *function) {
 		}
 	}
 	p.advance()
-	for name := range p.blocks {
-		if !p.defined[name] {
-			p.fail(p.tok, "function @%s branches to %%%s, which it does not define", f.name, name)
+	for _, b := range p.named {
+		if !p.defined[b.name] {
+			p.fail(p.tok, "function @%s branches to %%%s, which it does not define", f.name, b.name)
 		}
 	}
 	for _, fx := range p.fixups {
@@ -98,6 +99,7 @@ func (p *llParser) blockRef(name string) *block {
 	}
 	b := &block{name: name}
 	p.blocks[name] = b
+	p.named = append(p.named, b)
 	return b
 }
 
