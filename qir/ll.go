@@ -76,6 +76,17 @@ type llParser struct {
 	values      slab[value]
 	lists       []*value
 	scratch     []*value // operands being read, before list copies them
+	// The fast path's memory of the types and ids it read last.
+	lastNamed struct {
+		name string
+		t    *typ
+	}
+	lastPtr struct{ elem, t *typ }
+	ids     [2]idCache
+
+	// general turns the fast path off (llfast.go), for tests that compare
+	// the two.
+	general bool
 }
 
 type fixup struct {

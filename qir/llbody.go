@@ -34,6 +34,13 @@ func (p *llParser) parseBody(f *function) {
 		if p.tok.kind == tEOF {
 			p.fail(p.tok, "function @%s not closed", f.name)
 		}
+		// The common call first: a label would have to follow its word.
+		if cur != nil {
+			if in := p.fastCall(); in != nil {
+				cur.insts = append(cur.insts, in)
+				continue
+			}
+		}
 		// A label starts a block.
 		if (p.tok.kind == tWord || p.tok.kind == tInt || p.tok.kind == tString) && p.ahead().kind == tPunct && p.ahead().text == ":" {
 			lt := p.advance()
