@@ -35,6 +35,9 @@ type checked struct {
 	allocs int
 	// maxQubits is the device's qubits: no allocation may ask for more.
 	maxQubits int
+	// ops is the quantum operations the module's calls make, each call
+	// counted once: the length of a straight-line program's trace.
+	ops int
 }
 
 // posError is an Error at an instruction: its line and column for text,
@@ -353,9 +356,12 @@ func (c *checked) checkCall(f *function, in *inst, maxQubits int) error {
 		}
 		return nil
 	}
-	k, ok := lookupIntrinsic(g.name)
-	if !ok {
-		return posError(f, in, "unsupported function @%s: the service does not implement it", g.name)
+	k, known := c.intrinsics[g]
+	if !known {
+		var ok bool
+		if k, ok = lookupIntrinsic(g.name); !ok {
+			return posError(f, in, "unsupported function @%s: the service does not implement it", g.name)
+		}
 	}
 	lo, hi := intrinsicArity(k)
 	if len(in.args) < lo || hi >= 0 && len(in.args) > hi {
@@ -369,7 +375,15 @@ func (c *checked) checkCall(f *function, in *inst, maxQubits int) error {
 			return posError(f, in, "@%s: its count (the first argument) must be an integer", g.name)
 		}
 	}
-	c.intrinsics[g] = k
+	if !known {
+		c.intrinsics[g] = k
+	}
+	switch k.kind {
+	case inGate, inMz, inM, inReset, inQubitRelease:
+		c.ops++
+	case inMResetZ:
+		c.ops += 2
+	}
 	// Constant qubit and result ids, against the limits.
 	var qubits, results []*value
 	switch k.kind {
