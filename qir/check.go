@@ -3,6 +3,8 @@ package qir
 import (
 	"fmt"
 	"strings"
+
+	"github.com/qjobs/quantum/sim"
 )
 
 // check is everything the service refuses at create: a module that is
@@ -361,6 +363,10 @@ func (c *checked) checkCall(f *function, in *inst, maxQubits int) error {
 		var ok bool
 		if k, ok = lookupIntrinsic(g.name); !ok {
 			return posError(f, in, "unsupported function @%s: the service does not implement it", g.name)
+		}
+		if k.kind == inGate {
+			std, _ := sim.LookupGate(k.gate)
+			k.std = &std
 		}
 	}
 	lo, hi := intrinsicArity(k)

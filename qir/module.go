@@ -68,13 +68,13 @@ const (
 // value is an operand: a local, a constant, or a global's address.
 type value struct {
 	kind   valueKind
+	op     opcode // vExpr; shares kind's word, as inst's op and pred do
 	ty     *typ
 	slot   int     // vLocal
 	i      int64   // vInt
 	f      float64 // vFloat
 	g      *global // vGlobal
 	fn     *function
-	op     opcode   // vExpr
 	elemTy *typ     // vExpr with opGEP
 	args   []*value // vExpr operands; vAggregate elements
 	bytes  []byte   // vAggregate of i8 given as a string
@@ -224,11 +224,11 @@ const (
 //	opInsertValue  args: [aggregate, element]; indices
 type inst struct {
 	op      opcode
+	pred    pred // shares op's word: a module may hold millions of instructions
 	ty      *typ // the result's type; tyVoid (or nil) for none
 	elemTy  *typ
 	dst     int // the frame slot of the result, -1 for none
 	args    []*value
-	pred    pred
 	targets []*block
 	cases   []int64
 	callee  *value
