@@ -47,7 +47,7 @@ type checked struct {
 func posError(f *function, in *inst, format string, args ...any) *Error {
 	e := &Error{Func: f.name, Msg: fmt.Sprintf(format, args...)}
 	if in != nil {
-		e.Line, e.Col = in.line, in.col
+		e.Line, e.Col = int(in.line), int(in.col)
 	} else {
 		e.Line = f.line
 	}
@@ -241,7 +241,7 @@ func (c *checked) checkInst(f *function, in *inst, own map[*block]bool, maxQubit
 			return posError(f, in, "malformed br")
 		}
 	case opSwitch:
-		if len(in.targets) < 1 || len(in.cases) != len(in.targets)-1 {
+		if len(in.targets) < 1 || len(in.consts) != len(in.targets)-1 {
 			return posError(f, in, "malformed switch")
 		}
 	case opPhi:

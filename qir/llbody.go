@@ -37,7 +37,7 @@ func (p *llParser) parseBody(f *function) {
 		// The common call first: a label would have to follow its word.
 		if cur != nil {
 			if in := p.fastCall(); in != nil {
-				cur.insts = append(cur.insts, in)
+				cur.insts = appendInst(cur.insts, in)
 				continue
 			}
 		}
@@ -57,7 +57,7 @@ func (p *llParser) parseBody(f *function) {
 			cur = p.defineBlock(strconv.Itoa(unnamed), p.tok)
 		}
 		in := p.parseInst()
-		cur.insts = append(cur.insts, in)
+		cur.insts = appendInst(cur.insts, in)
 		if isTerminator(in.op) {
 			cur = nil
 			// The next block must have a label, or is numbered next.
@@ -84,6 +84,22 @@ func (p *llParser) parseBody(f *function) {
 	}
 	p.fn = nil
 }
+
+// appendInst appends in to insts, doubling their room when it runs out:
+// append grows a long slice by a quarter at a time, which for a block of
+// a million instructions allocates five times its final size.
+func appendInst(insts []*inst, in *inst) []*inst {
+	if len(insts) == cap(insts) {
+		grown := make([]*inst, len(insts), max(2*cap(insts), 8))
+		copy(grown, insts)
+		insts = grown
+	}
+	return append(insts, in)
+}
+
+// pos32 is a line or column as an inst holds it: one past 2^31 (in a
+// source of more than 2 GiB) stays at the largest, not negative.
+func pos32(n int) int32 { return int32(min(n, math.MaxInt32)) }
 
 func isTerminator(op opcode) bool {
 	return op == opRet || op == opBr || op == opSwitch || op == opUnreachable
@@ -174,7 +190,7 @@ func (p *llParser) parseInst() *inst {
 	}
 	start := p.tok
 	in := p.insts.new()
-	in.dst, in.line, in.col = -1, start.line, start.col
+	in.dst, in.line, in.col = -1, pos32(start.line), pos32(start.col)
 	if p.isWord("tail") || p.isWord("musttail") || p.isWord("notail") {
 		p.advance()
 	}
@@ -215,7 +231,7 @@ func (p *llParser) parseInst() *inst {
 				p.fail(p.tok, "a switch case must be an integer constant")
 			}
 			p.expect(tPunct, ",")
-			in.cases = append(in.cases, c.i)
+			in.consts = append(in.consts, c.i)
 			in.targets = append(in.targets, p.parseLabel())
 		}
 		p.advance()
@@ -355,7 +371,7 @@ func (p *llParser) parseInst() *inst {
 			if err != nil || n < 0 {
 				p.fail(start, "bad index")
 			}
-			in.indices = append(in.indices, n)
+			in.consts = append(in.consts, n)
 		}
 	default:
 		p.fail(op, "unknown instruction %q", name)

@@ -68,7 +68,7 @@ func (p *llParser) fastCall() *inst {
 	// constants here, but they make no references: the module's list of
 	// them, which says where an undefined name is first used, is the same.
 	in := p.insts.new()
-	in.op, in.ty, in.dst, in.line, in.col = opCall, typVoid, -1, p.tok.line, p.tok.col
+	in.op, in.ty, in.dst, in.line, in.col = opCall, typVoid, -1, pos32(p.tok.line), pos32(p.tok.col)
 	in.callee = p.globalRef(callee, typPtr)
 	in.args = p.list(p.scratch[base:]...)
 	p.scratch = p.scratch[:base]

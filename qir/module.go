@@ -210,7 +210,7 @@ const (
 //
 //	opRet          args: [] or [value]
 //	opBr           targets: [dest] (args empty) or [then, else] with args [cond]
-//	opSwitch       args: [cond]; targets: [default, case...]; cases parallel to targets[1:]
+//	opSwitch       args: [cond]; targets: [default, case...]; consts: the cases, parallel to targets[1:]
 //	binary, casts  args: operands; ty: result type
 //	opICmp, opFCmp args: [x, y]; pred
 //	opPhi          args parallel to targets (the incoming blocks); ty
@@ -220,8 +220,8 @@ const (
 //	opLoad         ty: the loaded type; args: [ptr]
 //	opStore        args: [value, ptr]
 //	opGEP          elemTy: the source element type; args: [ptr, index...]
-//	opExtractValue args: [aggregate]; indices
-//	opInsertValue  args: [aggregate, element]; indices
+//	opExtractValue args: [aggregate]; consts: the indices
+//	opInsertValue  args: [aggregate, element]; consts: the indices
 type inst struct {
 	op      opcode
 	pred    pred // shares op's word: a module may hold millions of instructions
@@ -230,12 +230,11 @@ type inst struct {
 	dst     int // the frame slot of the result, -1 for none
 	args    []*value
 	targets []*block
-	cases   []int64
+	consts  []int64 // a switch's cases or an aggregate's indices: one field, never both
 	callee  *value
-	indices []int64
 	// line and col are where the instruction is, for messages; 0 for
-	// bitcode.
-	line, col int
+	// bitcode. (int32: a module may hold millions of instructions.)
+	line, col int32
 }
 
 // module is a whole QIR module.

@@ -11,8 +11,8 @@ func TestModuleSizes(t *testing.T) {
 	if unsafe.Sizeof(uintptr(0)) != 8 {
 		t.Skip("sizes are for 64-bit platforms")
 	}
-	if n := unsafe.Sizeof(inst{}); n != 152 {
-		t.Errorf("inst is %d bytes, want 152", n)
+	if n := unsafe.Sizeof(inst{}); n != 120 {
+		t.Errorf("inst is %d bytes, want 120", n)
 	}
 	if n := unsafe.Sizeof(value{}); n != 112 {
 		t.Errorf("value is %d bytes, want 112", n)
