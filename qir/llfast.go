@@ -10,11 +10,13 @@ import "strconv"
 //
 // read from the source's bytes rather than through tokens. It takes only
 // that shape, its parts separated by spaces and tabs: anything else
-// (another type or value, a comment, a line break, a quoted name, a
-// number it would have to check) makes it give up before it has moved,
-// and parseInst reads the instruction. What it builds is what parseInst
-// builds, by the same helpers in the same order; from the closing
-// parenthesis on, the general code reads the rest.
+// (another type or value, a comment or a line break inside the call, a
+// quoted name, a number it would have to check) makes it give up before
+// the parser has moved, and parseInst reads the instruction. What it
+// builds is what parseInst builds, by the same helpers, so the types and
+// constants it may have made before giving up are the ones parseInst
+// makes; from the closing parenthesis on, the general code reads the
+// rest of the line.
 
 // fastCall reads a call at p.tok, or returns nil having read nothing.
 func (p *llParser) fastCall() *inst {
