@@ -83,6 +83,7 @@ type llParser struct {
 	}
 	lastPtr struct{ elem, t *typ }
 	ids     [2]idCache
+	lines   map[string]fastLine // by their text from call to the line's end
 
 	// general turns the fast path off (llfast.go), for tests that compare
 	// the two.

@@ -1,6 +1,9 @@
 package qir
 
-import "strconv"
+import (
+	"strconv"
+	"strings"
+)
 
 // A fast path for the line base-profile programs are made of, a million
 // times over: a call of a declared function on constant operands,
@@ -16,7 +19,8 @@ import "strconv"
 // builds is what parseInst builds, by the same helpers, so the types and
 // constants it may have made before giving up are the ones parseInst
 // makes; from the closing parenthesis on, the general code reads the
-// rest of the line.
+// rest of the line. A line it has read before (the same gate on the same
+// qubits) it takes from memory.
 
 // fastCall reads a call at p.tok, or returns nil having read nothing.
 func (p *llParser) fastCall() *inst {
@@ -24,6 +28,20 @@ func (p *llParser) fastCall() *inst {
 		return nil
 	}
 	src := p.lex.src
+	// A line read before reads as it did: its operands are constants, its
+	// callee one reference for the module.
+	n := strings.IndexByte(src[p.tok.pos:], '\n')
+	if n < 0 {
+		n = len(src) - p.tok.pos
+	}
+	text := src[p.tok.pos : p.tok.pos+n]
+	if e, ok := p.lines[text]; ok {
+		in := p.insts.new()
+		in.op, in.ty, in.dst, in.line, in.col = opCall, typVoid, -1, pos32(p.tok.line), pos32(p.tok.col)
+		in.callee, in.args = e.callee, e.args
+		p.fastTail(in, p.tok.pos+e.close)
+		return in
+	}
 	i := p.tok.pos + len("call")
 	i = skipBlanks(src, i)
 	if !hasWord(src, i, "void") {
@@ -74,6 +92,30 @@ func (p *llParser) fastCall() *inst {
 	in.callee = p.globalRef(callee, typPtr)
 	in.args = p.list(p.scratch[base:]...)
 	p.scratch = p.scratch[:base]
+	if len(p.lines) < maxLines {
+		if p.lines == nil {
+			p.lines = map[string]fastLine{}
+		}
+		p.lines[text] = fastLine{in.callee, in.args, i - p.tok.pos}
+	}
+	p.fastTail(in, i)
+	return in
+}
+
+// fastLine is what a line fastCall read is read as: its callee, its
+// operands and where its closing parenthesis is.
+type fastLine struct {
+	callee *value
+	args   []*value
+	close  int
+}
+
+// maxLines bounds the lines fastCall remembers.
+const maxLines = 1 << 12
+
+// fastTail goes on from the closing parenthesis of the call in at src[i].
+func (p *llParser) fastTail(in *inst, i int) {
+	src := p.lex.src
 	p.hasPeek = false
 	// When the line ends at the parenthesis and the next starts with the
 	// word call, that is the next token, and neither callAttrs nor
@@ -87,15 +129,14 @@ func (p *llParser) fastCall() *inst {
 			line := p.tok.line + 1
 			p.lex.pos, p.lex.line, p.lex.lineStart = k+len("call"), line, next
 			p.tok = token{kind: tWord, text: src[k : k+len("call")], line: line, col: k - next + 1, pos: k}
-			return in
+			return
 		}
 	}
 	// Else the lexer goes on after the parenthesis, on the call's line.
-	p.lex.pos, p.lex.line, p.lex.lineStart = i+1, p.tok.line, lineStart
+	p.lex.pos, p.lex.line, p.lex.lineStart = i+1, p.tok.line, p.tok.pos-p.tok.col+1
 	p.advance()
 	p.callAttrs()
 	p.finishInst(in, token{})
-	return in
 }
 
 // fastOperand reads T V at src[i:]: T is a type fastType reads; V is null,

@@ -119,10 +119,19 @@ func sameParse(t *testing.T, src string) {
 	}
 }
 
+// repeated is the lines each twice, the second time from memory, with
+// the given line ending.
+func repeated(lines []string, eol string) string {
+	all := append(append([]string(nil), lines...), lines...)
+	return strings.ReplaceAll(fastModule(strings.Join(all, "\n  ")), "\n", eol)
+}
+
 func TestFastCallSameModule(t *testing.T) {
 	for _, line := range append(append([]string(nil), fastTaken...), fastLeft...) {
 		sameParse(t, fastModule(line))
 	}
+	sameParse(t, repeated(fastTaken, "\n"))
+	sameParse(t, repeated(fastTaken, "\r\n"))
 	files, _ := filepath.Glob(filepath.Join(corpusDir, "*.ll"))
 	for _, name := range files {
 		b, err := os.ReadFile(name)
@@ -139,7 +148,8 @@ func FuzzFastCall(f *testing.F) {
 	for _, line := range append(append([]string(nil), fastTaken...), fastLeft...) {
 		f.Add(fastModule(line))
 	}
-	f.Add(fastModule(strings.Join(fastTaken, "\n  ")))
+	f.Add(repeated(fastTaken, "\n"))
+	f.Add(repeated(fastTaken, "\r\n"))
 	files, _ := filepath.Glob(filepath.Join(corpusDir, "*.ll"))
 	for _, name := range files {
 		if b, err := os.ReadFile(name); err == nil {
