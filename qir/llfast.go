@@ -19,8 +19,8 @@ import (
 // builds is what parseInst builds, by the same helpers, so the types and
 // constants it may have made before giving up are the ones parseInst
 // makes; from the closing parenthesis on, the general code reads the
-// rest of the line. A line it has read before (the same gate on the same
-// qubits) it takes from memory.
+// rest of the line. A line without an angle that it has read before (the
+// same gate on the same qubits) it takes from memory.
 
 // fastCall reads a call at p.tok, or returns nil having read nothing.
 func (p *llParser) fastCall() *inst {
@@ -92,7 +92,7 @@ func (p *llParser) fastCall() *inst {
 	in.callee = p.globalRef(callee, typPtr)
 	in.args = p.list(p.scratch[base:]...)
 	p.scratch = p.scratch[:base]
-	if len(p.lines) < maxLines {
+	if len(p.lines) < maxLines && !hasFloat(in.args) {
 		if p.lines == nil {
 			p.lines = map[string]fastLine{}
 		}
@@ -112,6 +112,17 @@ type fastLine struct {
 
 // maxLines bounds the lines fastCall remembers.
 const maxLines = 1 << 12
+
+// hasFloat reports whether a call has an angle: such lines are seldom
+// the same twice, and would fill fastCall's memory for nothing.
+func hasFloat(args []*value) bool {
+	for _, a := range args {
+		if a.kind == vFloat {
+			return true
+		}
+	}
+	return false
+}
 
 // fastTail goes on from the closing parenthesis of the call in at src[i].
 func (p *llParser) fastTail(in *inst, i int) {
