@@ -6,11 +6,9 @@ import (
 )
 
 // TestModuleSizes: a parsed module holds an inst a line and a value for
-// most angles, so their padding is paid a million times over.
+// most angles, so their padding is paid a million times over. (Sizes on
+// 64-bit platforms, as sim's TestOpSize.)
 func TestModuleSizes(t *testing.T) {
-	if unsafe.Sizeof(uintptr(0)) != 8 {
-		t.Skip("sizes are for 64-bit platforms")
-	}
 	if n := unsafe.Sizeof(inst{}); n != 120 {
 		t.Errorf("inst is %d bytes, want 120", n)
 	}
