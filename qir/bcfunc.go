@@ -414,7 +414,7 @@ func (fr *fnReader) inst(rec *record) error {
 			if err != nil {
 				return err
 			}
-			in.cases, in.targets = append(in.cases, cv.i), append(in.targets, cb)
+			in.consts, in.targets = append(in.consts, cv.i), append(in.targets, cb)
 		}
 	case 15: // UNREACHABLE
 		in.op = opUnreachable

@@ -310,7 +310,7 @@ func TestBitcodeConstants(t *testing.T) {
 			m = bc("pyqir_switch_instr")
 			f := m.function("ENTRYPOINT__main")
 			sw := f.blocks[0].insts[1]
-			if sw.op != opSwitch || len(sw.targets) != 4 || len(sw.cases) != 3 || sw.cases[0] != 0 || sw.cases[2] != 2 ||
+			if sw.op != opSwitch || len(sw.targets) != 4 || len(sw.consts) != 3 || sw.consts[0] != 0 || sw.consts[2] != 2 ||
 				sw.targets[0] != f.blocks[4] || sw.targets[2] != f.blocks[2] || sw.args[0].kind != vLocal || sw.args[0].slot != 0 {
 				t.Errorf("switch: %+v", sw)
 			}

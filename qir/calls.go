@@ -3,8 +3,6 @@ package qir
 import (
 	"errors"
 	"fmt"
-
-	"github.com/qjobs/quantum/sim"
 )
 
 // Calls: to the module's own functions (a new frame) and to the QIR
@@ -173,8 +171,7 @@ func (m *machine) intrinsic(g *function, k intrinsic, args []rv) (rv, error) {
 			}
 			qs[i] = q
 		}
-		std, _ := sim.LookupGate(k.gate)
-		op, err := std.Op(params, qs...)
+		op, err := k.std.Op(params, qs...)
 		if err != nil {
 			return rv{}, err
 		}

@@ -3,6 +3,8 @@ package qir
 import (
 	"fmt"
 	"strings"
+
+	"github.com/qjobs/quantum/sim"
 )
 
 // check is everything the service refuses at create: a module that is
@@ -35,6 +37,9 @@ type checked struct {
 	allocs int
 	// maxQubits is the device's qubits: no allocation may ask for more.
 	maxQubits int
+	// ops is the quantum operations the module's calls make, each call
+	// counted once: the length of a straight-line program's trace.
+	ops int
 }
 
 // posError is an Error at an instruction: its line and column for text,
@@ -42,7 +47,7 @@ type checked struct {
 func posError(f *function, in *inst, format string, args ...any) *Error {
 	e := &Error{Func: f.name, Msg: fmt.Sprintf(format, args...)}
 	if in != nil {
-		e.Line, e.Col = in.line, in.col
+		e.Line, e.Col = int(in.line), int(in.col)
 	} else {
 		e.Line = f.line
 	}
@@ -236,7 +241,7 @@ func (c *checked) checkInst(f *function, in *inst, own map[*block]bool, maxQubit
 			return posError(f, in, "malformed br")
 		}
 	case opSwitch:
-		if len(in.targets) < 1 || len(in.cases) != len(in.targets)-1 {
+		if len(in.targets) < 1 || len(in.consts) != len(in.targets)-1 {
 			return posError(f, in, "malformed switch")
 		}
 	case opPhi:
@@ -353,9 +358,16 @@ func (c *checked) checkCall(f *function, in *inst, maxQubits int) error {
 		}
 		return nil
 	}
-	k, ok := lookupIntrinsic(g.name)
-	if !ok {
-		return posError(f, in, "unsupported function @%s: the service does not implement it", g.name)
+	k, known := c.intrinsics[g]
+	if !known {
+		var ok bool
+		if k, ok = lookupIntrinsic(g.name); !ok {
+			return posError(f, in, "unsupported function @%s: the service does not implement it", g.name)
+		}
+		if k.kind == inGate {
+			std, _ := sim.LookupGate(k.gate)
+			k.std = &std
+		}
 	}
 	lo, hi := intrinsicArity(k)
 	if len(in.args) < lo || hi >= 0 && len(in.args) > hi {
@@ -369,7 +381,15 @@ func (c *checked) checkCall(f *function, in *inst, maxQubits int) error {
 			return posError(f, in, "@%s: its count (the first argument) must be an integer", g.name)
 		}
 	}
-	c.intrinsics[g] = k
+	if !known {
+		c.intrinsics[g] = k
+	}
+	switch k.kind {
+	case inGate, inMz, inM, inReset, inQubitRelease:
+		c.ops++
+	case inMResetZ:
+		c.ops += 2
+	}
 	// Constant qubit and result ids, against the limits.
 	var qubits, results []*value
 	switch k.kind {

@@ -31,6 +31,9 @@ type tracer struct {
 // program runs shot by shot, which holds no circuit.
 const maxTraceBytes = 64 << 20
 
+// opBytes is what an operation without an extension holds.
+var opBytes = int(sim.Op{}.Bytes())
+
 // errTraceLong stops a trace past maxOps: the program runs shot by shot.
 var errTraceLong = errors.New("the program's trace is too long")
 

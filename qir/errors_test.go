@@ -35,6 +35,7 @@ func TestCompileErrors(t *testing.T) {
 		{"qubit past the limit", "qir.ll", module("  call void @__quantum__qis__h__body(ptr inttoptr (i64 40 to ptr))\n", h), "", "qubit 40 is past the 30 qubits", false},
 		{"wrong arity", "qir.ll", module("  call void @__quantum__qis__h__body(ptr null, ptr null)\n", "declare void @__quantum__qis__h__body(ptr, ptr)"), "", "takes 1 arguments, the call passes 2", false},
 		{"fails on every shot", "qir.ll", module("  %x = sdiv i64 1, 0\n"), "", "line 5:8: the program fails when run: division by zero", false},
+		{"undefined blocks: the first named", "qir.ll", header + "define void @main() #0 {\nentry:\n  br i1 true, label %zz, label %aa\n}\nattributes #0 = { \"entry_point\" }\n", "", "branches to %zz, which it does not define", false},
 		{"endless loop", "qir.ll", header + "define void @main() #0 {\nentry:\n  br label %entry\n}\nattributes #0 = { \"entry_point\" }\n", "", "step limit exceeded", false},
 		{"not base64 of text", "qir.ll", base64.StdEncoding.EncodeToString([]byte("hello")), "", "base64, but not of LLVM IR text", false},
 		{"bitcode as text", "qir.ll", base64.StdEncoding.EncodeToString([]byte("BC\xc0\xde\x35\x14")), "", "send it as qir.bc", false},

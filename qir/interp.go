@@ -224,8 +224,8 @@ func (m *machine) exec(fr *frame, in *inst) error {
 			bits = t.bits
 		}
 		t := in.targets[0]
-		scanned := len(in.cases)
-		for i, k := range in.cases {
+		scanned := len(in.consts)
+		for i, k := range in.consts {
 			if signExtend(k, bits) == c.i {
 				t, scanned = in.targets[i+1], i
 				break

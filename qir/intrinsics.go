@@ -1,6 +1,10 @@
 package qir
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/qjobs/quantum/sim"
+)
 
 // The functions of the QIR runtime and quantum instruction set that a
 // program may call: the gates of the QIS, measurement, output recording,
@@ -47,6 +51,9 @@ type intrinsic struct {
 	gate   string // inGate: sim's name for it
 	params int    // inGate: its angles
 	qubits int    // inGate
+	// std is sim's gate, looked up once when the module is checked rather
+	// than by name at every call.
+	std *sim.StdGate
 }
 
 // qisGates are the QIS gates by their name between __quantum__qis__ and

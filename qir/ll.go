@@ -8,9 +8,11 @@ import (
 // parseLL reads LLVM IR text: the subset QIR producers write, with both
 // pointer syntaxes (ptr and %Qubit*). What it does not support it names,
 // at its line and column.
-func parseLL(src string) (m *module, err error) {
-	p := &llParser{
-		lex:     lexer{src: src, line: 1, col: 1},
+func parseLL(src string) (*module, error) { return newLLParser(src).parse() }
+
+func newLLParser(src string) *llParser {
+	return &llParser{
+		lex:     lexer{src: src, line: 1},
 		m:       &module{flags: map[string]int64{}},
 		types:   map[string]*typ{},
 		globals: map[string]*global{},
@@ -18,6 +20,9 @@ func parseLL(src string) (m *module, err error) {
 		groups:  map[string]map[string]string{},
 		meta:    map[string][]metaField{},
 	}
+}
+
+func (p *llParser) parse() (m *module, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			e, ok := r.(*Error)
@@ -33,10 +38,13 @@ func parseLL(src string) (m *module, err error) {
 }
 
 type llParser struct {
-	lex  lexer
-	tok  token
-	peek []token // tokens read ahead of tok
-	m    *module
+	lex lexer
+	tok token
+	// peek is the token after tok, when hasPeek: the grammar never
+	// looks further ahead.
+	peek    token
+	hasPeek bool
+	m       *module
 
 	types   map[string]*typ // named types, by name without %
 	globals map[string]*global
@@ -52,10 +60,34 @@ type llParser struct {
 	fn      *function
 	locals  map[string]int // slot by name
 	blocks  map[string]*block
+	named   []*block        // p.blocks in the order they were first named
 	defined map[string]bool // blocks that have a label or are the entry
 	fixups  []fixup         // uses of locals not yet defined
 	// gfixups are the uses of @names, resolved when the module is read.
 	gfixups []globalFixup
+
+	// What the module makes once, and the slabs of the rest (llalloc.go).
+	ints        [65]*typ
+	half, float *typ
+	ptrs        map[*typ]*typ
+	consts      map[constKey]*value
+	grefs       map[globalKey]*value
+	insts       slab[inst]
+	values      slab[value]
+	lists       []*value
+	scratch     []*value // operands being read, before list copies them
+	// The fast path's memory of the types and ids it read last.
+	lastNamed struct {
+		name string
+		t    *typ
+	}
+	lastPtr struct{ elem, t *typ }
+	ids     [2]idCache
+	lines   map[string]fastLine // by their text from call to the line's end
+
+	// general turns the fast path off (llfast.go), for tests that compare
+	// the two.
+	general bool
 }
 
 type fixup struct {
@@ -78,9 +110,8 @@ func (p *llParser) fail(t token, format string, args ...any) {
 
 func (p *llParser) advance() token {
 	prev := p.tok
-	if len(p.peek) > 0 {
-		p.tok = p.peek[0]
-		p.peek = p.peek[1:]
+	if p.hasPeek {
+		p.tok, p.hasPeek = p.peek, false
 		return prev
 	}
 	t, err := p.lex.next()
@@ -91,16 +122,16 @@ func (p *llParser) advance() token {
 	return prev
 }
 
-// ahead returns the token n places after the current one.
-func (p *llParser) ahead(n int) token {
-	for len(p.peek) < n {
+// ahead returns the token after the current one.
+func (p *llParser) ahead() token {
+	if !p.hasPeek {
 		t, err := p.lex.next()
 		if err != nil {
 			panic(err)
 		}
-		p.peek = append(p.peek, t)
+		p.peek, p.hasPeek = t, true
 	}
-	return p.peek[n-1]
+	return p.peek
 }
 
 func (p *llParser) is(kind tokKind, text string) bool {
@@ -278,13 +309,19 @@ func (p *llParser) parseTypeDepth(depth int) *typ {
 			p.fail(t, "unsupported type %s: integers of 1 to 64 bits only", t.text)
 		}
 		p.advance()
-		base = &typ{kind: tyInt, bits: n}
+		base = p.intType(n)
 	case t.kind == tWord && t.text == "half":
 		p.advance()
-		base = &typ{kind: tyFloat, bits: 16}
+		if p.half == nil {
+			p.half = &typ{kind: tyFloat, bits: 16}
+		}
+		base = p.half
 	case t.kind == tWord && t.text == "float":
 		p.advance()
-		base = &typ{kind: tyFloat, bits: 32}
+		if p.float == nil {
+			p.float = &typ{kind: tyFloat, bits: 32}
+		}
+		base = p.float
 	case t.kind == tWord && t.text == "double":
 		p.advance()
 		base = typDouble
@@ -315,7 +352,7 @@ func (p *llParser) parseTypeDepth(depth int) *typ {
 		elem := p.parseTypeDepth(depth + 1)
 		p.expect(tPunct, "]")
 		base = &typ{kind: tyArray, n: count, elem: elem}
-	case t.kind == tPunct && (t.text == "{" || t.text == "<" && p.ahead(1).kind == tPunct && p.ahead(1).text == "{"):
+	case t.kind == tPunct && (t.text == "{" || t.text == "<" && p.ahead().kind == tPunct && p.ahead().text == "{"):
 		packed := t.text == "<"
 		p.advance()
 		if packed {
@@ -341,13 +378,13 @@ func (p *llParser) parseTypeDepth(depth int) *typ {
 	// Suffixes: T* (a typed pointer) and T (params) (a function type).
 	for {
 		switch {
-		case p.isWord("addrspace") && p.ahead(1).kind == tPunct && p.ahead(1).text == "(":
+		case p.isWord("addrspace") && p.ahead().kind == tPunct && p.ahead().text == "(":
 			p.addrSpace()
 			p.expect(tPunct, "*")
-			base = &typ{kind: tyPtr, elem: base}
+			base = p.ptrTo(base)
 		case p.isPunct("*"):
 			p.advance()
-			base = &typ{kind: tyPtr, elem: base}
+			base = p.ptrTo(base)
 		case p.isPunct("(") && base.kind != tyLabel && base.kind != tyMeta:
 			p.advance()
 			ft := &typ{kind: tyFunc, ret: base}
@@ -396,7 +433,7 @@ func (p *llParser) parseGlobal() {
 	for p.tok.kind == tWord && linkageWords[p.tok.text] {
 		p.advance()
 	}
-	if p.isWord("thread_local") && p.ahead(1).text == "(" {
+	if p.isWord("thread_local") && p.ahead().text == "(" {
 		p.advance()
 		p.skipBalanced()
 	}
@@ -431,7 +468,7 @@ func (p *llParser) parseGlobal() {
 func (p *llParser) atTopLevelStart() bool {
 	t := p.tok
 	return t.kind == tEOF || t.kind == tGlobal || t.kind == tMeta ||
-		t.kind == tLocal && p.ahead(1).kind == tPunct && p.ahead(1).text == "=" ||
+		t.kind == tLocal && p.ahead().kind == tPunct && p.ahead().text == "=" ||
 		t.kind == tWord && (t.text == "define" || t.text == "declare" || t.text == "attributes")
 }
 
@@ -458,13 +495,13 @@ func (p *llParser) skipAttachment() {
 // skipMetaValue skips a metadata value: !7, !{…}, !"s", !DILocation(…).
 func (p *llParser) skipMetaValue() {
 	switch {
-	case p.tok.kind == tMeta && p.tok.text == "" && p.ahead(1).text == "{":
+	case p.tok.kind == tMeta && p.tok.text == "" && p.ahead().text == "{":
 		p.advance()
 		p.skipBalanced()
-	case p.tok.kind == tMeta && p.ahead(1).kind == tPunct && p.ahead(1).text == "(":
+	case p.tok.kind == tMeta && p.ahead().kind == tPunct && p.ahead().text == "(":
 		p.advance()
 		p.skipBalanced()
-	case p.tok.kind == tMeta && p.tok.text == "" && p.ahead(1).kind == tString: // !"s"
+	case p.tok.kind == tMeta && p.tok.text == "" && p.ahead().kind == tString: // !"s"
 		p.advance()
 		p.advance()
 	case p.tok.kind == tMeta:
@@ -486,7 +523,7 @@ func (p *llParser) paramAttrs() {
 			if p.accept(tPunct, "=") {
 				p.expectKind(tString, "an attribute value")
 			}
-		case t.kind == tWord && (t.text == "align" || t.text == "alignstack") && p.ahead(1).kind == tInt:
+		case t.kind == tWord && (t.text == "align" || t.text == "alignstack") && p.ahead().kind == tInt:
 			p.advance()
 			p.advance()
 		case t.kind == tWord && paramAttrWords[t.text]:
@@ -564,7 +601,7 @@ func (p *llParser) parseFunctionHeader(define bool) *function {
 			if p.isPunct("(") {
 				p.skipBalanced()
 			}
-		case t.kind == tWord && (t.text == "align" || t.text == "alignstack") && p.ahead(1).kind == tInt:
+		case t.kind == tWord && (t.text == "align" || t.text == "alignstack") && p.ahead().kind == tInt:
 			p.advance()
 			p.advance()
 		case t.kind == tWord && (t.text == "section" || t.text == "gc" || t.text == "partition"):
@@ -657,7 +694,7 @@ func (p *llParser) parseMetadata() {
 	if p.tok.kind != tMeta {
 		p.fail(p.tok, "expected metadata, found %s", p.tok)
 	}
-	if p.tok.text != "" || p.ahead(1).text != "{" {
+	if p.tok.text != "" || p.ahead().text != "{" {
 		p.skipMetaValue() // !DILocation(…) and the like
 		return
 	}
@@ -670,7 +707,7 @@ func (p *llParser) parseMetadata() {
 			p.expect(tPunct, ",")
 		}
 		switch {
-		case p.tok.kind == tMeta && p.tok.text == "" && p.ahead(1).kind == tString:
+		case p.tok.kind == tMeta && p.tok.text == "" && p.ahead().kind == tString:
 			p.advance()
 			fields = append(fields, metaField{str: p.advance().text})
 		case p.tok.kind == tMeta && p.tok.text != "":

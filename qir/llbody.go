@@ -19,6 +19,7 @@ func (p *llParser) parseBody(f *function) {
 	p.expect(tPunct, "{")
 	p.fn = f
 	p.blocks = map[string]*block{}
+	p.named = p.named[:0]
 	p.defined = map[string]bool{}
 	p.fixups = p.fixups[:0]
 	unnamed := 0 // params without a name or with a number take %0, %1, …
@@ -33,14 +34,21 @@ func (p *llParser) parseBody(f *function) {
 		if p.tok.kind == tEOF {
 			p.fail(p.tok, "function @%s not closed", f.name)
 		}
+		// The common call first: a label would have to follow its word.
+		if cur != nil {
+			if in := p.fastCall(); in != nil {
+				cur.insts = appendInst(cur.insts, in)
+				continue
+			}
+		}
 		// A label starts a block.
-		if (p.tok.kind == tWord || p.tok.kind == tInt || p.tok.kind == tString) && p.ahead(1).kind == tPunct && p.ahead(1).text == ":" {
+		if (p.tok.kind == tWord || p.tok.kind == tInt || p.tok.kind == tString) && p.ahead().kind == tPunct && p.ahead().text == ":" {
 			lt := p.advance()
 			p.advance()
 			cur = p.defineBlock(lt.text, lt)
 			continue
 		}
-		if p.tok.kind == tWord && strings.HasPrefix(p.tok.text, "#dbg_") && p.ahead(1).text == "(" {
+		if p.tok.kind == tWord && strings.HasPrefix(p.tok.text, "#dbg_") && p.ahead().text == "(" {
 			p.advance()
 			p.skipBalanced()
 			continue
@@ -49,19 +57,19 @@ func (p *llParser) parseBody(f *function) {
 			cur = p.defineBlock(strconv.Itoa(unnamed), p.tok)
 		}
 		in := p.parseInst()
-		cur.insts = append(cur.insts, in)
+		cur.insts = appendInst(cur.insts, in)
 		if isTerminator(in.op) {
 			cur = nil
 			// The next block must have a label, or is numbered next.
-			if !p.isPunct("}") && !(p.ahead(1).kind == tPunct && p.ahead(1).text == ":") {
+			if !p.isPunct("}") && !(p.ahead().kind == tPunct && p.ahead().text == ":") {
 				p.fail(p.tok, "an instruction after a terminator must start a labelled block")
 			}
 		}
 	}
 	p.advance()
-	for name := range p.blocks {
-		if !p.defined[name] {
-			p.fail(p.tok, "function @%s branches to %%%s, which it does not define", f.name, name)
+	for _, b := range p.named {
+		if !p.defined[b.name] {
+			p.fail(p.tok, "function @%s branches to %%%s, which it does not define", f.name, b.name)
 		}
 	}
 	for _, fx := range p.fixups {
@@ -76,6 +84,22 @@ func (p *llParser) parseBody(f *function) {
 	}
 	p.fn = nil
 }
+
+// appendInst appends in to insts, doubling their room when it runs out:
+// append grows a long slice by a quarter at a time, which for a block of
+// a million instructions allocates five times its final size.
+func appendInst(insts []*inst, in *inst) []*inst {
+	if len(insts) == cap(insts) {
+		grown := make([]*inst, len(insts), max(2*cap(insts), 8))
+		copy(grown, insts)
+		insts = grown
+	}
+	return append(insts, in)
+}
+
+// pos32 is a line or column as an inst holds it: one past 2^31 (in a
+// source of more than 2 GiB) stays at the largest, not negative.
+func pos32(n int) int32 { return int32(min(n, math.MaxInt32)) }
 
 func isTerminator(op opcode) bool {
 	return op == opRet || op == opBr || op == opSwitch || op == opUnreachable
@@ -98,6 +122,7 @@ func (p *llParser) blockRef(name string) *block {
 	}
 	b := &block{name: name}
 	p.blocks[name] = b
+	p.named = append(p.named, b)
 	return b
 }
 
@@ -150,7 +175,7 @@ func (p *llParser) skipFlags() {
 	for p.tok.kind == tWord && instFlags[p.tok.text] {
 		p.advance()
 	}
-	if p.isWord("inrange") && p.ahead(1).text == "(" {
+	if p.isWord("inrange") && p.ahead().text == "(" {
 		p.advance()
 		p.skipBalanced()
 	}
@@ -164,7 +189,8 @@ func (p *llParser) parseInst() *inst {
 		p.expect(tPunct, "=")
 	}
 	start := p.tok
-	in := &inst{dst: -1, line: start.line, col: start.col}
+	in := p.insts.new()
+	in.dst, in.line, in.col = -1, pos32(start.line), pos32(start.col)
 	if p.isWord("tail") || p.isWord("musttail") || p.isWord("notail") {
 		p.advance()
 	}
@@ -177,7 +203,7 @@ func (p *llParser) parseInst() *inst {
 		in.op = opRet
 		if !p.accept(tWord, "void") {
 			t := p.parseType()
-			in.args = []*value{p.parseValue(t)}
+			in.args = p.list(p.parseValue(t))
 		}
 	case name == "br":
 		in.op = opBr
@@ -185,7 +211,7 @@ func (p *llParser) parseInst() *inst {
 			in.targets = []*block{p.parseLabel()}
 		} else {
 			t := p.parseType()
-			in.args = []*value{p.parseValue(t)}
+			in.args = p.list(p.parseValue(t))
 			p.expect(tPunct, ",")
 			a := p.parseLabel()
 			p.expect(tPunct, ",")
@@ -194,7 +220,7 @@ func (p *llParser) parseInst() *inst {
 	case name == "switch":
 		in.op = opSwitch
 		t := p.parseType()
-		in.args = []*value{p.parseValue(t)}
+		in.args = p.list(p.parseValue(t))
 		p.expect(tPunct, ",")
 		in.targets = []*block{p.parseLabel()}
 		p.expect(tPunct, "[")
@@ -205,7 +231,7 @@ func (p *llParser) parseInst() *inst {
 				p.fail(p.tok, "a switch case must be an integer constant")
 			}
 			p.expect(tPunct, ",")
-			in.cases = append(in.cases, c.i)
+			in.consts = append(in.consts, c.i)
 			in.targets = append(in.targets, p.parseLabel())
 		}
 		p.advance()
@@ -217,17 +243,17 @@ func (p *llParser) parseInst() *inst {
 		in.ty = p.parseType()
 		a := p.parseValue(in.ty)
 		p.expect(tPunct, ",")
-		in.args = []*value{a, p.parseValue(in.ty)}
+		in.args = p.list(a, p.parseValue(in.ty))
 	case name == "fneg":
 		in.op = opFNeg
 		p.skipFlags()
 		in.ty = p.parseType()
-		in.args = []*value{p.parseValue(in.ty)}
+		in.args = p.list(p.parseValue(in.ty))
 	case castOps[name] != 0:
 		in.op = castOps[name]
 		p.skipFlags()
 		t := p.parseType()
-		in.args = []*value{p.parseValue(t)}
+		in.args = p.list(p.parseValue(t))
 		p.expect(tWord, "to")
 		in.ty = p.parseType()
 	case name == "icmp" || name == "fcmp":
@@ -246,7 +272,7 @@ func (p *llParser) parseInst() *inst {
 		t := p.parseType()
 		a := p.parseValue(t)
 		p.expect(tPunct, ",")
-		in.args = []*value{a, p.parseValue(t)}
+		in.args = p.list(a, p.parseValue(t))
 		in.ty = typI1
 	case name == "phi":
 		in.op = opPhi
@@ -259,7 +285,7 @@ func (p *llParser) parseInst() *inst {
 			bt := p.expectKind(tLocal, "a block name")
 			in.targets = append(in.targets, p.blockRef(bt.text))
 			p.expect(tPunct, "]")
-			if !p.isPunct(",") || p.ahead(1).kind == tMeta {
+			if !p.isPunct(",") || p.ahead().kind == tMeta {
 				break
 			}
 			p.advance()
@@ -274,7 +300,7 @@ func (p *llParser) parseInst() *inst {
 		a := p.parseValue(in.ty)
 		p.expect(tPunct, ",")
 		bt := p.parseType()
-		in.args = []*value{c, a, p.parseValue(bt)}
+		in.args = p.list(c, a, p.parseValue(bt))
 	case name == "call":
 		p.parseCall(in)
 	case name == "alloca":
@@ -285,7 +311,7 @@ func (p *llParser) parseInst() *inst {
 		if p.isPunct(",") && !p.isAttachmentAhead() {
 			p.advance()
 			ct := p.parseType()
-			in.args = []*value{p.parseValue(ct)}
+			in.args = p.list(p.parseValue(ct))
 		}
 	case name == "load":
 		in.op = opLoad
@@ -296,7 +322,7 @@ func (p *llParser) parseInst() *inst {
 		in.ty = p.parseType()
 		p.expect(tPunct, ",")
 		pt := p.parseType()
-		in.args = []*value{p.parseValue(pt)}
+		in.args = p.list(p.parseValue(pt))
 	case name == "store":
 		in.op = opStore
 		if p.isWord("atomic") {
@@ -307,7 +333,7 @@ func (p *llParser) parseInst() *inst {
 		v := p.parseValue(vt)
 		p.expect(tPunct, ",")
 		pt := p.parseType()
-		in.args = []*value{v, p.parseValue(pt)}
+		in.args = p.list(v, p.parseValue(pt))
 	case name == "getelementptr":
 		in.op = opGEP
 		p.skipFlags()
@@ -328,28 +354,35 @@ func (p *llParser) parseInst() *inst {
 	case name == "freeze":
 		in.op = opFreeze
 		in.ty = p.parseType()
-		in.args = []*value{p.parseValue(in.ty)}
+		in.args = p.list(p.parseValue(in.ty))
 	case name == "extractvalue" || name == "insertvalue":
 		in.op = opExtractValue
 		in.ty = p.parseType()
-		in.args = []*value{p.parseValue(in.ty)}
+		in.args = p.list(p.parseValue(in.ty))
 		if name == "insertvalue" {
 			in.op = opInsertValue
 			p.expect(tPunct, ",")
 			et := p.parseType()
 			in.args = append(in.args, p.parseValue(et))
 		}
-		for p.isPunct(",") && p.ahead(1).kind == tInt {
+		for p.isPunct(",") && p.ahead().kind == tInt {
 			p.advance()
 			n, err := strconv.ParseInt(p.advance().text, 10, 64)
 			if err != nil || n < 0 {
 				p.fail(start, "bad index")
 			}
-			in.indices = append(in.indices, n)
+			in.consts = append(in.consts, n)
 		}
 	default:
 		p.fail(op, "unknown instruction %q", name)
 	}
+	p.finishInst(in, result)
+	return in
+}
+
+// finishInst reads what may follow an instruction's operands (, !dbg !7)
+// and gives its result a slot.
+func (p *llParser) finishInst(in *inst, result token) {
 	for p.accept(tPunct, ",") {
 		p.skipAttachment()
 	}
@@ -368,13 +401,12 @@ func (p *llParser) parseInst() *inst {
 	} else if result.kind == tLocal {
 		p.fail(result, "%%%s names an instruction without a value", result.text)
 	}
-	return in
 }
 
 // isAttachmentAhead reports whether the comma at tok begins an attachment
 // (, align 8 or , !dbg !3) rather than another operand.
 func (p *llParser) isAttachmentAhead() bool {
-	n := p.ahead(1)
+	n := p.ahead()
 	return n.kind == tMeta || n.kind == tWord && (n.text == "align" || n.text == "addrspace")
 }
 
@@ -401,20 +433,29 @@ func (p *llParser) parseCall(in *inst) {
 		p.fail(callee, "expected the function to call, found %s", callee)
 	}
 	p.expect(tPunct, "(")
+	base := len(p.scratch)
 	for !p.isPunct(")") {
-		if len(in.args) > 0 {
+		if len(p.scratch) > base {
 			p.expect(tPunct, ",")
 		}
 		at := p.parseType()
 		p.paramAttrs()
 		if at.kind == tyMeta {
 			p.skipMetaValue()
-			in.args = append(in.args, &value{kind: vUndef, ty: typMeta})
+			p.scratch = append(p.scratch, p.constant(value{kind: vUndef, ty: typMeta}, nil))
 			continue
 		}
-		in.args = append(in.args, p.parseValue(at))
+		p.scratch = append(p.scratch, p.parseValue(at))
 	}
+	in.args = p.list(p.scratch[base:]...)
+	p.scratch = p.scratch[:base]
 	p.advance()
+	p.callAttrs()
+}
+
+// callAttrs skips what may follow a call's arguments: attributes, groups
+// and operand bundles.
+func (p *llParser) callAttrs() {
 	for {
 		switch {
 		case p.tok.kind == tAttrRef:
@@ -424,7 +465,7 @@ func (p *llParser) parseCall(in *inst) {
 			if p.isPunct("(") {
 				p.skipBalanced()
 			}
-		case p.isPunct("[") && p.ahead(1).kind == tString: // operand bundles
+		case p.isPunct("[") && p.ahead().kind == tString: // operand bundles
 			p.skipBalanced()
 		default:
 			return
@@ -450,7 +491,7 @@ func (p *llParser) parseValueDepth(t *typ, depth int) *value {
 		if p.fn == nil {
 			p.fail(tok, "%%%s outside a function", tok.text)
 		}
-		v := &value{kind: vLocal, ty: t}
+		v := p.newValue(value{kind: vLocal, ty: t})
 		if slot, ok := p.locals[tok.text]; ok {
 			v.slot = slot
 		} else {
@@ -459,9 +500,7 @@ func (p *llParser) parseValueDepth(t *typ, depth int) *value {
 		return v
 	case tGlobal:
 		p.advance()
-		v := &value{kind: vGlobal, ty: t}
-		p.gfixups = append(p.gfixups, globalFixup{v: v, tok: tok})
-		return v
+		return p.globalRef(tok, t)
 	case tInt:
 		p.advance()
 		if t.kind == tyFloat {
@@ -469,7 +508,7 @@ func (p *llParser) parseValueDepth(t *typ, depth int) *value {
 			if err != nil {
 				p.fail(tok, "bad number %s", tok.text)
 			}
-			return &value{kind: vFloat, ty: t, f: f}
+			return p.newValue(value{kind: vFloat, ty: t, f: f})
 		}
 		if t.kind != tyInt {
 			p.fail(tok, "an integer where the type is not an integer")
@@ -482,16 +521,16 @@ func (p *llParser) parseValueDepth(t *typ, depth int) *value {
 			}
 			n = int64(u)
 		}
-		return &value{kind: vInt, ty: t, i: signExtend(n, t.bits)}
+		return p.constant(value{kind: vInt, ty: t, i: signExtend(n, t.bits)}, nil)
 	case tFloat:
 		p.advance()
 		if t.kind != tyFloat {
 			p.fail(tok, "a floating-point number where the type is not floating-point")
 		}
-		return &value{kind: vFloat, ty: t, f: p.parseFloat(tok)}
+		return p.newValue(value{kind: vFloat, ty: t, f: p.parseFloat(tok)})
 	case tCString:
 		p.advance()
-		return &value{kind: vAggregate, ty: t, bytes: []byte(tok.text)}
+		return p.newValue(value{kind: vAggregate, ty: t, bytes: []byte(tok.text)})
 	case tPunct:
 		switch tok.text {
 		case "[", "{":
@@ -500,7 +539,7 @@ func (p *llParser) parseValueDepth(t *typ, depth int) *value {
 				close = "}"
 			}
 			p.advance()
-			v := &value{kind: vAggregate, ty: t}
+			v := p.newValue(value{kind: vAggregate, ty: t})
 			for !p.isPunct(close) {
 				if len(v.args) > 0 {
 					p.expect(tPunct, ",")
@@ -517,20 +556,20 @@ func (p *llParser) parseValueDepth(t *typ, depth int) *value {
 		switch w := tok.text; {
 		case w == "true" || w == "false":
 			p.advance()
-			v := &value{kind: vInt, ty: t}
+			v := value{kind: vInt, ty: t}
 			if w == "true" {
 				v.i = signOne(t)
 			}
-			return v
+			return p.constant(v, nil)
 		case w == "null":
 			p.advance()
-			return &value{kind: vNull, ty: t}
+			return p.constant(value{kind: vNull, ty: t}, nil)
 		case w == "undef" || w == "poison":
 			p.advance()
-			return &value{kind: vUndef, ty: t}
+			return p.constant(value{kind: vUndef, ty: t}, nil)
 		case w == "zeroinitializer":
 			p.advance()
-			return &value{kind: vZero, ty: t}
+			return p.constant(value{kind: vZero, ty: t}, nil)
 		case castOps[w] != 0:
 			p.advance()
 			p.expect(tPunct, "(")
@@ -539,12 +578,15 @@ func (p *llParser) parseValueDepth(t *typ, depth int) *value {
 			p.expect(tWord, "to")
 			rt := p.parseTypeDepth(depth + 1)
 			p.expect(tPunct, ")")
-			return &value{kind: vExpr, ty: rt, op: castOps[w], args: []*value{x}}
+			if shared(x) {
+				return p.constant(value{kind: vExpr, ty: rt, op: castOps[w]}, x)
+			}
+			return p.newValue(value{kind: vExpr, ty: rt, op: castOps[w], args: p.list(x)})
 		case w == "getelementptr":
 			p.advance()
 			p.skipFlags()
 			p.expect(tPunct, "(")
-			v := &value{kind: vExpr, ty: t, op: opGEP}
+			v := p.newValue(value{kind: vExpr, ty: t, op: opGEP})
 			v.elemTy = p.parseTypeDepth(depth + 1)
 			for p.accept(tPunct, ",") {
 				p.skipFlags()

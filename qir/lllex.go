@@ -29,6 +29,8 @@ type token struct {
 	kind      tokKind
 	text      string
 	line, col int
+	// pos is the token's byte offset in the source.
+	pos int
 }
 
 func (t token) String() string {
@@ -51,26 +53,45 @@ func (t token) String() string {
 	return fmt.Sprintf("%q", t.text)
 }
 
+// lexer reads tokens from src. A column counts bytes from the start of
+// its line, so it is the offset from lineStart: only a newline needs
+// bookkeeping, not every byte.
 type lexer struct {
 	src       string
 	pos       int
-	line, col int
+	line      int
+	lineStart int // the offset of the current line's first byte
 }
 
-func isNameByte(c byte) bool {
-	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '.' || c == '$' || c == '-'
-}
+// nameBytes marks the bytes of a name: letters, digits and _ . $ -.
+var nameBytes = func() (t [256]bool) {
+	for c := range 256 {
+		t[c] = c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '.' || c == '$' || c == '-'
+	}
+	return t
+}()
+
+func isNameByte(c byte) bool { return nameBytes[c] }
 
 func isDigit(c byte) bool { return c >= '0' && c <= '9' }
 
+// col is the column of l.pos.
+func (l *lexer) col() int { return l.pos - l.lineStart + 1 }
+
+// advance moves past n bytes that may hold newlines.
 func (l *lexer) advance(n int) {
 	for range n {
 		if l.src[l.pos] == '\n' {
 			l.line++
-			l.col = 1
-		} else {
-			l.col++
+			l.lineStart = l.pos + 1
 		}
+		l.pos++
+	}
+}
+
+// skipNames moves past the name bytes at l.pos (never a newline).
+func (l *lexer) skipNames() {
+	for l.pos < len(l.src) && nameBytes[l.src[l.pos]] {
 		l.pos++
 	}
 }
@@ -79,32 +100,39 @@ func (l *lexer) errAt(line, col int, format string, args ...any) *Error {
 	return &Error{Line: line, Col: col, Msg: fmt.Sprintf(format, args...)}
 }
 
+// skipSpace moves past spaces and comments.
+func (l *lexer) skipSpace() {
+	for l.pos < len(l.src) {
+		switch l.src[l.pos] {
+		case ' ', '\t', '\r':
+			l.pos++
+		case '\n':
+			l.pos++
+			l.line++
+			l.lineStart = l.pos
+		case ';':
+			if i := strings.IndexByte(l.src[l.pos:], '\n'); i >= 0 {
+				l.pos += i
+			} else {
+				l.pos = len(l.src)
+			}
+		default:
+			return
+		}
+	}
+}
+
 // next returns the next token.
 func (l *lexer) next() (token, error) {
-	// Spaces and comments.
-	for l.pos < len(l.src) {
-		c := l.src[l.pos]
-		if c == ' ' || c == '\t' || c == '\n' || c == '\r' {
-			l.advance(1)
-			continue
-		}
-		if c == ';' {
-			for l.pos < len(l.src) && l.src[l.pos] != '\n' {
-				l.pos++
-				l.col++
-			}
-			continue
-		}
-		break
-	}
-	t := token{line: l.line, col: l.col}
+	l.skipSpace()
+	t := token{line: l.line, col: l.col(), pos: l.pos}
 	if l.pos >= len(l.src) {
 		return t, nil
 	}
 	c := l.src[l.pos]
 	switch {
 	case c == '%' || c == '@' || c == '!':
-		l.advance(1)
+		l.pos++
 		switch c {
 		case '%':
 			t.kind = tLocal
@@ -119,8 +147,8 @@ func (l *lexer) next() (token, error) {
 			return t, err
 		}
 		start := l.pos
-		for l.pos < len(l.src) && (isNameByte(l.src[l.pos]) || c == '!' && l.src[l.pos] == '\\') {
-			l.advance(1)
+		for l.pos < len(l.src) && (nameBytes[l.src[l.pos]] || c == '!' && l.src[l.pos] == '\\') {
+			l.pos++
 		}
 		t.text = l.src[start:l.pos]
 		if t.text == "" && c != '!' {
@@ -130,16 +158,16 @@ func (l *lexer) next() (token, error) {
 	case c == '#' && strings.HasPrefix(l.src[l.pos:], "#dbg_"):
 		// A debug record of LLVM 19 and later: #dbg_value(…).
 		start := l.pos
-		for l.pos < len(l.src) && (l.src[l.pos] == '#' || isNameByte(l.src[l.pos])) {
-			l.advance(1)
+		for l.pos < len(l.src) && (l.src[l.pos] == '#' || nameBytes[l.src[l.pos]]) {
+			l.pos++
 		}
 		t.kind, t.text = tWord, l.src[start:l.pos]
 		return t, nil
 	case c == '#':
-		l.advance(1)
+		l.pos++
 		start := l.pos
 		for l.pos < len(l.src) && isDigit(l.src[l.pos]) {
-			l.advance(1)
+			l.pos++
 		}
 		if start == l.pos {
 			return t, l.errAt(t.line, t.col, "# without a number")
@@ -152,7 +180,7 @@ func (l *lexer) next() (token, error) {
 		t.text = s
 		return t, err
 	case c == 'c' && l.pos+1 < len(l.src) && l.src[l.pos+1] == '"':
-		l.advance(1)
+		l.pos++
 		t.kind = tCString
 		s, err := l.quoted(t)
 		t.text = s
@@ -160,18 +188,17 @@ func (l *lexer) next() (token, error) {
 	case isDigit(c) || (c == '-' || c == '+') && l.pos+1 < len(l.src) && isDigit(l.src[l.pos+1]):
 		return l.number(t)
 	case c == '.' && strings.HasPrefix(l.src[l.pos:], "..."):
-		l.advance(3)
+		l.pos += 3
 		t.kind, t.text = tPunct, "..."
 		return t, nil
 	case strings.IndexByte("=,()[]{}<>*:|", c) >= 0:
-		l.advance(1)
-		t.kind, t.text = tPunct, string(c)
+		// A substring of the source, not string(c), which would allocate.
+		t.kind, t.text = tPunct, l.src[l.pos:l.pos+1]
+		l.pos++
 		return t, nil
-	case isNameByte(c):
+	case nameBytes[c]:
 		start := l.pos
-		for l.pos < len(l.src) && isNameByte(l.src[l.pos]) {
-			l.advance(1)
-		}
+		l.skipNames()
 		t.kind, t.text = tWord, l.src[start:l.pos]
 		return t, nil
 	}
@@ -180,7 +207,13 @@ func (l *lexer) next() (token, error) {
 
 // quoted reads a "…" string at l.pos, decoding \xx hex escapes and \\.
 func (l *lexer) quoted(t token) (string, error) {
-	l.advance(1) // the opening quote
+	l.pos++ // the opening quote
+	// Most strings have no escape: they are a substring of the source.
+	if i := strings.IndexAny(l.src[l.pos:], "\"\\"); i >= 0 && l.src[l.pos+i] == '"' {
+		s := l.src[l.pos : l.pos+i]
+		l.advance(i + 1)
+		return s, nil
+	}
 	var b strings.Builder
 	for {
 		if l.pos >= len(l.src) {
@@ -196,7 +229,7 @@ func (l *lexer) quoted(t token) (string, error) {
 			l.advance(2)
 		case c == '\\':
 			if l.pos+2 >= len(l.src) || unhex(l.src[l.pos+1]) < 0 || unhex(l.src[l.pos+2]) < 0 {
-				return "", l.errAt(l.line, l.col, "bad escape in string: want \\ and two hex digits")
+				return "", l.errAt(l.line, l.col(), "bad escape in string: want \\ and two hex digits")
 			}
 			b.WriteByte(byte(unhex(l.src[l.pos+1])<<4 | unhex(l.src[l.pos+2])))
 			l.advance(3)
@@ -225,35 +258,35 @@ func unhex(c byte) int {
 func (l *lexer) number(t token) (token, error) {
 	start := l.pos
 	if c := l.src[l.pos]; c == '-' || c == '+' {
-		l.advance(1)
+		l.pos++
 	}
 	if strings.HasPrefix(l.src[l.pos:], "0x") {
-		l.advance(2)
+		l.pos += 2
 		for l.pos < len(l.src) && (unhex(l.src[l.pos]) >= 0 || strings.IndexByte("KLMHR", l.src[l.pos]) >= 0) {
-			l.advance(1)
+			l.pos++
 		}
 		t.kind, t.text = tFloat, l.src[start:l.pos]
 		return t, nil
 	}
 	t.kind = tInt
 	for l.pos < len(l.src) && isDigit(l.src[l.pos]) {
-		l.advance(1)
+		l.pos++
 	}
 	if l.pos < len(l.src) && l.src[l.pos] == '.' {
 		t.kind = tFloat
-		l.advance(1)
+		l.pos++
 		for l.pos < len(l.src) && isDigit(l.src[l.pos]) {
-			l.advance(1)
+			l.pos++
 		}
 	}
 	if l.pos < len(l.src) && (l.src[l.pos] == 'e' || l.src[l.pos] == 'E') {
 		t.kind = tFloat
-		l.advance(1)
+		l.pos++
 		if l.pos < len(l.src) && (l.src[l.pos] == '-' || l.src[l.pos] == '+') {
-			l.advance(1)
+			l.pos++
 		}
 		for l.pos < len(l.src) && isDigit(l.src[l.pos]) {
-			l.advance(1)
+			l.pos++
 		}
 	}
 	t.text = l.src[start:l.pos]

@@ -68,13 +68,13 @@ const (
 // value is an operand: a local, a constant, or a global's address.
 type value struct {
 	kind   valueKind
+	op     opcode // vExpr; shares kind's word, as inst's op and pred do
 	ty     *typ
 	slot   int     // vLocal
 	i      int64   // vInt
 	f      float64 // vFloat
 	g      *global // vGlobal
 	fn     *function
-	op     opcode   // vExpr
 	elemTy *typ     // vExpr with opGEP
 	args   []*value // vExpr operands; vAggregate elements
 	bytes  []byte   // vAggregate of i8 given as a string
@@ -210,7 +210,7 @@ const (
 //
 //	opRet          args: [] or [value]
 //	opBr           targets: [dest] (args empty) or [then, else] with args [cond]
-//	opSwitch       args: [cond]; targets: [default, case...]; cases parallel to targets[1:]
+//	opSwitch       args: [cond]; targets: [default, case...]; consts: the cases, parallel to targets[1:]
 //	binary, casts  args: operands; ty: result type
 //	opICmp, opFCmp args: [x, y]; pred
 //	opPhi          args parallel to targets (the incoming blocks); ty
@@ -220,22 +220,21 @@ const (
 //	opLoad         ty: the loaded type; args: [ptr]
 //	opStore        args: [value, ptr]
 //	opGEP          elemTy: the source element type; args: [ptr, index...]
-//	opExtractValue args: [aggregate]; indices
-//	opInsertValue  args: [aggregate, element]; indices
+//	opExtractValue args: [aggregate]; consts: the indices
+//	opInsertValue  args: [aggregate, element]; consts: the indices
 type inst struct {
 	op      opcode
+	pred    pred // shares op's word: a module may hold millions of instructions
 	ty      *typ // the result's type; tyVoid (or nil) for none
 	elemTy  *typ
 	dst     int // the frame slot of the result, -1 for none
 	args    []*value
-	pred    pred
 	targets []*block
-	cases   []int64
+	consts  []int64 // a switch's cases or an aggregate's indices: one field, never both
 	callee  *value
-	indices []int64
 	// line and col are where the instruction is, for messages; 0 for
-	// bitcode.
-	line, col int
+	// bitcode. (int32: a module may hold millions of instructions.)
+	line, col int32
 }
 
 // module is a whole QIR module.

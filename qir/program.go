@@ -86,6 +86,9 @@ func compileModule(ctx context.Context, m *module, opts Options) (*Program, erro
 	// The trace: allocated qubits may go up to the limit here; the
 	// program's width is what it used.
 	t := &tracer{maxOps: maxOps}
+	// Room for a straight-line program's trace, so that a long one is not
+	// copied as it grows; a loop's grows past it.
+	t.circ.Ops = make([]sim.Op, 0, min(c.ops+c.qubits, maxOps, maxTraceBytes/opBytes))
 	mc := newMachine(c, maxQubits, p.maxSteps)
 	err = mc.shot(ctx, t)
 	switch {
