@@ -31,6 +31,9 @@ type API interface {
 	ListJobs(ctx context.Context, q JobQuery) (*JobPage, error)
 	ListDevices(ctx context.Context, q DeviceQuery) (*DevicePage, error)
 	GetDevice(ctx context.Context, qrn string) (*Device, error)
+	// GetDeviceCalibrations returns a QPU's calibration document
+	// (NOT_FOUND for a device without one, as every simulator).
+	GetDeviceCalibrations(ctx context.Context, qrn string) (*CalibrationDocument, error)
 	EstimateCost(ctx context.Context, deviceQRN string, shots int) (float64, error)
 	// CreditsBalance answers the user's credits (see WithCredits).
 	// organizationID "" means the user's own organization; another is
@@ -140,6 +143,14 @@ func (a *userAPI) GetDevice(ctx context.Context, qrn string) (*Device, error) {
 		return nil, err
 	}
 	return d.asShown()
+}
+
+func (a *userAPI) GetDeviceCalibrations(ctx context.Context, qrn string) (*CalibrationDocument, error) {
+	d, err := a.s.GetDeviceCalibrations(ctx, a.u, qrn)
+	if err != nil {
+		return nil, err
+	}
+	return asDecoded(d)
 }
 
 func (a *userAPI) EstimateCost(ctx context.Context, deviceQRN string, shots int) (float64, error) {

@@ -31,16 +31,23 @@ type Device struct {
 	DirectAccess  bool     `json:"directAccess"`
 	// BatchJobSupport says whether the device takes batch jobs
 	// (JobRequest.Batch).
-	BatchJobSupport bool      `json:"batchJobSupport"`
-	Description     string    `json:"description,omitempty"`
-	Provider        string    `json:"-"` // provider name and ID
-	About           string    `json:"-"` // searched with name and description
-	Private         bool      `json:"-"` // private devices are visible only to AllowedUsers
-	AllowedUsers    []string  `json:"-"` // user IDs that may use a private device
-	Verified        bool      `json:"-"`
-	MaxShots        int       `json:"-"` // 0 means DefaultMaxShots
-	CreatedAt       time.Time `json:"-"`
-	UpdatedAt       time.Time `json:"-"`
+	BatchJobSupport bool     `json:"batchJobSupport"`
+	Description     string   `json:"description,omitempty"`
+	Provider        string   `json:"-"` // provider name and ID
+	About           string   `json:"-"` // searched with name and description
+	Private         bool     `json:"-"` // private devices are visible only to AllowedUsers
+	AllowedUsers    []string `json:"-"` // user IDs that may use a private device
+	Verified        bool     `json:"-"`
+	MaxShots        int      `json:"maxShots,omitempty"` // 0 means DefaultMaxShots
+	// MinShots, when above 0, is the fewest shots a job may ask for.
+	MinShots int `json:"minShots,omitempty"`
+	// Topology says how a QPU's qubits are laid out, Calibration how good
+	// they and their couplings are: a device with either refuses programs
+	// whose gates join qubits it does not couple (qpu.go).
+	Topology    *Topology    `json:"topology,omitempty"`
+	Calibration *Calibration `json:"-"`
+	CreatedAt   time.Time    `json:"-"`
+	UpdatedAt   time.Time    `json:"-"`
 }
 
 // Pricing is in credits (1 credit = $0.01).

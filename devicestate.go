@@ -2,6 +2,7 @@ package quantum
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 )
@@ -35,6 +36,9 @@ func (s *Service) UpdateDevice(qrn string, change func(*Device)) error {
 		return fmt.Errorf("quantum: device %q: status %q is not one of %s", qrn, c.Status, strings.Join(deviceStatuses, ", "))
 	case c.AvgQueueTime != nil && *c.AvgQueueTime < 0:
 		return fmt.Errorf("quantum: device %q: avgQueueTime must be at least 0", qrn)
+	}
+	if err := c.checkTopology(); err != nil {
+		return fmt.Errorf("quantum: device %q: %w", qrn, err)
 	}
 	if !s.devices.replace(d, &c) {
 		return fmt.Errorf("quantum: device %q changed while it was being updated; try again", qrn)
@@ -70,6 +74,21 @@ func (d *Device) clone() Device {
 	c.StatusMsg = clonePtr(d.StatusMsg)
 	c.NextAvailable = clonePtr(d.NextAvailable)
 	c.AvgQueueTime = clonePtr(d.AvgQueueTime)
+	if d.Topology != nil {
+		t := *d.Topology
+		t.RowSpans = slices.Clone(t.RowSpans)
+		c.Topology = &t
+	}
+	if d.Calibration != nil {
+		k := *d.Calibration
+		k.Qubits = maps.Clone(k.Qubits)
+		for q, qc := range k.Qubits {
+			qc.ReadoutError = clonePtr(qc.ReadoutError)
+			k.Qubits[q] = qc
+		}
+		k.Edges = slices.Clone(k.Edges)
+		c.Calibration = &k
+	}
 	return c
 }
 

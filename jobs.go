@@ -356,6 +356,9 @@ func (s *Service) checkRequest(ctx context.Context, u User, req JobRequest) (*De
 		if req.Shots > d.maxShots() {
 			v.add("shots", "must be at most %d on %s", d.maxShots(), d.QRN)
 		}
+		if req.Shots >= 1 && req.Shots < d.MinShots {
+			v.add("shots", "must be at least %d on %s", d.MinShots, d.QRN)
+		}
 		checkProgramsOn(&v, req, d)
 		if nm, ok := req.RuntimeOptions["noiseModel"]; ok && nm != nil {
 			name, _ := nm.(string)
@@ -702,6 +705,8 @@ func (s *Service) EstimateCost(ctx context.Context, u User, deviceQRN string, sh
 		v.add("shots", "must be at least 1")
 	} else if ok && shots > d.maxShots() {
 		v.add("shots", "must be at most %d on %s", d.maxShots(), d.QRN)
+	} else if ok && shots < d.MinShots {
+		v.add("shots", "must be at least %d on %s", d.MinShots, d.QRN)
 	}
 	if err := v.err(); err != nil {
 		return 0, err

@@ -54,10 +54,12 @@ type Service struct {
 	userLocks [64]sync.Mutex // one user's creates count and store one at a time
 
 	devices *catalogue
-	runner  *runner
-	notes   *notifier  // tells Wait and event streams about job changes
-	feed    ChangeFeed // the store's, if it has one
-	obs     Observer   // measurements, for metrics
+	// simulator is the backend of the built-in devices (Simulator).
+	simulator *simBackend
+	runner    *runner
+	notes     *notifier  // tells Wait and event streams about job changes
+	feed      ChangeFeed // the store's, if it has one
+	obs       Observer   // measurements, for metrics
 
 	// release gives back an ExclusiveStore; exclusive says whether the
 	// store is one (no other Service can hold a lease in it).
@@ -235,10 +237,10 @@ func New(store Store, opts ...Option) (*Service, error) {
 	if s.credits && s.ledger == nil {
 		return nil, fmt.Errorf("quantum: WithCredits(true): the store keeps no credits (it is not a quantum.CreditLedger, as store.NewMemory, store/badger and store/postgres are)")
 	}
+	s.simulator = &simBackend{budget: s.budget, maxWork: s.maxWork, compiled: newCompiledCache()}
 	if s.builtin {
-		backend := &simBackend{budget: s.budget, maxWork: s.maxWork, compiled: newCompiledCache()}
 		for _, d := range builtinDevices(s.now()) {
-			if err := s.RegisterDevice(d, backend); err != nil {
+			if err := s.RegisterDevice(d, s.simulator); err != nil {
 				return nil, err
 			}
 		}
@@ -363,6 +365,13 @@ func (s *Service) internal(ctx context.Context, err error, what string) *Error {
 	return Errorf(EINTERNAL, "internal error")
 }
 
+// Simulator returns the backend the built-in devices run on: OpenQASM 2
+// and 3 and QIR on package sim, within the Service's memory budget and
+// work bound, enforcing a device's Topology and Calibration (its coupled
+// qubits). Register devices of your own on it: a mock QPU of the layout
+// your code targets, say.
+func (s *Service) Simulator() Backend { return s.simulator }
+
 // RegisterDevice adds a device that runs on backend, or replaces the one
 // with the same QRN. The QRN must be vendor:provider:sim|qpu:name, and
 // Vendor one of Vendors. An error names the device (its QRN, else its
@@ -385,6 +394,10 @@ func (s *Service) RegisterDevice(d Device, b Backend) error {
 	case b == nil:
 		return fmt.Errorf("quantum: device %q: a backend is required", id)
 	}
+	if err := d.checkTopology(); err != nil {
+		return fmt.Errorf("quantum: device %q: %w", id, err)
+	}
+	d = d.clone() // the caller's topology and calibration stay theirs
 	if d.Status == "" {
 		d.Status = DeviceOnline
 	}

@@ -118,6 +118,9 @@ func (b *simBackend) compileFormat(ctx context.Context, t Task, limit int) (*pro
 	if p.Version != want {
 		return nil, invalid("program.format", "is %s but the program is OpenQASM %d", t.Program.Format, p.Version)
 	}
+	if err := checkCoupling(t.Device, p.Circuit); err != nil {
+		return nil, err
+	}
 	c, _ := p.Circuit.Compact()
 	return &program{numQubits: c.NumQubits, declaredQubits: p.Circuit.NumQubits, circuit: c, resultBits: p.OutputBits}, nil
 }
@@ -133,6 +136,11 @@ func (b *simBackend) compileQIR(ctx context.Context, t Task, limit int) (*progra
 	var ep *qir.EntryPointError
 	switch {
 	case err == nil:
+		if p.Circuit != nil {
+			if err := checkCoupling(t.Device, p.Circuit); err != nil {
+				return nil, err
+			}
+		}
 		return &program{numQubits: p.NumQubits, circuit: p.Circuit, resultBits: p.ResultBits, qir: p}, nil
 	case isContextErr(err):
 		return nil, err

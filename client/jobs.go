@@ -157,6 +157,17 @@ func (c *Client) GetDevice(ctx context.Context, qrn string) (*quantum.Device, er
 	return &d, nil
 }
 
+func (c *Client) GetDeviceCalibrations(ctx context.Context, qrn string) (*quantum.CalibrationDocument, error) {
+	if err := quantum.CheckDeviceQRN(qrn); err != nil {
+		return nil, err
+	}
+	var d quantum.CalibrationDocument
+	if err := c.do(ctx, call{method: "GET", path: []string{"devices", qrn, "calibrations"}, idempotent: true}, &d, nil); err != nil {
+		return nil, err
+	}
+	return &d, nil
+}
+
 func (c *Client) EstimateCost(ctx context.Context, deviceQRN string, shots int) (float64, error) {
 	var r struct {
 		EstimatedCost float64 `json:"estimatedCost"`

@@ -48,3 +48,12 @@ func (h *handler) getDevice(w http.ResponseWriter, r *http.Request, u quantum.Us
 	}
 	h.ok(w, http.StatusOK, d)
 }
+
+func (h *handler) getDeviceCalibrations(w http.ResponseWriter, r *http.Request, u quantum.User) {
+	d, err := h.svc.GetDeviceCalibrations(r.Context(), u, r.PathValue("device_qrn"))
+	if err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	h.ok(w, http.StatusOK, d)
+}

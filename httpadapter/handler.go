@@ -101,6 +101,7 @@ func (h *handler) routes() {
 
 	m.HandleFunc("GET /api/v1/devices", h.authed(h.listDevices))
 	m.HandleFunc("GET /api/v1/devices/{device_qrn}", h.authed(h.getDevice))
+	m.HandleFunc("GET /api/v1/devices/{device_qrn}/calibrations", h.authed(h.getDeviceCalibrations))
 
 	m.HandleFunc("GET /api/v1/billing/credits/balance", h.authed(h.creditsBalance))
 }

@@ -69,6 +69,8 @@ var suite = []struct {
 	{"Devices/Offline", testDeviceOffline},
 	{"Devices/Retired", testDeviceRetired},
 	{"Devices/FailsOnCue", testDeviceFailsOnCue},
+	{"QPU/Coupling", testQPUCoupling},
+	{"QPU/Documents", testQPUDocuments},
 	{"Wait/Finished", testWaitFinished},
 	{"Wait/CancelledContext", testWaitCancelledContext},
 	{"Wait/DeadlineWhileRunning", testWaitDeadline},

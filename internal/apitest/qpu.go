@@ -1,0 +1,142 @@
+package apitest
+
+import (
+	"testing"
+	"time"
+
+	"github.com/qjobs/quantum"
+)
+
+// mockQPU registers a 2×3 square-lattice QPU on the Service's simulator,
+// qubit ids cols·row + col:
+//
+//	0 - 1 - 2
+//	|   |   |
+//	3 - 4 - 5
+func (e *env) mockQPU(edit ...func(*quantum.Device)) string {
+	e.t.Helper()
+	readout := 0.02
+	d := quantum.Device{
+		Name: "Mock Grid", QRN: "qbraid:qbraid:qpu:grid", Vendor: "qbraid", Provider: "qbraid",
+		DeviceType: quantum.DeviceQPU, RunInputTypes: []string{"qasm2", "qasm3"}, NumberQubits: 6,
+		MinShots: 10, MaxShots: 5000, BatchJobSupport: true, Pricing: quantum.Pricing{PerTask: 0.3, PerShot: 0.0009},
+		Topology: &quantum.Topology{Type: quantum.TopologySquareLattice, Rows: 2, Cols: 3},
+		Calibration: &quantum.Calibration{
+			LastCalibrated: time.Date(2026, 11, 25, 6, 0, 0, 0, time.UTC),
+			Qubits:         map[int]quantum.QubitCalibration{0: {GateErrorRB: 0.001, ReadoutError: &readout}, 4: {GateErrorRB: 0.002}},
+			Edges:          []quantum.EdgeCalibration{{Gate: "cz", Source: 0, Target: 1, Value: 0.01}, {Gate: "cz", Source: 4, Target: 1, Value: 0.02}},
+		},
+	}
+	for _, f := range edit {
+		f(&d)
+	}
+	if err := e.svc.RegisterDevice(d, e.svc.Simulator()); err != nil {
+		e.t.Fatal(err)
+	}
+	return d.QRN
+}
+
+// testQPUCoupling: a QPU's coupling map is its calibration's edges
+// (direction ignored), or its topology's neighbours without them; a gate
+// between qubits it does not couple is refused naming them, its shot
+// bounds hold, and a program on coupled qubits runs.
+func testQPUCoupling(t *testing.T, target Target) {
+	e := open(t, target)
+	qpu := e.mockQPU()
+	prog := func(body string) quantum.JobRequest {
+		return quantum.JobRequest{DeviceQRN: qpu, Shots: 100, Program: &quantum.Program{Format: "qasm2",
+			Data: "OPENQASM 2.0;\ninclude \"qelib1.inc\";\nqreg q[6];\ncreg c[6];\n" + body + "measure q -> c;\n"}}
+	}
+	done := e.wait(e.alice, e.create(e.alice, prog("x q[0];\ncx q[0],q[1];\ncz q[1],q[4];\n")).JobQRN)
+	if done.Status != quantum.StatusCompleted {
+		t.Fatalf("a program on coupled qubits: %s", done.Status)
+	}
+	_, err := e.alice.CreateJob(ctx, prog("h q[0];\ncx q[4],q[0];\n"))
+	wantErr(t, "cx between 4 and 0", err, invalid(field("program.data",
+		"6:1: qubits 0 and 4 are not coupled on qbraid:qbraid:qpu:grid: a gate may join only coupled qubits (its topology and calibration edges)")))
+	// 1-2 are neighbours in the lattice but not an edge of the calibration.
+	_, err = e.alice.CreateJob(ctx, prog("cx q[1],q[2];\n"))
+	if quantum.ErrorCode(err) != quantum.EVALIDATION {
+		t.Fatalf("cx 1-2, not a calibrated edge: %v", err)
+	}
+	few := prog("")
+	few.Shots = 9
+	_, err = e.alice.CreateJob(ctx, few)
+	wantErr(t, "9 shots", err, invalid(field("shots", "must be at least 10 on qbraid:qbraid:qpu:grid")))
+
+	// Without a calibration, the lattice's neighbours are coupled.
+	lattice := e.mockQPU(func(d *quantum.Device) { d.QRN, d.Calibration = "qbraid:qbraid:qpu:lattice", nil })
+	req := prog("cx q[1],q[2];\ncx q[2],q[5];\n")
+	req.DeviceQRN = lattice
+	if j := e.wait(e.alice, e.create(e.alice, req).JobQRN); j.Status != quantum.StatusCompleted {
+		t.Fatalf("lattice neighbours: %s", j.Status)
+	}
+	req = prog("cx q[0],q[5];\n")
+	req.DeviceQRN = lattice
+	if _, err := e.alice.CreateJob(ctx, req); quantum.ErrorCode(err) != quantum.EVALIDATION {
+		t.Fatalf("cx 0-5 on the lattice: %v", err)
+	}
+
+	// A clipped lattice of columns 1-2 over 0-2, ids row by row:
+	//	    0 - 1
+	//	    |   |
+	//	2 - 3 - 4
+	clipped := e.mockQPU(func(d *quantum.Device) {
+		d.QRN, d.Calibration, d.NumberQubits = "qbraid:qbraid:qpu:clipped", nil, 5
+		d.Topology = &quantum.Topology{Type: quantum.TopologyClipped, GridCols: 3, RowSpans: [][2]int{{1, 2}, {0, 2}}}
+	})
+	clippedProg := func(body string) quantum.JobRequest {
+		return quantum.JobRequest{DeviceQRN: clipped, Shots: 100, Program: &quantum.Program{Format: "qasm2",
+			Data: "OPENQASM 2.0;\ninclude \"qelib1.inc\";\nqreg q[5];\ncreg c[5];\n" + body + "measure q -> c;\n"}}
+	}
+	if j := e.wait(e.alice, e.create(e.alice, clippedProg("cx q[0],q[3];\ncx q[2],q[3];\ncx q[4],q[1];\n")).JobQRN); j.Status != quantum.StatusCompleted {
+		t.Fatalf("clipped neighbours: %s", j.Status)
+	}
+	for _, body := range []string{"cx q[0],q[2];\n", "cx q[1],q[3];\n"} {
+		if _, err := e.alice.CreateJob(ctx, clippedProg(body)); quantum.ErrorCode(err) != quantum.EVALIDATION {
+			t.Fatalf("%q on the clipped lattice: %v", body, err)
+		}
+	}
+}
+
+// testQPUDocuments: the device document carries its topology and shot
+// bounds; its calibration route answers the calibration, and a simulator's
+// a 404.
+func testQPUDocuments(t *testing.T, target Target) {
+	e := open(t, target)
+	qpu := e.mockQPU()
+	d, err := e.alice.GetDevice(ctx, qpu)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantEqual(t, "topology", d.Topology, &quantum.Topology{Type: quantum.TopologySquareLattice, Rows: 2, Cols: 3})
+	if d.MinShots != 10 || d.MaxShots != 5000 || d.DeviceType != quantum.DeviceQPU {
+		t.Fatalf("minShots %d, maxShots %d, type %s", d.MinShots, d.MaxShots, d.DeviceType)
+	}
+	cal, err := e.alice.GetDeviceCalibrations(ctx, qpu)
+	if err != nil {
+		t.Fatal(err)
+	}
+	readout := 0.02
+	wantEqual(t, "calibration", &quantum.CalibrationDocument{DeviceQRNs: cal.DeviceQRNs, Provider: cal.Provider,
+		LastCalibrated: cal.LastCalibrated, FetchedAt: cal.FetchedAt, Qubits: cal.Qubits, Edges: cal.Edges}, &quantum.CalibrationDocument{
+		DeviceQRNs: []string{qpu}, Provider: "qbraid", LastCalibrated: "2026-11-25T06:00:00.000Z", FetchedAt: cal.FetchedAt,
+		Qubits: map[string]quantum.CalibratedQubit{
+			"0": {GateError: map[string]float64{"rb": 0.001}, ReadoutError: &readout},
+			"4": {GateError: map[string]float64{"rb": 0.002}},
+		},
+		Edges: quantum.CalibratedEdges{GateError: map[string][]quantum.CalibratedEdge{"cz": {{Source: 0, Target: 1, Value: 0.01}, {Source: 4, Target: 1, Value: 0.02}}}},
+	})
+	_, err = e.alice.GetDeviceCalibrations(ctx, flagship)
+	wantErr(t, "a simulator's calibration", err, errorf(quantum.ENOTFOUND, "Calibration data not found for this device"))
+	for _, bad := range []func(*quantum.Device){
+		func(d *quantum.Device) { d.Topology.Rows = 3 },
+		func(d *quantum.Device) { d.Topology.Type = "ring" },
+		func(d *quantum.Device) { d.Calibration.Edges[0].Target = 6 },
+		func(d *quantum.Device) { d.MinShots = 6000 },
+	} {
+		if err := e.svc.UpdateDevice(qpu, bad); err == nil {
+			t.Error("a bad topology, calibration or shot bound was accepted")
+		}
+	}
+}
