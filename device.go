@@ -46,8 +46,12 @@ type Device struct {
 	// whose gates join qubits it does not couple (qpu.go).
 	Topology    *Topology    `json:"topology,omitempty"`
 	Calibration *Calibration `json:"-"`
-	CreatedAt   time.Time    `json:"-"`
-	UpdatedAt   time.Time    `json:"-"`
+	// MinRunTime is the least a job takes on the device, as a QPU's
+	// shortest task does (its cancel still stops it at once): a job that
+	// ran faster is held until then. Its cost counts the time held.
+	MinRunTime time.Duration `json:"-"`
+	CreatedAt  time.Time     `json:"-"`
+	UpdatedAt  time.Time     `json:"-"`
 }
 
 // Pricing is in credits (1 credit = $0.01).

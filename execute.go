@@ -71,6 +71,9 @@ func (r *runner) execute(job *JobRecord) {
 		task.Program = jp.Program
 		out, err = runOne(ctx, b, task)
 	}
+	if err == nil && d != nil && d.MinRunTime > 0 {
+		err = holdUntil(ctx, start.Add(d.MinRunTime))
+	}
 	elapsed := time.Since(start)
 	if err != nil {
 		switch cause := context.Cause(ctx); {
@@ -153,4 +156,22 @@ func checkCounts(res *RunResult, shots int) error {
 		return fmt.Errorf("the backend returned counts for %d shots, not %d", total, shots)
 	}
 	return nil
+}
+
+// holdUntil waits until t, or until ctx ends (with its error): a QPU's job
+// takes at least its device's MinRunTime, and a cancel still stops it at
+// once.
+func holdUntil(ctx context.Context, t time.Time) error {
+	wait := time.Until(t)
+	if wait <= 0 {
+		return nil
+	}
+	timer := time.NewTimer(wait)
+	defer timer.Stop()
+	select {
+	case <-timer.C:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
 }

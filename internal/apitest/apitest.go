@@ -71,6 +71,7 @@ var suite = []struct {
 	{"Devices/FailsOnCue", testDeviceFailsOnCue},
 	{"QPU/Coupling", testQPUCoupling},
 	{"QPU/Documents", testQPUDocuments},
+	{"QPU/MinRunTime", testQPUMinRunTime},
 	{"Wait/Finished", testWaitFinished},
 	{"Wait/CancelledContext", testWaitCancelledContext},
 	{"Wait/DeadlineWhileRunning", testWaitDeadline},

@@ -140,3 +140,27 @@ func testQPUDocuments(t *testing.T, target Target) {
 		}
 	}
 }
+
+// testQPUMinRunTime: a job on a device with a MinRunTime takes at least
+// that long, and a cancel still ends it at once.
+func testQPUMinRunTime(t *testing.T, target Target) {
+	e := open(t, target)
+	const hold = 300 * time.Millisecond
+	qpu := e.mockQPU(func(d *quantum.Device) { d.MinRunTime = hold })
+	req := quantum.JobRequest{DeviceQRN: qpu, Shots: 100, Program: &quantum.Program{Format: "qasm2",
+		Data: "OPENQASM 2.0;\ninclude \"qelib1.inc\";\nqreg q[2];\ncreg c[2];\nh q[0];\ncx q[0],q[1];\nmeasure q -> c;\n"}}
+	done := e.wait(e.alice, e.create(e.alice, req).JobQRN)
+	if done.Status != quantum.StatusCompleted || done.TimeStamps.ExecutionDuration < hold.Milliseconds() {
+		t.Fatalf("%s after %d ms, want COMPLETED after at least %v", done.Status, done.TimeStamps.ExecutionDuration, hold)
+	}
+	long := e.mockQPU(func(d *quantum.Device) { d.QRN, d.MinRunTime = "qbraid:qbraid:qpu:slow", time.Hour })
+	req.DeviceQRN = long
+	j := e.create(e.alice, req)
+	e.running(j.JobQRN)
+	if err := e.alice.CancelJob(ctx, j.JobQRN); err != nil {
+		t.Fatal(err)
+	}
+	if done := e.wait(e.alice, j.JobQRN); done.Status != quantum.StatusCancelled {
+		t.Fatalf("a cancelled job held for an hour: %s", done.Status)
+	}
+}
