@@ -114,15 +114,16 @@ func CompileProgram(src string, opts Options) (*Program, error) {
 // CompileProgramContext is CompileProgram that gives up when ctx is done,
 // as CompileContext does.
 func CompileProgramContext(ctx context.Context, src string, opts Options) (*Program, error) {
-	prog, _, err := compileProgram(ctx, src, opts, streams(src))
+	prog, _, err := compileProgram(ctx, src, opts, streams(src), false)
 	return prog, err
 }
 
 // compileProgram compiles and also reports the bytes charged against
 // MaxBytes, for the tests that check the charges.
 //
-// stream compiles src as it is read (see streams), else parsed whole first.
-func compileProgram(ctx context.Context, src string, opts Options, stream bool) (prog *Program, charged int64, err error) {
+// stream compiles src as it is read (see streams), else parsed whole
+// first; general parses it without the parser's shortcuts (see parser).
+func compileProgram(ctx context.Context, src string, opts Options, stream, general bool) (prog *Program, charged int64, err error) {
 	var c *compiler
 	defer func() {
 		if r := recover(); r != nil {
@@ -147,11 +148,11 @@ func compileProgram(ctx context.Context, src string, opts Options, stream bool) 
 	poll.check()
 	if stream {
 		c = newCompiler(opts, 3, poll)
-		if err := compileStreaming(c, src); err != nil {
+		if err := compileStreaming(c, src, general); err != nil {
 			return nil, c.cost, err
 		}
 	} else {
-		stmts, version, phys, perr := parse(src, poll)
+		stmts, version, phys, perr := parse(src, poll, general)
 		if perr != nil {
 			return nil, 0, perr
 		}
@@ -186,8 +187,8 @@ func streams(src string) bool {
 // the whole parsed program would: a parse error anywhere before a lowering
 // error, so after a lowering error (or an end statement) it parses the
 // rest. A parse error panics, as the parser's errors do.
-func compileStreaming(c *compiler, src string) *Error {
-	p := &parser{lx: newLexer(src, c.poll), version: 3}
+func compileStreaming(c *compiler, src string, general bool) *Error {
+	p := &parser{lx: newLexer(src, c.poll), version: 3, general: general}
 	p.versionLine()
 	c.version = p.version
 	// Most statements end with a semicolon: their count sizes the

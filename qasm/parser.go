@@ -27,6 +27,10 @@ type parser struct {
 	// physPos.
 	nphys   int
 	physPos position
+	// general reads every parameter and operand with the expression
+	// parser, none of the shortcuts for the common shapes: the tests
+	// compare the two.
+	general bool
 
 	idents  slab[xIdent]
 	ints    slab[xInt]
@@ -78,9 +82,10 @@ func (p *parser) recycle(kept bool) {
 	p.unarys.reuse()
 }
 
-// parse turns src into its statements and its major version.
-func parse(src string, poll *poller) (stmts []stmt, version int, phys physInfo, err *Error) {
-	p := &parser{lx: newLexer(src, poll), version: 3}
+// parse turns src into its statements and its major version; general
+// as in parser.
+func parse(src string, poll *poller, general bool) (stmts []stmt, version int, phys physInfo, err *Error) {
+	p := &parser{lx: newLexer(src, poll), version: 3, general: general}
 	defer func() {
 		if r := recover(); r != nil {
 			b, ok := r.(bail)
@@ -690,13 +695,16 @@ func (p *parser) gateCall() stmt {
 // param parses a gate's parameter: a number before a "," or ")" without
 // the expression parser, anything else with it.
 func (p *parser) param() expr {
-	t, next := p.peek(), p.peekAt(1)
-	if t.kind != tFloat || !next.is(",") && !next.is(")") || strings.IndexByte(t.text, '_') >= 0 {
+	t := p.peek()
+	if p.general || p.depth+2 > maxDepth || t.kind != tFloat || strings.IndexByte(t.text, '_') >= 0 {
 		return p.expr()
 	}
 	v, err := strconv.ParseFloat(t.text, 64)
 	if err != nil {
 		return p.expr() // which reports it
+	}
+	if next := p.peekAt(1); !next.is(",") && !next.is(")") {
+		return p.expr()
 	}
 	p.next()
 	x := p.floats.new()
@@ -706,25 +714,36 @@ func (p *parser) param() expr {
 
 // operand parses a gate's operand. The two forms nearly every program
 // writes, q and q[3] before a "," or ";", are read without the
-// expression parser: the node it would build, from the slabs.
+// expression parser: the node it would build, from the slabs. As in
+// param, each token is checked before the next is lexed.
 func (p *parser) operand() expr {
-	t0, t1 := p.peek(), p.peekAt(1)
-	if t0.kind != tIdent || plainIdent(t0.text) {
+	t0 := p.peek()
+	if p.general || p.depth+2 > maxDepth || t0.kind != tIdent || plainIdent(t0.text) {
 		return p.expr()
 	}
+	t1 := p.peekAt(1)
 	if t1.is(",") || t1.is(";") {
 		p.next()
 		x := p.idents.new()
 		*x = xIdent{t0.pos, t0.text}
 		return x
 	}
-	t2, t3, t4 := p.peekAt(2), p.peekAt(3), p.peekAt(4)
-	if !t1.is("[") || t2.kind != tInt || !t3.is("]") || !t4.is(",") && !t4.is(";") || isClassicalType(t0.text) {
+	if !t1.is("[") || isClassicalType(t0.text) {
+		return p.expr()
+	}
+	t2 := p.peekAt(2)
+	if t2.kind != tInt {
 		return p.expr()
 	}
 	v, err := parseInt(t2.text)
 	if err != nil {
 		return p.expr() // which reports it
+	}
+	if !p.peekAt(3).is("]") {
+		return p.expr()
+	}
+	if t4 := p.peekAt(4); !t4.is(",") && !t4.is(";") {
+		return p.expr()
 	}
 	p.next()
 	p.next()

@@ -1,0 +1,156 @@
+package qasm
+
+import (
+	"context"
+	"fmt"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// The parser reads the parameters and operands most programs write
+// without the expression parser (param, operand). Whatever it reads must
+// be the tree the expression parser builds, and where that one fails, the
+// same error; in both cases it must stop at the same token. These are
+// the shapes it takes and, around them, those it must hand on: other
+// operators and precedences, calls, indexes, numbers the parser refuses,
+// broken expressions.
+var shortcutParams = []string{
+	"0.5", "3", "-2", "-0.5", "pi", "-pi", "theta", "π", "1e-3", ".5", "5.", "1e999", "0x10", "1_000", "1_0.5",
+	"pi/2", "-pi/4", "2*pi", "pi+1", "1-pi", "a*b", "-a-b", "-1/-1", "2/0", "0.5*0.25",
+	"pi/2*3", "-pi^2", "pi^2", "-pi**2", "2-1-1", "1/2/2", "1-2*3", "1*2-3", "1+2+3", "-(pi)", "(pi)/2",
+	"pi/(2)", "--pi", "- -1", "+pi", "+1/2", "-+1", "sin(pi)/2", "pi/sin(1)", "a[0]", "a[0]/2", "2/a[1]",
+	"pi%2", "1<<2", "1==1", "true", "-true", "false/2", "measure q", "int(1)", "int[8](1)/2", "durationof({x q;})",
+	"2ns", "2ns/2", "1im", "-1im", "99999999999999999999", "-99999999999999999999", "1/99999999999999999999",
+	"18446744073709551615", "0b2", "1..2", "1e", "pi/", "/2", "-", "", "pi 2", "pi/2 3", "(pi/2", "pi/2)",
+	"pi/-", "*", "pi//x\n/2", "pi /* note */ / 2", "pi/ /* never closed", "99999999999999999999 /* never closed",
+	"pi /* never closed", "true /* never closed", "\"s\"", "pi/\"s\"", "$0", "$0/2", "pi/$1", "1_/2", "a.b",
+}
+
+// shortcutOperands are gate operands, in the same spirit.
+var shortcutOperands = []string{
+	"q", "q[0]", "q[15]", "r", "q[0+1]", "q[-1]", "q[0][0]", "q[0:1]", "q[{0,1}]", "q[0,1]", "q[0.5]", "q[a]",
+	"q[99999999999999999999]", "q[99999999999999999999 /* never closed", "q[0 /* never closed", "q[0] /* never closed",
+	"q[0) /* never closed", "q[", "q[]", "q[0", "q]", "int", "int[4]", "int[4](q)", "true", "measure q", "$0",
+	"$0[0]", "q ++ r", "(q)", "0", "q[0x1]", "q[0_1]",
+}
+
+// parseBothWays parses src's first statement with the shortcuts and
+// without, and reports how the two differ, or "".
+func parseBothWays(src string, version int) string {
+	var out [2]string
+	for i, general := range []bool{false, true} {
+		p := &parser{lx: newLexer(src, newPoller(context.Background())), version: version, general: general}
+		var s stmt
+		if err := catch(func() { s = p.statement() }); err != nil {
+			out[i] = "error: " + err.Error()
+			continue
+		}
+		// the tree, deeply (%#v would print pointers), and where the
+		// parser stopped
+		var next token
+		err := catch(func() { next = p.peek() })
+		out[i] = fmt.Sprintf("%s\nnext: %+v %v depth %d", dump(reflect.ValueOf(s)), next, err, p.depth)
+	}
+	if out[0] != out[1] {
+		return fmt.Sprintf("with the shortcuts:\n%s\nwithout:\n%s", out[0], out[1])
+	}
+	return ""
+}
+
+// dump writes a syntax tree with everything its nodes hold.
+func dump(v reflect.Value) string {
+	switch v.Kind() {
+	case reflect.Invalid:
+		return "nil"
+	case reflect.Interface, reflect.Pointer:
+		if v.IsNil() {
+			return "nil"
+		}
+		return dump(v.Elem())
+	case reflect.Struct:
+		var b strings.Builder
+		b.WriteString(v.Type().Name() + "{")
+		for i := range v.NumField() {
+			fmt.Fprintf(&b, "%s:%s ", v.Type().Field(i).Name, dump(v.Field(i)))
+		}
+		return b.String() + "}"
+	case reflect.Slice:
+		var b strings.Builder
+		fmt.Fprintf(&b, "[%d:", v.Len())
+		for i := range v.Len() {
+			b.WriteString(dump(v.Index(i)) + " ")
+		}
+		return b.String() + "]"
+	case reflect.Float64:
+		// the bits: -0 and 0 differ
+		return fmt.Sprintf("%v(%x)", v.Float(), v.Float())
+	case reflect.String:
+		return fmt.Sprintf("%q", v.String())
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		return fmt.Sprint(v.Int())
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		return fmt.Sprint(v.Uint())
+	case reflect.Bool:
+		return fmt.Sprint(v.Bool())
+	}
+	panic("dump: a node holds a " + v.Kind().String())
+}
+
+// shortcutStatements places a parameter or an operand in the statements
+// that read them.
+func shortcutStatements(param, operand string) []string {
+	return []string{
+		"rz(" + param + ") q[0];",
+		"U(" + param + ", " + param + ", " + param + ") q;",
+		"g(1, " + param + ",2) q, r;",
+		"g(" + param + ");",
+		"ctrl @ rz(" + param + ") q[0], q[1];",
+		"h " + operand + ";",
+		"cx " + operand + ", " + operand + ";",
+		"cx q[1], " + operand + ";\nh q;",
+		"rz(" + param + ") " + operand + ";",
+	}
+}
+
+func TestShortcutsAsGeneral(t *testing.T) {
+	n := max(len(shortcutParams), len(shortcutOperands))
+	for i := range n {
+		param, operand := shortcutParams[i%len(shortcutParams)], shortcutOperands[i%len(shortcutOperands)]
+		for _, src := range shortcutStatements(param, operand) {
+			for _, v := range []int{2, 3} {
+				if d := parseBothWays(src, v); d != "" {
+					t.Errorf("OpenQASM %d, %q:\n%s", v, src, d)
+				}
+			}
+		}
+	}
+	// At the nesting limit, where the expression parser refuses one
+	// level more: the shortcuts must refuse it too.
+	for _, n := range []int{98, 99, 100} {
+		for _, src := range shortcutStatements("pi/2", "q[0]") {
+			src = strings.Repeat("{", n) + src + strings.Repeat("}", n)
+			if d := parseBothWays(src, 3); d != "" {
+				t.Errorf("%d blocks deep, %q:\n%s", n, src, d)
+			}
+		}
+	}
+}
+
+func FuzzShortcutsAsGeneral(f *testing.F) {
+	for i, s := range shortcutParams {
+		f.Add(s, shortcutOperands[i%len(shortcutOperands)])
+	}
+	f.Fuzz(func(t *testing.T, param, operand string) {
+		if len(param)+len(operand) > 4<<10 {
+			return
+		}
+		for _, src := range shortcutStatements(param, operand) {
+			for _, v := range []int{2, 3} {
+				if d := parseBothWays(src, v); d != "" {
+					t.Fatalf("OpenQASM %d, %q:\n%s", v, src, d)
+				}
+			}
+		}
+	})
+}
