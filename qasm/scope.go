@@ -97,11 +97,18 @@ type lookedUp struct {
 
 func (l *lookedUp) get(name string) (*symbol, bool) {
 	for i := range l.n {
-		if l.names[i] == name {
+		if sameName(l.names[i], name) {
 			return l.syms[i], true
 		}
 	}
 	return nil, false
+}
+
+// sameName is a == b for the short names of a program, which differ in
+// their first byte more often than not: that one is compared without a
+// call.
+func sameName(a, b string) bool {
+	return len(a) == len(b) && (a == "" || a[0] == b[0]) && a == b
 }
 
 func (l *lookedUp) put(name string, sym *symbol) {

@@ -3,6 +3,7 @@ package qasm
 import (
 	"context"
 	"fmt"
+	"math"
 	"reflect"
 	"strings"
 	"testing"
@@ -153,4 +154,29 @@ func FuzzShortcutsAsGeneral(f *testing.F) {
 			}
 		}
 	})
+}
+
+// wrapAngle skips math.Remainder for the angles it would leave as they
+// are; it must agree with it everywhere, at the edges most of all.
+func TestWrapAngleAsRemainder(t *testing.T) {
+	xs := []float64{0, math.Copysign(0, -1), 1, -1, math.Pi, 2 * math.Pi, -2 * math.Pi, 4 * math.Pi, 6 * math.Pi, 1e7, -1e300,
+		math.SmallestNonzeroFloat64, math.MaxFloat64, math.Inf(1), math.Inf(-1), math.NaN()}
+	for _, x := range []float64{2 * math.Pi, 4 * math.Pi} {
+		for _, d := range []float64{math.Inf(1), math.Inf(-1)} {
+			y := x
+			for range 4 {
+				y = math.Nextafter(y, d)
+				xs = append(xs, y, -y)
+			}
+		}
+	}
+	for i := range 1000 {
+		xs = append(xs, float64(i)*0.013-6.5)
+	}
+	for _, x := range xs {
+		got, want := wrapAngle(x), math.Remainder(x, 4*math.Pi)
+		if math.Float64bits(got) != math.Float64bits(want) && !(math.IsNaN(got) && math.IsNaN(want)) {
+			t.Errorf("wrapAngle(%v) = %v, math.Remainder gives %v", x, got, want)
+		}
+	}
 }
