@@ -692,23 +692,98 @@ func (p *parser) gateCall() stmt {
 	return g
 }
 
-// param parses a gate's parameter: a number before a "," or ")" without
-// the expression parser, anything else with it.
+// param parses a gate's parameter. The shapes nearly every program
+// writes before a "," or ")", an operand or two joined by + - * or /,
+// the first maybe negated (0.5, pi, -2, pi/2, -pi/4, 2*theta; an operand
+// is a number or a name), are read without the expression parser: the
+// nodes it would build, from the slabs. Any other shape goes to it, and
+// so does anything it would report: a number it refuses, and nesting
+// past maxDepth.
 func (p *parser) param() expr {
-	t := p.peek()
-	if p.general || p.depth+2 > maxDepth || t.kind != tFloat || strings.IndexByte(t.text, '_') >= 0 {
+	if p.general || p.depth+2 > maxDepth {
 		return p.expr()
 	}
-	v, err := strconv.ParseFloat(t.text, 64)
-	if err != nil {
-		return p.expr() // which reports it
+	first := p.peek()
+	k := 0 // tokens read
+	neg := first.is("-")
+	if neg {
+		k++
 	}
-	if next := p.peekAt(1); !next.is(",") && !next.is(")") {
+	// Each token is checked before the next is lexed, as the expression
+	// parser would: a lexing error past a number it refuses stays unseen.
+	ka, kb := k, -1
+	ai, af, ok := leafValue(p.peekAt(ka))
+	if !ok {
 		return p.expr()
 	}
-	p.next()
-	x := p.floats.new()
-	*x = xFloat{t.pos, v}
+	k++
+	var bi int64
+	var bf float64
+	if op := p.peekAt(k); op.kind == tOp && len(op.text) == 1 && (op.text[0] == '+' || op.text[0] == '-' || op.text[0] == '*' || op.text[0] == '/') {
+		k++
+		kb = k
+		if bi, bf, ok = leafValue(p.peekAt(kb)); !ok {
+			return p.expr()
+		}
+		k++
+	}
+	if end := p.peekAt(k); !end.is(",") && !end.is(")") {
+		return p.expr()
+	}
+	// The k tokens read are in the buffer.
+	x := p.leaf(&p.toks[p.i+ka], ai, af)
+	if neg {
+		u := p.unarys.new()
+		*u = xUnary{first.pos, "-", x, p.tall(first.pos, height(x))}
+		x = u
+	}
+	if kb >= 0 {
+		op := &p.toks[p.i+kb-1]
+		y := p.leaf(&p.toks[p.i+kb], bi, bf)
+		bin := p.binarys.new()
+		*bin = xBinary{op.pos, op.text, x, y, p.tall(op.pos, max(height(x), height(y)))}
+		x = bin
+	}
+	p.i += k
+	return x
+}
+
+// leafValue reads t as an operand of param's shapes: an integer (i) or
+// a float (f) the expression parser takes without complaint, or a name
+// it reads as just that (followed by an operator, "," or ")": no call,
+// no cast).
+func leafValue(t token) (i int64, f float64, ok bool) {
+	switch t.kind {
+	case tInt:
+		v, err := parseInt(t.text)
+		return v, 0, err == nil
+	case tFloat:
+		if strings.IndexByte(t.text, '_') >= 0 {
+			return 0, 0, false
+		}
+		v, err := strconv.ParseFloat(t.text, 64)
+		return 0, v, err == nil
+	case tIdent:
+		return 0, 0, !plainIdent(t.text)
+	}
+	return 0, 0, false
+}
+
+// leaf builds the node the expression parser builds for t, an operand
+// of param's shapes of the value leafValue read.
+func (p *parser) leaf(t *token, i int64, f float64) expr {
+	switch t.kind {
+	case tInt:
+		x := p.ints.new()
+		*x = xInt{t.pos, i}
+		return x
+	case tFloat:
+		x := p.floats.new()
+		*x = xFloat{t.pos, f}
+		return x
+	}
+	x := p.idents.new()
+	*x = xIdent{t.pos, t.text}
 	return x
 }
 
