@@ -188,7 +188,7 @@ func streams(src string) bool {
 // error, so after a lowering error (or an end statement) it parses the
 // rest. A parse error panics, as the parser's errors do.
 func compileStreaming(c *compiler, src string, general bool) *Error {
-	p := &parser{lx: newLexer(src, c.poll), version: 3, general: general}
+	p := newParser(src, c.poll, general)
 	p.versionLine()
 	c.version = p.version
 	// Most statements end with a semicolon: their count sizes the

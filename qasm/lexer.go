@@ -31,6 +31,15 @@ type token struct {
 
 func (t token) is(op string) bool { return t.kind == tOp && t.text == op }
 
+// isOp is is for an op that is not a constant, where t.text == op would
+// be a call: most ops are one character, compared here without one.
+func (t *token) isOp(op string) bool {
+	if t.kind != tOp || len(t.text) != len(op) || t.text[0] != op[0] {
+		return false
+	}
+	return len(op) == 1 || t.text == op
+}
+
 // describe names a token the way an error message should show it.
 func (t token) describe() string {
 	switch t.kind {

@@ -15,10 +15,11 @@ const maxDepth = 200
 
 type parser struct {
 	lx *lexer
-	// toks holds the tokens the parser has looked at; toks[i] is the next
-	// one. next drops those it has passed, so that the buffer stays small
-	// however long a statement is; so nothing may keep an index into it
-	// across a call of next.
+	// toks holds the tokens the parser has looked at, and up to lexAhead
+	// more; toks[i] is the next one. Those it has passed are dropped as
+	// it lexes more (release), so that the buffer stays small however
+	// long a statement is; so nothing may keep an index into it, but
+	// relative to i, across a call that may lex (tok, peek, next...).
 	toks    []token
 	i       int
 	version int // 2 or 3
@@ -27,9 +28,11 @@ type parser struct {
 	// physPos.
 	nphys   int
 	physPos position
+	// lexErr is the error the lexer stopped at, past the buffered tokens.
+	lexErr *Error
 	// general reads every parameter and operand with the expression
-	// parser, none of the shortcuts for the common shapes: the tests
-	// compare the two.
+	// parser, none of the shortcuts for the common shapes, and lexes a
+	// token at a time: the tests compare the two.
 	general bool
 
 	idents  slab[xIdent]
@@ -85,7 +88,7 @@ func (p *parser) recycle(kept bool) {
 // parse turns src into its statements and its major version; general
 // as in parser.
 func parse(src string, poll *poller, general bool) (stmts []stmt, version int, phys physInfo, err *Error) {
-	p := &parser{lx: newLexer(src, poll), version: 3, general: general}
+	p := newParser(src, poll, general)
 	defer func() {
 		if r := recover(); r != nil {
 			b, ok := r.(bail)
@@ -107,6 +110,12 @@ func parse(src string, poll *poller, general bool) (stmts []stmt, version int, p
 	return stmts, p.version, physInfo{p.nphys, p.physPos}, nil
 }
 
+// newParser returns a parser of src, which it reads as OpenQASM 3 until
+// a version line says otherwise; general as in parser.general.
+func newParser(src string, poll *poller, general bool) *parser {
+	return &parser{lx: newLexer(src, poll), version: 3, general: general}
+}
+
 // physInfo tells the compiler how many physical qubits to set aside.
 type physInfo struct {
 	n   int
@@ -114,44 +123,89 @@ type physInfo struct {
 }
 
 // tok returns the token j places into the buffer, lexing up to it; past
-// the end it is the end.
+// the end it is the end. It, peek and peekAt are small enough to be
+// inlined: the parser asks for a token a few times over, nearly always
+// one already in the buffer.
 func (p *parser) tok(j int) token {
+	if j < len(p.toks) {
+		return p.toks[j]
+	}
+	return p.lex(j)
+}
+
+// lex is tok past the buffer: it lexes lexAhead tokens at a time.
+func (p *parser) lex(j int) token {
 	for j >= len(p.toks) {
 		if n := len(p.toks); n > 0 && p.toks[n-1].kind == tEOF {
 			return p.toks[n-1]
 		}
-		p.toks = append(p.toks, p.lx.next())
+		if p.lexErr != nil {
+			panic(bail{p.lexErr})
+		}
+		j -= p.release()
+		p.fill()
 	}
 	return p.toks[j]
 }
 
-// release drops the tokens before the cursor, once there are enough of
-// them that copying the few after it is cheap: those the parser peeked at.
-func (p *parser) release() {
-	if p.i < 1024 {
-		return
+// lexAhead is how many tokens lex buffers at a time.
+const lexAhead = 32
+
+// fill lexes up to lexAhead tokens into the buffer (general: one). A
+// lexing error stops it, and is kept for when the parser gets there: the
+// parser may well fail before that, and that error is the one to report.
+func (p *parser) fill() {
+	defer func() {
+		if r := recover(); r != nil {
+			b, ok := r.(bail)
+			if !ok {
+				panic(r)
+			}
+			p.lexErr = b.err
+		}
+	}()
+	n := lexAhead
+	if p.general {
+		n = 1
 	}
-	n := copy(p.toks, p.toks[p.i:])
+	for range n {
+		t := p.lx.next()
+		p.toks = append(p.toks, t)
+		if t.kind == tEOF {
+			return
+		}
+	}
+}
+
+// releaseAt is how many tokens the cursor passes before release drops
+// them: enough that copying the few after it is cheap.
+const releaseAt = 1024
+
+// release drops the tokens before the cursor, once it is past releaseAt,
+// but the last (primary steps back over a type name), and returns how
+// many it dropped: the buffer's indexes move down by as many, the
+// cursor's with them.
+func (p *parser) release() int {
+	if p.i < releaseAt {
+		return 0
+	}
+	d := p.i - 1
+	n := copy(p.toks, p.toks[d:])
 	p.toks = p.toks[:n]
-	p.i = 0
+	p.i -= d
+	return d
 }
 
 // groupBuffer is how many tokens afterGroup buffers at most.
 const groupBuffer = 64
 
-func (p *parser) peek() token {
-	if p.i < len(p.toks) {
-		return p.toks[p.i]
-	}
-	return p.tok(p.i)
-}
+func (p *parser) peek() token { return p.tok(p.i) }
 
 func (p *parser) peekAt(k int) token { return p.tok(p.i + k) }
 
-// next consumes a token. The tokens before it go first, so the one it
-// returns stays at p.i-1 (primary steps back over a type name).
+// next consumes a token, which stays in the buffer at p.i-1 (release
+// keeps it: primary steps back over a type name).
 func (p *parser) next() token {
-	p.release()
 	t := p.tok(p.i)
 	if t.kind != tEOF {
 		p.i++
@@ -159,46 +213,53 @@ func (p *parser) next() token {
 	return t
 }
 
-// afterGroup returns the token after the bracketed group that opens at
-// buffer index j (a "(" or a "["). A short group is buffered, so that
-// its tokens are lexed once; past groupBuffer tokens the rest is scanned
-// with a copy of the lexer, which is then dropped, so that looking ahead
-// over a group of a million tokens holds none of them.
-func (p *parser) afterGroup(j int) token {
-	open := p.tok(j)
-	close := "]"
-	if open.is("(") {
-		close = ")"
+// afterGroup returns the token after the bracketed group that opens k
+// tokens past the cursor (a "(" or a "["). A short group is buffered, so
+// that its tokens are lexed once; past groupBuffer tokens the rest is
+// scanned with a copy of the lexer, which is then dropped, so that
+// looking ahead over a group of a million tokens holds none of them.
+func (p *parser) afterGroup(k int) token {
+	open := p.peekAt(k)
+	o, c := open.text[0], byte(']')
+	if o == '(' {
+		c = ')'
 	}
 	var lx *lexer
 	depth := 0
-	for ; ; j++ {
+	for ; ; k++ {
 		var t token
 		switch {
-		case j < len(p.toks):
-			t = p.toks[j]
-		case lx == nil && j-p.i < groupBuffer:
-			t = p.tok(j)
+		case p.i+k < len(p.toks):
+			t = p.toks[p.i+k]
+		case lx == nil && k < groupBuffer:
+			t = p.peekAt(k)
 		default:
 			if lx == nil {
+				if p.lexErr != nil {
+					panic(bail{p.lexErr}) // where the lexer stopped
+				}
 				copied := *p.lx
 				lx = &copied
 			}
 			t = lx.next()
 		}
-		switch {
-		case t.kind == tEOF:
-			fail(open.pos, "%q opened here is never closed with %q", open.text, close)
-		case t.is(open.text):
+		if t.kind == tEOF {
+			fail(open.pos, "%q opened here is never closed with %q", open.text, string(c))
+		}
+		if t.kind != tOp || len(t.text) != 1 {
+			continue
+		}
+		switch t.text[0] {
+		case o:
 			depth++
-		case t.is(close):
+		case c:
 			depth--
 			if depth == 0 {
-				if j+1 < len(p.toks) {
-					return p.toks[j+1]
+				if p.i+k+1 < len(p.toks) {
+					return p.toks[p.i+k+1]
 				}
 				if lx == nil {
-					return p.tok(j + 1)
+					return p.peekAt(k + 1)
 				}
 				return lx.next()
 			}
@@ -207,19 +268,23 @@ func (p *parser) afterGroup(j int) token {
 }
 
 func (p *parser) accept(op string) bool {
-	if p.peek().is(op) {
-		p.next()
-		return true
+	if p.i >= len(p.toks) {
+		p.lex(p.i) // which buffers it: the cursor never passes the end
 	}
-	return false
+	if !p.toks[p.i].isOp(op) {
+		return false
+	}
+	p.i++
+	return true
 }
 
 func (p *parser) expect(op, context string) token {
 	t := p.peek()
-	if !t.is(op) {
+	if !t.isOp(op) {
 		fail(t.pos, "expected %q %s, got %s", op, context, t.describe())
 	}
-	return p.next()
+	p.i++ // t, which is not the end
+	return t
 }
 
 func (p *parser) ident(context string) token {
@@ -584,7 +649,7 @@ func (p *parser) keywordStatement(t token) stmt {
 // castAhead reports whether the type at the cursor, with its [size], is
 // followed by "(": a cast such as int[4](c).
 func (p *parser) castAhead() bool {
-	return p.tok(p.i+1).is("[") && p.afterGroup(p.i+1).is("(")
+	return p.peekAt(1).is("[") && p.afterGroup(1).is("(")
 }
 
 // identStatement parses a statement that starts with a name: a gate call,
@@ -597,7 +662,7 @@ func (p *parser) identStatement() stmt {
 		return p.gateCall()
 	case n.is("("):
 		// name(args); is a call; name(args) qubits; is a gate.
-		after := p.afterGroup(p.i + 1)
+		after := p.afterGroup(1)
 		if after.is(";") && t.text != "gphase" {
 			x := p.expr()
 			p.expect(";", "after the call")
@@ -798,7 +863,7 @@ func (p *parser) operand() expr {
 	}
 	t1 := p.peekAt(1)
 	if t1.is(",") || t1.is(";") {
-		p.next()
+		p.i++ // t0, in the buffer
 		x := p.idents.new()
 		*x = xIdent{t0.pos, t0.text}
 		return x
@@ -820,10 +885,7 @@ func (p *parser) operand() expr {
 	if t4 := p.peekAt(4); !t4.is(",") && !t4.is(";") {
 		return p.expr()
 	}
-	p.next()
-	p.next()
-	p.next()
-	p.next()
+	p.i += 4 // t0 to t3, in the buffer
 	id := p.idents.new()
 	*id = xIdent{t0.pos, t0.text}
 	n := p.ints.new()

@@ -36,22 +36,15 @@ var shortcutOperands = []string{
 	"$0[0]", "q ++ r", "(q)", "0", "q[0x1]", "q[0_1]",
 }
 
-// parseBothWays parses src's first statement with the shortcuts and
-// without, and reports how the two differ, or "".
+// parseBothWays parses src as a program of the version with the
+// shortcuts and without, and reports how the two differ, or "".
 func parseBothWays(src string, version int) string {
+	src = fmt.Sprintf("OPENQASM %d.0;\n%s", version, src)
 	var out [2]string
 	for i, general := range []bool{false, true} {
-		p := &parser{lx: newLexer(src, newPoller(context.Background())), version: version, general: general}
-		var s stmt
-		if err := catch(func() { s = p.statement() }); err != nil {
-			out[i] = "error: " + err.Error()
-			continue
-		}
-		// the tree, deeply (%#v would print pointers), and where the
-		// parser stopped
-		var next token
-		err := catch(func() { next = p.peek() })
-		out[i] = fmt.Sprintf("%s\nnext: %+v %v depth %d", dump(reflect.ValueOf(s)), next, err, p.depth)
+		stmts, v, phys, err := parse(src, newPoller(context.Background()), general)
+		// the trees, deeply (%#v would print pointers)
+		out[i] = fmt.Sprintf("%s\nversion %d, physical %v, error: %v", dump(reflect.ValueOf(stmts)), v, phys, err)
 	}
 	if out[0] != out[1] {
 		return fmt.Sprintf("with the shortcuts:\n%s\nwithout:\n%s", out[0], out[1])
@@ -177,6 +170,28 @@ func TestWrapAngleAsRemainder(t *testing.T) {
 		got, want := wrapAngle(x), math.Remainder(x, 4*math.Pi)
 		if math.Float64bits(got) != math.Float64bits(want) && !(math.IsNaN(got) && math.IsNaN(want)) {
 			t.Errorf("wrapAngle(%v) = %v, math.Remainder gives %v", x, got, want)
+		}
+	}
+}
+
+// The parser lexes tokens ahead of what it reads; an error the lexer
+// meets there must wait until the parser gets to it, so that an error
+// before it comes first, as when a token is lexed at a time (general).
+func TestLexingAheadAsGeneral(t *testing.T) {
+	for _, src := range []string{
+		"h q[0) /* never closed",
+		"h q[0]; h q[1) /* never closed",
+		"h q; \"never closed\nx q;",
+		"h q; /* never closed",
+		"h q[99999999999999999999]; /* never closed",
+		"rz(pi/) q; " + strings.Repeat("x q; ", 40) + "/* never closed",
+		"x q; " + strings.Repeat("x q; ", 40) + "x ); /* never closed",
+		"g(" + strings.Repeat("1, ", 70) + "x x) q; /* never closed",
+		"g(" + strings.Repeat("1, ", 70) + "/* never closed",
+		"g(" + strings.Repeat("1, ", 70) + ") q; 'never closed",
+	} {
+		if d := parseBothWays(src, 3); d != "" {
+			t.Errorf("%q:\n%s", src, d)
 		}
 	}
 }
