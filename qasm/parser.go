@@ -32,7 +32,8 @@ type parser struct {
 	lexErr *Error
 	// general reads every parameter and operand with the expression
 	// parser, none of the shortcuts for the common shapes, and lexes a
-	// token at a time: the tests compare the two.
+	// token at a time by the lexer's general path (next, not lexInto):
+	// the tests compare the two.
 	general bool
 
 	idents  slab[xIdent]
@@ -151,9 +152,10 @@ func (p *parser) lex(j int) token {
 // lexAhead is how many tokens lex buffers at a time.
 const lexAhead = 32
 
-// fill lexes up to lexAhead tokens into the buffer (general: one). A
-// lexing error stops it, and is kept for when the parser gets there: the
-// parser may well fail before that, and that error is the one to report.
+// fill lexes up to lexAhead tokens into the buffer (general: one, by the
+// lexer's general path, next). A lexing error stops it, and is kept for
+// when the parser gets there: the parser may well fail before that, and
+// that error is the one to report.
 func (p *parser) fill() {
 	defer func() {
 		if r := recover(); r != nil {
@@ -164,17 +166,11 @@ func (p *parser) fill() {
 			p.lexErr = b.err
 		}
 	}()
-	n := lexAhead
 	if p.general {
-		n = 1
+		p.toks = append(p.toks, p.lx.next())
+		return
 	}
-	for range n {
-		t := p.lx.next()
-		p.toks = append(p.toks, t)
-		if t.kind == tEOF {
-			return
-		}
-	}
+	p.lx.lexInto(&p.toks, lexAhead)
 }
 
 // releaseAt is how many tokens the cursor passes before release drops

@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"os"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
@@ -149,6 +151,66 @@ func FuzzShortcutsAsGeneral(f *testing.F) {
 	})
 }
 
+// scanNumber reads plain decimals itself and hands everything else to
+// scanNumberAll: every string of a few characters that a number may
+// start with and continue into must be read the same either way.
+func TestScanNumberAsAll(t *testing.T) {
+	alphabet := []string{"0", "1", "9", ".", "_", "e", "E", "+", "-", "x", "b", "o", "i", "m", "s", "n", "d", "t", "u", "µ", "a", " ", ";", "é"}
+	var grow func(s string, depth int)
+	grow = func(s string, depth int) {
+		if s != "" && (s[0] >= '0' && s[0] <= '9' || len(s) > 1 && s[0] == '.' && s[1] >= '0' && s[1] <= '9') {
+			n, k := scanNumber(s)
+			if n2, k2 := scanNumberAll(s); n != n2 || k != k2 {
+				t.Fatalf("%q: scanNumber %d %v, scanNumberAll %d %v", s, n, k, n2, k2)
+			}
+		}
+		if depth == 0 {
+			return
+		}
+		for _, c := range alphabet {
+			grow(s+c, depth-1)
+		}
+	}
+	grow("", 5)
+}
+
+func FuzzScanNumberAsAll(f *testing.F) {
+	for _, s := range []string{"0.5", "1e-3", "0x1F", "1_000", "2ns", "3im", "4.5µs", "1..2", "7;"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if s == "" || s[0] < '0' || s[0] > '9' {
+			return
+		}
+		n, k := scanNumber(s)
+		if n2, k2 := scanNumberAll(s); n != n2 || k != k2 {
+			t.Fatalf("%q: scanNumber %d %v, scanNumberAll %d %v", s, n, k, n2, k2)
+		}
+	})
+}
+
+// The parser lexes tokens ahead of what it reads; an error the lexer
+// meets there must wait until the parser gets to it, so that an error
+// before it comes first, as when a token is lexed at a time (general).
+func TestLexingAheadAsGeneral(t *testing.T) {
+	for _, src := range []string{
+		"h q[0) /* never closed",
+		"h q[0]; h q[1) /* never closed",
+		"h q; \"never closed\nx q;",
+		"h q; /* never closed",
+		"h q[99999999999999999999]; /* never closed",
+		"rz(pi/) q; " + strings.Repeat("x q; ", 40) + "/* never closed",
+		"x q; " + strings.Repeat("x q; ", 40) + "x ); /* never closed",
+		"g(" + strings.Repeat("1, ", 70) + "x x) q; /* never closed",
+		"g(" + strings.Repeat("1, ", 70) + "/* never closed",
+		"g(" + strings.Repeat("1, ", 70) + ") q; 'never closed",
+	} {
+		if d := parseBothWays(src, 3); d != "" {
+			t.Errorf("%q:\n%s", src, d)
+		}
+	}
+}
+
 // wrapAngle skips math.Remainder for the angles it would leave as they
 // are; it must agree with it everywhere, at the edges most of all.
 func TestWrapAngleAsRemainder(t *testing.T) {
@@ -174,24 +236,83 @@ func TestWrapAngleAsRemainder(t *testing.T) {
 	}
 }
 
-// The parser lexes tokens ahead of what it reads; an error the lexer
-// meets there must wait until the parser gets to it, so that an error
-// before it comes first, as when a token is lexed at a time (general).
-func TestLexingAheadAsGeneral(t *testing.T) {
-	for _, src := range []string{
-		"h q[0) /* never closed",
-		"h q[0]; h q[1) /* never closed",
-		"h q; \"never closed\nx q;",
-		"h q; /* never closed",
-		"h q[99999999999999999999]; /* never closed",
-		"rz(pi/) q; " + strings.Repeat("x q; ", 40) + "/* never closed",
-		"x q; " + strings.Repeat("x q; ", 40) + "x ); /* never closed",
-		"g(" + strings.Repeat("1, ", 70) + "x x) q; /* never closed",
-		"g(" + strings.Repeat("1, ", 70) + "/* never closed",
-		"g(" + strings.Repeat("1, ", 70) + ") q; 'never closed",
-	} {
-		if d := parseBothWays(src, 3); d != "" {
+// lexBothWays lexes src by lexInto, which reads the common tokens
+// itself, in batches of each size up to a few, and by next alone, and
+// reports how they differ, or "".
+func lexBothWays(src string) string {
+	show := func(toks []token, err *Error) string {
+		var b strings.Builder
+		for _, t := range toks {
+			fmt.Fprintf(&b, "%d %q %v\n", t.kind, t.text, t.pos)
+		}
+		return fmt.Sprintf("%s%v", b.String(), err)
+	}
+	var toks []token
+	lx := newLexer(src, newPoller(context.Background()))
+	err := catch(func() {
+		for {
+			toks = append(toks, lx.next())
+			if toks[len(toks)-1].kind == tEOF {
+				return
+			}
+		}
+	})
+	want := show(toks, err)
+	for n := 1; n <= 5; n++ {
+		toks = toks[:0]
+		lx := newLexer(src, newPoller(context.Background()))
+		err := catch(func() {
+			for len(toks) == 0 || toks[len(toks)-1].kind != tEOF {
+				lx.lexInto(&toks, n)
+			}
+		})
+		if got := show(toks, err); got != want {
+			return fmt.Sprintf("lexInto, %d at a time:\n%s\nnext:\n%s", n, got, want)
+		}
+	}
+	return ""
+}
+
+// lexerSeeds are the corpus's programs and some of every token.
+func lexerSeeds(tb testing.TB) []string {
+	srcs := []string{
+		"a+=b->c<<=d**e**=f++g--h&&i||j!=k==l<=m>=n<o>p%q^r~s!t&u|v=w",
+		"x/=y//comment\nz/*c*/w/ \t2 1.5e3 0x1F 0b11 0o7 1_0 2ns 3µs 4im .5 5. 1..2",
+		"pragma x\n#pragma y\n@ann z\npragma\npragmas q;\n  pragma a\n$3 $ \"s\" '01' π τ ℇ é1 a€ 1a",
+		"\ufeffOPENQASM 3; h q; /* never closed",
+		"a\rb\fc\vd;'never closed\n'",
+	}
+	err := filepath.WalkDir("../testdata/corpus", func(path string, d os.DirEntry, err error) error {
+		if err == nil && strings.HasSuffix(path, ".qasm") {
+			var src []byte
+			src, err = os.ReadFile(path)
+			srcs = append(srcs, string(src))
+		}
+		return err
+	})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return srcs
+}
+
+func TestLexerAsGeneral(t *testing.T) {
+	for _, src := range lexerSeeds(t) {
+		if d := lexBothWays(src); d != "" {
 			t.Errorf("%q:\n%s", src, d)
 		}
 	}
+}
+
+func FuzzLexerAsGeneral(f *testing.F) {
+	for _, s := range lexerSeeds(f) {
+		if len(s) <= 4<<10 {
+			f.Add(s)
+		}
+	}
+	f.Fuzz(func(t *testing.T, src string) {
+		if d := lexBothWays(src); d != "" {
+			t.Fatalf("%q:\n%s", src, d)
+		}
+	})
 }
