@@ -70,8 +70,8 @@ func (p *poller) tick() {
 //go:noinline
 func (p *poller) look() { p.check() }
 
-// tickN counts n steps at once (a run of blanks skipped), n at most
-// pollEvery.
+// tickN counts n steps at once (a run of blanks skipped, the tokens of a
+// batch), n at most about pollEvery.
 func (p *poller) tickN(n int) {
 	before := p.n
 	p.n += uint32(n)

@@ -104,11 +104,17 @@ func (lx *lexer) advance(n int) {
 func (lx *lexer) lexInto(toks *[]token, n int) {
 	src, i, line, col := lx.src, lx.i, lx.line, lx.col
 	buf := *toks
+	// the poller's steps, as next counts them (a token, a newline or a
+	// run of blanks each), told it every pollEvery or so and at the end
+	steps := 0
 	for ; n > 0; n-- {
 		var k tokKind
 		var size int
 		if i < len(src) {
-			lx.poll.tick() // as next ticks, for each blank run and token
+			if steps++; steps >= pollEvery {
+				lx.poll.tickN(steps)
+				steps = 0
+			}
 			c := src[i]
 			switch byteClass[c] {
 			case cNewline:
@@ -122,7 +128,7 @@ func (lx *lexer) lexInto(toks *[]token, n int) {
 				for j < end && byteClass[src[j]] == cBlank {
 					j++
 				}
-				lx.poll.tickN(j - i - 1)
+				steps += j - i - 1
 				col += int32(j - i)
 				i = j
 				n++
@@ -138,9 +144,22 @@ func (lx *lexer) lexInto(toks *[]token, n int) {
 					k = tEOF
 				}
 			case cDigit:
-				size, k = scanNumber(src[i:])
-				if k == tDuration {
-					k = tEOF // next counts the columns of its unit: µs
+				// a plain decimal, as scanNumber reads it
+				size, k = 1, tInt
+				for i+size < len(src) && byteClass[src[i+size]] == cDigit {
+					size++
+				}
+				if i+size < len(src) && src[i+size] == '.' {
+					k = tFloat
+					for size++; i+size < len(src) && byteClass[src[i+size]] == cDigit; size++ {
+					}
+				}
+				if i+size < len(src) && (byteClass[src[i+size]] == cIdent || src[i+size] >= utf8.RuneSelf) {
+					// anything more: a prefix, _, an exponent, a unit
+					size, k = scanNumber(src[i:])
+					if k == tDuration {
+						k = tEOF // next counts the columns of its unit: µs
+					}
 				}
 			case cSingle:
 				size, k = 1, tOp
@@ -161,8 +180,9 @@ func (lx *lexer) lexInto(toks *[]token, n int) {
 		}
 		if k == tEOF {
 			// Any other token, and the end: next reads it, and can fail
-			// (it ticks once more, which only brings a look at the
-			// context a little sooner).
+			// (it counts a step for it too).
+			lx.poll.tickN(steps)
+			steps = 0
 			lx.i, lx.line, lx.col = i, line, col
 			*toks = buf
 			t := lx.next()
@@ -179,6 +199,7 @@ func (lx *lexer) lexInto(toks *[]token, n int) {
 	}
 	lx.i, lx.line, lx.col = i, line, col
 	*toks = buf
+	lx.poll.tickN(steps)
 }
 
 // next returns the next token: tEOF at the end, as often as it is asked.
@@ -240,7 +261,7 @@ func (lx *lexer) next() token {
 			lx.advance(n + 2)
 			return token{k, s, p}
 		case c >= '0' && c <= '9' || c == '.' && i+1 < len(src) && src[i+1] >= '0' && src[i+1] <= '9':
-			n, k := scanNumberAll(src[i:])
+			n, k := scanNumber(src[i:])
 			lx.advance(n)
 			return token{k, src[i : i+n], p}
 		case c == '$':
@@ -392,28 +413,6 @@ func isIdentStart(r rune) bool {
 // kind: an integer (decimal, 0x, 0o, 0b, with _ separators), a float, an
 // imaginary literal or a duration (a number with a time unit).
 func scanNumber(s string) (int, tokKind) {
-	// The common number, decimal digits with maybe a fraction, followed
-	// by nothing that could continue it (a digit, _, e or E, a prefix
-	// or a suffix, which are letters, or a byte past ASCII): scanNumberAll
-	// would say the same.
-	n := 0
-	for n < len(s) && byteClass[s[n]] == cDigit {
-		n++
-	}
-	kind := tInt
-	if n < len(s) && s[n] == '.' {
-		kind = tFloat
-		for n++; n < len(s) && byteClass[s[n]] == cDigit; n++ {
-		}
-	}
-	if n == len(s) || byteClass[s[n]] != cIdent && s[n] < utf8.RuneSelf {
-		return n, kind
-	}
-	return scanNumberAll(s)
-}
-
-// scanNumberAll is scanNumber for every form of number.
-func scanNumberAll(s string) (int, tokKind) {
 	if len(s) > 2 && s[0] == '0' {
 		var class byte
 		switch s[1] {
