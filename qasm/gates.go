@@ -652,11 +652,23 @@ func wrapAngles(params []float64) []float64 {
 
 // wrapAngle is math.Remainder(x, 4π), which is x itself (-0 included)
 // where |x| < 2π, and nearly every angle is: math.Remainder divides.
+// Past 2π it is x - n·4π for the integer n nearest x/4π, which one fused
+// multiply-add computes exactly (the remainder is a float64 whenever n
+// is the nearest); n is taken from the rounded quotient, which can be one
+// off near a tie, but then |x - n·4π| is at least 2π, and that case,
+// ties, zeros and huge angles are left to math.Remainder.
 func wrapAngle(x float64) float64 {
-	if math.Abs(x) < 2*math.Pi {
+	const y = 4 * math.Pi
+	if math.Abs(x) < y/2 {
 		return x
 	}
-	return math.Remainder(x, 4*math.Pi)
+	if math.Abs(x) < 1<<40 {
+		r := math.FMA(-math.Round(x/y), y, x)
+		if r != 0 && math.Abs(r) < y/2 {
+			return r
+		}
+	}
+	return math.Remainder(x, y)
 }
 
 // expandDef expands a user gate's body on the given qubits.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -192,6 +193,23 @@ func TestWrapAngleAsRemainder(t *testing.T) {
 	}
 	for i := range 1000 {
 		xs = append(xs, float64(i)*0.013-6.5)
+	}
+	// near the multiples of 2π, where the nearest multiple of 4π turns
+	// over and the rounded quotient may be one off, and at random
+	for k := range 2000 {
+		x := float64(k-1000) * 2 * math.Pi
+		for _, d := range []float64{math.Inf(1), math.Inf(-1)} {
+			y := x
+			for range 3 {
+				y = math.Nextafter(y, d)
+				xs = append(xs, y)
+			}
+		}
+		xs = append(xs, x, x*(1+1e-15), float64(k)*1e9*math.Pi, math.Ldexp(float64(k), 30))
+	}
+	r := rand.New(rand.NewPCG(1, 2))
+	for range 100000 {
+		xs = append(xs, (r.Float64()-0.5)*math.Ldexp(1, r.IntN(50)))
 	}
 	for _, x := range xs {
 		got, want := wrapAngle(x), math.Remainder(x, 4*math.Pi)
