@@ -819,6 +819,9 @@ func leafValue(t token) (i int64, f float64, ok bool) {
 		v, err := parseInt(t.text)
 		return v, 0, err == nil
 	case tFloat:
+		if v, ok := plainDecimal(t.text); ok {
+			return 0, v, true
+		}
 		if strings.IndexByte(t.text, '_') >= 0 {
 			return 0, 0, false
 		}
@@ -828,6 +831,43 @@ func leafValue(t token) (i int64, f float64, ok bool) {
 		return 0, 0, !plainIdent(t.text)
 	}
 	return 0, 0, false
+}
+
+// pow10 holds the powers of ten a float64 holds exactly.
+var pow10 = [...]float64{1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
+	1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22}
+
+// plainDecimal reads s, digits with one "." among them, as
+// strconv.ParseFloat does, when that is quick: when its digits make an
+// integer below 2^53 and it has at most 22 after the point, the value is
+// that integer divided by a power of ten, both exact, and the one
+// rounding of the division is ParseFloat's. ok is false for anything
+// else (an exponent, _, more digits).
+func plainDecimal(s string) (v float64, ok bool) {
+	var m uint64
+	digits, frac := 0, -1 // frac: digits after the point, once there is one
+	for i := range len(s) {
+		c := s[i]
+		switch {
+		case c >= '0' && c <= '9':
+			digits++
+			m = m*10 + uint64(c-'0')
+			if m >= 1<<53 {
+				return 0, false
+			}
+			if frac >= 0 {
+				frac++
+			}
+		case c == '.' && frac < 0:
+			frac = 0
+		default:
+			return 0, false
+		}
+	}
+	if frac > 22 || digits == 0 {
+		return 0, false
+	}
+	return float64(m) / pow10[max(frac, 0)], true
 }
 
 // leaf builds the node the expression parser builds for t, an operand

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -296,6 +297,49 @@ func FuzzLexerAsGeneral(f *testing.F) {
 	f.Fuzz(func(t *testing.T, src string) {
 		if d := lexBothWays(src); d != "" {
 			t.Fatalf("%q:\n%s", src, d)
+		}
+	})
+}
+
+// plainDecimal reads the decimals it takes as strconv.ParseFloat does,
+// bit for bit.
+func TestPlainDecimalAsParseFloat(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	srcs := []string{"0.0", "0.", ".0", "1.5", "0.1", "0.123000", "9007199254740991.", "9007199254740992.",
+		"0.9007199254740991", "1.0000000000000000000001", "0.0000000000000000000001", "123456789.123456",
+		"", ".", "1..2", "1e5", "1_0.5", "12a"}
+	for range 200000 {
+		digits := r.IntN(18) + 1
+		b := make([]byte, 0, digits+1)
+		for range digits {
+			b = append(b, byte('0'+r.IntN(10)))
+		}
+		at := r.IntN(digits + 1)
+		srcs = append(srcs, string(b[:at])+"."+string(b[at:]))
+	}
+	for _, s := range srcs {
+		got, ok := plainDecimal(s)
+		if !ok {
+			continue
+		}
+		want, err := strconv.ParseFloat(s, 64)
+		if err != nil || math.Float64bits(got) != math.Float64bits(want) {
+			t.Errorf("plainDecimal(%q) = %v, ParseFloat gives %v, %v", s, got, want, err)
+		}
+	}
+}
+
+func FuzzPlainDecimalAsParseFloat(f *testing.F) {
+	f.Add("0.123000")
+	f.Add("9007199254740991.5")
+	f.Fuzz(func(t *testing.T, s string) {
+		got, ok := plainDecimal(s)
+		if !ok {
+			return
+		}
+		want, err := strconv.ParseFloat(s, 64)
+		if err != nil || math.Float64bits(got) != math.Float64bits(want) {
+			t.Fatalf("plainDecimal(%q) = %v, ParseFloat gives %v, %v", s, got, want, err)
 		}
 	})
 }
