@@ -195,17 +195,11 @@ func compileStreaming(c *compiler, src string, general bool) *Error {
 	// circuit, on both paths alike.
 	c.presize(strings.Count(src, ";"))
 	for {
-		s, ok := p.topStatement()
-		if !ok {
+		s, k, lerr := c.lowerRun(p)
+		if s == nil {
 			return nil
 		}
-		k, lerr := c.lowerTop(s)
-		switch s.(type) {
-		case *sGateDef, *sDef:
-			p.recycle(true)
-		default:
-			p.recycle(false)
-		}
+		recycle(p, s)
 		if lerr != nil {
 			if perr := drain(p); perr != nil {
 				return perr
@@ -218,11 +212,46 @@ func compileStreaming(c *compiler, src string, general bool) *Error {
 	}
 }
 
-// lowerTop lowers a top-level statement, returning its error rather than
-// panicking with it.
-func (c *compiler) lowerTop(s stmt) (k ctl, err *Error) {
-	err = catch(func() { k = c.lowerStmt(s) })
-	return k, err
+// lowerRun parses and lowers top-level statements until the end (s nil),
+// a lowering error or a statement that ends the program (k); s is the
+// last statement, its nodes not yet recycled. Its one recover does for a
+// catch around the lowering of each statement: a parse error panics on
+// up, as the parser's errors do.
+func (c *compiler) lowerRun(p *parser) (s stmt, k ctl, err *Error) {
+	lowering := false
+	defer func() {
+		if r := recover(); r != nil {
+			b, ok := r.(bail)
+			if !ok || !lowering {
+				panic(r)
+			}
+			err = b.err
+		}
+	}()
+	for {
+		var ok bool
+		if s, ok = p.topStatement(); !ok {
+			return nil, ctlNone, nil
+		}
+		lowering = true
+		k = c.lowerStmt(s)
+		lowering = false
+		if k != ctlNone {
+			return s, k, nil
+		}
+		recycle(p, s)
+	}
+}
+
+// recycle lets the parser reuse the nodes of s, once lowered, but for a
+// definition's, which its symbol keeps.
+func recycle(p *parser, s stmt) {
+	switch s.(type) {
+	case *sGateDef, *sDef:
+		p.recycle(true)
+	default:
+		p.recycle(false)
+	}
 }
 
 // drain parses the rest of the program for its first parse error.
