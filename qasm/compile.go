@@ -401,7 +401,15 @@ func (c *compiler) finish() *sim.Circuit {
 	for _, j := range c.endJumps {
 		c.ops[j].SetJumpTarget(end)
 	}
-	c.dropDeadStores()
+	if c.stores > 0 {
+		c.dropDeadStores() // which drops nothing else
+	}
+	if c.scratchMax == 0 && c.nPerm == 0 {
+		// no scratch bit was ever handed out, so no bit is negative and
+		// remap below would change none: a million-gate circuit is not
+		// walked for nothing
+		return &sim.Circuit{NumQubits: c.nq, NumClbits: c.nOut, Ops: slices.Clip(c.ops)}
+	}
 	remap := func(b int) int {
 		switch {
 		case b <= permBase:

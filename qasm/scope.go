@@ -169,10 +169,13 @@ type compiler struct {
 	opts     Options
 	version  int
 	ops      []sim.Op
-	emitted  int   // operations emitted so far, against MaxOps
-	cost     int64 // bytes charged so far, against MaxBytes
-	poll     *poller
-	stmtPos  position // the statement being lowered
+	emitted  int // operations emitted so far, against MaxOps
+	// stores counts the writes of bits emitted (OpSetBits, OpCompute),
+	// the only operations dropDeadStores drops, some maybe since removed
+	stores  int
+	cost    int64 // bytes charged so far, against MaxBytes
+	poll    *poller
+	stmtPos position // the statement being lowered
 
 	nq int
 
