@@ -1,6 +1,7 @@
 package qasm
 
 import (
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -103,11 +104,12 @@ func (lx *lexer) advance(n int) {
 // appended.
 func (lx *lexer) lexInto(toks *[]token, n int) {
 	src, i, line, col := lx.src, lx.i, lx.line, lx.col
-	buf := *toks
+	buf := slices.Grow(*toks, n)
+	end := len(buf) + n
 	// the poller's steps, as next counts them (a token, a newline or a
 	// run of blanks each), told it every pollEvery or so and at the end
 	steps := 0
-	for ; n > 0; n-- {
+	for len(buf) < end {
 		var k tokKind
 		var size int
 		if i < len(src) {
@@ -121,7 +123,6 @@ func (lx *lexer) lexInto(toks *[]token, n int) {
 				line++
 				col = 1
 				i++
-				n++ // not a token
 				continue
 			case cBlank:
 				j, end := i+1, min(len(src), i+pollEvery)
@@ -131,7 +132,6 @@ func (lx *lexer) lexInto(toks *[]token, n int) {
 				steps += j - i - 1
 				col += int32(j - i)
 				i = j
-				n++
 				continue
 			case cIdent:
 				size = 1
