@@ -104,11 +104,22 @@ func (l *lookedUp) get(name string) (*symbol, bool) {
 	return nil, false
 }
 
-// sameName is a == b for the short names of a program, which differ in
-// their first byte more often than not: that one is compared without a
-// call.
+// sameName is a == b for the short names of a program, compared a byte
+// at a time without a call: the caches of names compare them at every
+// statement, and most differ in their first byte.
 func sameName(a, b string) bool {
-	return len(a) == len(b) && (a == "" || a[0] == b[0]) && a == b
+	if len(a) != len(b) {
+		return false
+	}
+	if len(a) > 4 {
+		return a == b
+	}
+	for i := range len(a) {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
 }
 
 func (l *lookedUp) put(name string, sym *symbol) {
