@@ -171,6 +171,9 @@ func (c *compiler) emit(p position, op sim.Op) int {
 	}
 	// finish's walk over the operation's bits
 	c.charge(p, 8*int64(len(op.Bits())+len(op.Qubits())))
+	if op.Kind == sim.OpSetBits || op.Kind == sim.OpCompute {
+		c.stores++
+	}
 	c.ops = append(c.ops, op)
 	return len(c.ops) - 1
 }

@@ -56,15 +56,22 @@ func newPoller(ctx context.Context) *poller {
 	return &poller{ctx: ctx, watch: ctx.Done() != nil}
 }
 
+// tick counts a step. It is small enough to be inlined: the lexer ticks
+// for every token.
 func (p *poller) tick() {
 	p.n++
-	if p.n%pollEvery == 0 && p.watch {
-		p.check()
+	if p.n%pollEvery == 0 {
+		p.look()
 	}
 }
 
-// tickN counts n steps at once (a run of blanks skipped), n at most
-// pollEvery.
+// look is check, out of line.
+//
+//go:noinline
+func (p *poller) look() { p.check() }
+
+// tickN counts n steps at once (a run of blanks skipped, the tokens of a
+// batch), n at most about pollEvery.
 func (p *poller) tickN(n int) {
 	before := p.n
 	p.n += uint32(n)

@@ -114,15 +114,16 @@ func CompileProgram(src string, opts Options) (*Program, error) {
 // CompileProgramContext is CompileProgram that gives up when ctx is done,
 // as CompileContext does.
 func CompileProgramContext(ctx context.Context, src string, opts Options) (*Program, error) {
-	prog, _, err := compileProgram(ctx, src, opts, streams(src))
+	prog, _, err := compileProgram(ctx, src, opts, streams(src), false)
 	return prog, err
 }
 
 // compileProgram compiles and also reports the bytes charged against
 // MaxBytes, for the tests that check the charges.
 //
-// stream compiles src as it is read (see streams), else parsed whole first.
-func compileProgram(ctx context.Context, src string, opts Options, stream bool) (prog *Program, charged int64, err error) {
+// stream compiles src as it is read (see streams), else parsed whole
+// first; general parses it without the parser's shortcuts (see parser).
+func compileProgram(ctx context.Context, src string, opts Options, stream, general bool) (prog *Program, charged int64, err error) {
 	var c *compiler
 	defer func() {
 		if r := recover(); r != nil {
@@ -147,11 +148,11 @@ func compileProgram(ctx context.Context, src string, opts Options, stream bool) 
 	poll.check()
 	if stream {
 		c = newCompiler(opts, 3, poll)
-		if err := compileStreaming(c, src); err != nil {
+		if err := compileStreaming(c, src, general); err != nil {
 			return nil, c.cost, err
 		}
 	} else {
-		stmts, version, phys, perr := parse(src, poll)
+		stmts, version, phys, perr := parse(src, poll, general)
 		if perr != nil {
 			return nil, 0, perr
 		}
@@ -186,25 +187,19 @@ func streams(src string) bool {
 // the whole parsed program would: a parse error anywhere before a lowering
 // error, so after a lowering error (or an end statement) it parses the
 // rest. A parse error panics, as the parser's errors do.
-func compileStreaming(c *compiler, src string) *Error {
-	p := &parser{lx: newLexer(src, c.poll), version: 3}
+func compileStreaming(c *compiler, src string, general bool) *Error {
+	p := newParser(src, c.poll, general)
 	p.versionLine()
 	c.version = p.version
 	// Most statements end with a semicolon: their count sizes the
 	// circuit, on both paths alike.
 	c.presize(strings.Count(src, ";"))
 	for {
-		s, ok := p.topStatement()
-		if !ok {
+		s, k, lerr := c.lowerRun(p)
+		if s == nil {
 			return nil
 		}
-		k, lerr := c.lowerTop(s)
-		switch s.(type) {
-		case *sGateDef, *sDef:
-			p.recycle(true)
-		default:
-			p.recycle(false)
-		}
+		recycle(p, s)
 		if lerr != nil {
 			if perr := drain(p); perr != nil {
 				return perr
@@ -217,11 +212,46 @@ func compileStreaming(c *compiler, src string) *Error {
 	}
 }
 
-// lowerTop lowers a top-level statement, returning its error rather than
-// panicking with it.
-func (c *compiler) lowerTop(s stmt) (k ctl, err *Error) {
-	err = catch(func() { k = c.lowerStmt(s) })
-	return k, err
+// lowerRun parses and lowers top-level statements until the end (s nil),
+// a lowering error or a statement that ends the program (k); s is the
+// last statement, its nodes not yet recycled. Its one recover does for a
+// catch around the lowering of each statement: a parse error panics on
+// up, as the parser's errors do.
+func (c *compiler) lowerRun(p *parser) (s stmt, k ctl, err *Error) {
+	lowering := false
+	defer func() {
+		if r := recover(); r != nil {
+			b, ok := r.(bail)
+			if !ok || !lowering {
+				panic(r)
+			}
+			err = b.err
+		}
+	}()
+	for {
+		var ok bool
+		if s, ok = p.topStatement(); !ok {
+			return nil, ctlNone, nil
+		}
+		lowering = true
+		k = c.lowerStmt(s)
+		lowering = false
+		if k != ctlNone {
+			return s, k, nil
+		}
+		recycle(p, s)
+	}
+}
+
+// recycle lets the parser reuse the nodes of s, once lowered, but for a
+// definition's, which its symbol keeps.
+func recycle(p *parser, s stmt) {
+	switch s.(type) {
+	case *sGateDef, *sDef:
+		p.recycle(true)
+	default:
+		p.recycle(false)
+	}
 }
 
 // drain parses the rest of the program for its first parse error.
@@ -371,7 +401,15 @@ func (c *compiler) finish() *sim.Circuit {
 	for _, j := range c.endJumps {
 		c.ops[j].SetJumpTarget(end)
 	}
-	c.dropDeadStores()
+	if c.stores > 0 {
+		c.dropDeadStores() // which drops nothing else
+	}
+	if c.scratchMax == 0 && c.nPerm == 0 {
+		// no scratch bit was ever handed out, so no bit is negative and
+		// remap below would change none: a million-gate circuit is not
+		// walked for nothing
+		return &sim.Circuit{NumQubits: c.nq, NumClbits: c.nOut, Ops: slices.Clip(c.ops)}
+	}
 	remap := func(b int) int {
 		switch {
 		case b <= permBase:

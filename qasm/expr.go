@@ -89,7 +89,7 @@ func (c *compiler) evalNode(e expr) value {
 func (c *compiler) evalIdent(e *xIdent) value {
 	sym := c.lookup(e.Name)
 	if sym == nil {
-		if v, ok := constants[e.Name]; ok {
+		if v, ok := constant(e.Name); ok {
 			return floatVal(v)
 		}
 		fail(e.P, "undefined name %q", e.Name)

@@ -48,7 +48,7 @@ var braketNames = map[string]string{
 // program of a million gates names a handful.
 func (c *compiler) builtinGate(name string) (sim.StdGate, bool) {
 	for i := range c.builtins.n {
-		if e := &c.builtins.e[i]; e.name == name {
+		if e := &c.builtins.e[i]; sameName(e.name, name) {
 			return e.g, e.ok
 		}
 	}
@@ -228,7 +228,7 @@ func (c *compiler) constParam(e expr, depth int) (x float64, ok bool) {
 		sym := c.lookup(e.Name)
 		switch {
 		case sym == nil:
-			x, ok = constants[e.Name]
+			x, ok = constant(e.Name)
 		case sym.kind == symVar && sym.val.k == vFloat && !sym.val.angle && (sym.ty == nil || sym.ty.name != "angle"):
 			x, ok = sym.val.f, true
 		}
@@ -294,7 +294,7 @@ func (c *compiler) simpleGateCall(s *sGateCall, g sim.StdGate, params []float64)
 		qs[i] = q
 	}
 	for i, x := range params {
-		params[i] = math.Remainder(x, 4*math.Pi) // as wrapAngles
+		params[i] = wrapAngle(x) // as wrapAngles
 	}
 	op, err := g.Op(params, qs...)
 	if err != nil {
@@ -645,9 +645,30 @@ func (c *compiler) baseGates(p position, name string, params []float64, qs []int
 func wrapAngles(params []float64) []float64 {
 	out := make([]float64, len(params))
 	for i, x := range params {
-		out[i] = math.Remainder(x, 4*math.Pi)
+		out[i] = wrapAngle(x)
 	}
 	return out
+}
+
+// wrapAngle is math.Remainder(x, 4π), which is x itself (-0 included)
+// where |x| < 2π, and nearly every angle is: math.Remainder divides.
+// Past 2π it is x - n·4π for the integer n nearest x/4π, which one fused
+// multiply-add computes exactly (the remainder is a float64 whenever n
+// is the nearest); n is taken from the rounded quotient, which can be one
+// off near a tie, but then |x - n·4π| is at least 2π, and that case,
+// ties, zeros and huge angles are left to math.Remainder.
+func wrapAngle(x float64) float64 {
+	const y = 4 * math.Pi
+	if math.Abs(x) < y/2 {
+		return x
+	}
+	if math.Abs(x) < 1<<40 {
+		r := math.FMA(-math.Round(x/y), y, x)
+		if r != 0 && math.Abs(r) < y/2 {
+			return r
+		}
+	}
+	return math.Remainder(x, y)
 }
 
 // expandDef expands a user gate's body on the given qubits.

@@ -1,6 +1,7 @@
 package qasm
 
 import (
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -30,6 +31,15 @@ type token struct {
 }
 
 func (t token) is(op string) bool { return t.kind == tOp && t.text == op }
+
+// isOp is is for an op that is not a constant, where t.text == op would
+// be a call: most ops are one character, compared here without one.
+func (t *token) isOp(op string) bool {
+	if t.kind != tOp || len(t.text) != len(op) || t.text[0] != op[0] {
+		return false
+	}
+	return len(op) == 1 || t.text == op
+}
 
 // describe names a token the way an error message should show it.
 func (t token) describe() string {
@@ -87,61 +97,137 @@ func (lx *lexer) advance(n int) {
 	lx.i += n
 }
 
+// lexInto appends up to n tokens to toks, as many calls of next would:
+// the common tokens, ASCII names, decimal numbers and ASCII operators, it
+// reads itself, with no call per token, and any other by next. It stops
+// after the end, and fails as next does, the tokens before the error
+// appended.
+func (lx *lexer) lexInto(toks *[]token, n int) {
+	src, i, line, col := lx.src, lx.i, lx.line, lx.col
+	buf := slices.Grow(*toks, n)
+	end := len(buf) + n
+	// the poller's steps, as next counts them (a token, a newline or a
+	// run of blanks each), told it every pollEvery or so and at the end
+	steps := 0
+	for len(buf) < end {
+		var k tokKind
+		var size int
+		if i < len(src) {
+			if steps++; steps >= pollEvery {
+				lx.poll.tickN(steps)
+				steps = 0
+			}
+			c := src[i]
+			switch byteClass[c] {
+			case cNewline:
+				line++
+				col = 1
+				i++
+				continue
+			case cBlank:
+				j, end := i+1, min(len(src), i+pollEvery)
+				for j < end && byteClass[src[j]] == cBlank {
+					j++
+				}
+				steps += j - i - 1
+				col += int32(j - i)
+				i = j
+				continue
+			case cIdent:
+				size = 1
+				for i+size < len(src) && byteClass[src[i+size]]-cIdent <= cDigit-cIdent {
+					size++
+				}
+				k = tIdent
+				// next reads a name that goes on past ASCII, and a pragma
+				if i+size < len(src) && src[i+size] >= utf8.RuneSelf || c == 'p' && size == 6 && src[i:i+size] == "pragma" {
+					k = tEOF
+				}
+			case cDigit:
+				// a plain decimal, as scanNumber reads it
+				size, k = 1, tInt
+				for i+size < len(src) && byteClass[src[i+size]] == cDigit {
+					size++
+				}
+				if i+size < len(src) && src[i+size] == '.' {
+					k = tFloat
+					for size++; i+size < len(src) && byteClass[src[i+size]] == cDigit; size++ {
+					}
+				}
+				if i+size < len(src) && (byteClass[src[i+size]] == cIdent || src[i+size] >= utf8.RuneSelf) {
+					// anything more: a prefix, _, an exponent, a unit
+					size, k = scanNumber(src[i:])
+					if k == tDuration {
+						k = tEOF // next counts the columns of its unit: µs
+					}
+				}
+			case cSingle:
+				size, k = 1, tOp
+			case cOp:
+				size, k = 1, tOp
+				if c == '/' && i+1 < len(src) && (src[i+1] == '/' || src[i+1] == '*') {
+					k = tEOF // a comment: next skips it
+				} else if i+1 < len(src) && secondOfOp[src[i+1]] {
+					// the longest operator that starts here
+					for _, o := range opsByFirst[c] {
+						if strings.HasPrefix(src[i:], o) {
+							size = len(o)
+							break
+						}
+					}
+				}
+			}
+		}
+		if k == tEOF {
+			// Any other token, and the end: next reads it, and can fail
+			// (it counts a step for it too).
+			lx.poll.tickN(steps)
+			steps = 0
+			lx.i, lx.line, lx.col = i, line, col
+			*toks = buf
+			t := lx.next()
+			buf = append(*toks, t)
+			if t.kind == tEOF {
+				break
+			}
+			i, line, col = lx.i, lx.line, lx.col
+			continue
+		}
+		buf = append(buf, token{k, src[i : i+size], position{line, col}})
+		col += int32(size)
+		i += size
+	}
+	lx.i, lx.line, lx.col = i, line, col
+	*toks = buf
+	lx.poll.tickN(steps)
+}
+
 // next returns the next token: tEOF at the end, as often as it is asked.
-// An unclosed comment or string is an error at its start.
+// An unclosed comment or string is an error at its start. It reads every
+// token the general way; lexInto, which the parser calls, reads the
+// common ones faster (the tests compare the two).
 func (lx *lexer) next() token {
 	src := lx.src
 	for lx.i < len(src) {
 		lx.poll.tick() // also for each run of blanks and comment skipped
 		i := lx.i
 		c := src[i]
-		switch {
-		case c == '\n':
+		switch byteClass[c] {
+		case cNewline:
 			lx.line++
 			lx.col = 1
 			lx.i++
 			continue
-		case c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v':
+		case cBlank:
 			// a run of blanks, pollEvery at most between two ticks
 			j, end := i+1, min(len(src), i+pollEvery)
-			for j < end && (src[j] == ' ' || src[j] == '\t' || src[j] == '\r' || src[j] == '\f' || src[j] == '\v') {
+			for j < end && byteClass[src[j]] == cBlank {
 				j++
 			}
 			lx.col += int32(j - i)
 			lx.i = j
 			lx.poll.tickN(j - i - 1)
 			continue
-		case isASCIIIdentStart(c):
-			// the common token: an ASCII identifier, scanned a byte at a
-			// time; one that goes on past ASCII is scanned as runes below
-			n := 1
-			for i+n < len(src) && isASCIIIdent(src[i+n]) {
-				n++
-			}
-			if i+n == len(src) || src[i+n] < utf8.RuneSelf {
-				if c == 'p' && n == 6 && src[i:i+n] == "pragma" && atLineStart(src, i) {
-					break // a pragma line, below
-				}
-				p := position{lx.line, lx.col}
-				lx.col += int32(n)
-				lx.i += n
-				return token{tIdent, src[i : i+n], p}
-			}
-		case c >= '0' && c <= '9':
-			n, k := scanNumber(src[i:])
-			p := position{lx.line, lx.col}
-			if k == tDuration {
-				lx.advance(n) // its unit may be µs
-			} else {
-				lx.col += int32(n)
-				lx.i += n
-			}
-			return token{k, src[i : i+n], p}
-		case c < utf8.RuneSelf && singleOps[c]:
-			p := position{lx.line, lx.col}
-			lx.col++
-			lx.i++
-			return token{tOp, src[i : i+1], p}
 		}
 		switch {
 		case strings.HasPrefix(src[i:], "//"):
@@ -269,14 +355,55 @@ var opsByFirst = func() (by [utf8.RuneSelf][]string) {
 	return by
 }()
 
-// singleOps are the operators of one character that start no longer one.
-var singleOps = [utf8.RuneSelf]bool{'(': true, ')': true, '[': true, ']': true, '{': true, '}': true, ',': true, ';': true, ':': true}
+// secondOfOp marks the second characters of the longer operators: after
+// any other, an operator is one character long.
+var secondOfOp = func() (second [256]bool) {
+	for _, o := range operators {
+		if len(o) > 1 {
+			second[o[1]] = true
+		}
+	}
+	return second
+}()
+
+// Classes of bytes, for the lexer's common tokens: the first byte of a
+// token says which it is, but for cOther (and a "/" that opens a
+// comment), which the lexer looks at more closely.
+const (
+	cOther   uint8 = iota
+	cNewline       // \n
+	cBlank         // a blank other than a newline
+	cIdent         // an ASCII letter or _
+	cDigit         // 0 to 9, right after cIdent: identifiers go on with both
+	cSingle        // an operator of one character that starts no longer one
+	cOp            // a character that starts only operators ("/" comments too)
+)
+
+var byteClass = func() (class [256]uint8) {
+	class['\n'] = cNewline
+	for _, c := range " \t\r\f\v" {
+		class[c] = cBlank
+	}
+	for c := range 256 {
+		switch {
+		case isASCIIIdentStart(byte(c)):
+			class[c] = cIdent
+		case c >= '0' && c <= '9':
+			class[c] = cDigit
+		}
+	}
+	for _, c := range "()[]{},;:" {
+		class[c] = cSingle
+	}
+	for _, c := range "+-*/%&|^~!<>=" {
+		class[c] = cOp
+	}
+	return class
+}()
 
 func isASCIIIdentStart(c byte) bool {
 	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '_'
 }
-
-func isASCIIIdent(c byte) bool { return isASCIIIdentStart(c) || c >= '0' && c <= '9' }
 
 func isIdentStart(r rune) bool {
 	return r == '_' || unicode.IsLetter(r) || r == 'π' || r == 'τ' || r == 'ℇ'

@@ -172,8 +172,18 @@ func (p *parser) rangeOrExpr(pos position) expr {
 	return r
 }
 
-var constants = map[string]float64{
-	"pi": math.Pi, "π": math.Pi, "tau": 2 * math.Pi, "τ": 2 * math.Pi, "euler": math.E, "ℇ": math.E,
+// constant returns the value of a built-in constant (a switch: pi is
+// in most gate parameters).
+func constant(name string) (float64, bool) {
+	switch name {
+	case "pi", "π":
+		return math.Pi, true
+	case "tau", "τ":
+		return 2 * math.Pi, true
+	case "euler", "ℇ":
+		return math.E, true
+	}
+	return 0, false
 }
 
 // Recursion: every cycle through the expression parser passes enter,

@@ -15,10 +15,11 @@ const maxDepth = 200
 
 type parser struct {
 	lx *lexer
-	// toks holds the tokens the parser has looked at; toks[i] is the next
-	// one. next drops those it has passed, so that the buffer stays small
-	// however long a statement is; so nothing may keep an index into it
-	// across a call of next.
+	// toks holds the tokens the parser has looked at, and up to lexAhead
+	// more; toks[i] is the next one. Those it has passed are dropped as
+	// it lexes more (release), so that the buffer stays small however
+	// long a statement is; so nothing may keep an index into it, but
+	// relative to i, across a call that may lex (tok, peek, next...).
 	toks    []token
 	i       int
 	version int // 2 or 3
@@ -27,6 +28,13 @@ type parser struct {
 	// physPos.
 	nphys   int
 	physPos position
+	// lexErr is the error the lexer stopped at, past the buffered tokens.
+	lexErr *Error
+	// general reads every parameter and operand with the expression
+	// parser, none of the shortcuts for the common shapes, and lexes a
+	// token at a time by the lexer's general path (next, not lexInto):
+	// the tests compare the two.
+	general bool
 
 	idents  slab[xIdent]
 	ints    slab[xInt]
@@ -78,9 +86,10 @@ func (p *parser) recycle(kept bool) {
 	p.unarys.reuse()
 }
 
-// parse turns src into its statements and its major version.
-func parse(src string, poll *poller) (stmts []stmt, version int, phys physInfo, err *Error) {
-	p := &parser{lx: newLexer(src, poll), version: 3}
+// parse turns src into its statements and its major version; general
+// as in parser.
+func parse(src string, poll *poller, general bool) (stmts []stmt, version int, phys physInfo, err *Error) {
+	p := newParser(src, poll, general)
 	defer func() {
 		if r := recover(); r != nil {
 			b, ok := r.(bail)
@@ -102,6 +111,12 @@ func parse(src string, poll *poller) (stmts []stmt, version int, phys physInfo, 
 	return stmts, p.version, physInfo{p.nphys, p.physPos}, nil
 }
 
+// newParser returns a parser of src, which it reads as OpenQASM 3 until
+// a version line says otherwise; general as in parser.general.
+func newParser(src string, poll *poller, general bool) *parser {
+	return &parser{lx: newLexer(src, poll), version: 3, general: general}
+}
+
 // physInfo tells the compiler how many physical qubits to set aside.
 type physInfo struct {
 	n   int
@@ -109,44 +124,84 @@ type physInfo struct {
 }
 
 // tok returns the token j places into the buffer, lexing up to it; past
-// the end it is the end.
+// the end it is the end. It, peek and peekAt are small enough to be
+// inlined: the parser asks for a token a few times over, nearly always
+// one already in the buffer.
 func (p *parser) tok(j int) token {
+	if j < len(p.toks) {
+		return p.toks[j]
+	}
+	return p.lex(j)
+}
+
+// lex is tok past the buffer: it lexes lexAhead tokens at a time.
+func (p *parser) lex(j int) token {
 	for j >= len(p.toks) {
 		if n := len(p.toks); n > 0 && p.toks[n-1].kind == tEOF {
 			return p.toks[n-1]
 		}
-		p.toks = append(p.toks, p.lx.next())
+		if p.lexErr != nil {
+			panic(bail{p.lexErr})
+		}
+		j -= p.release()
+		p.fill()
 	}
 	return p.toks[j]
 }
 
-// release drops the tokens before the cursor, once there are enough of
-// them that copying the few after it is cheap: those the parser peeked at.
-func (p *parser) release() {
-	if p.i < 1024 {
+// lexAhead is how many tokens lex buffers at a time.
+const lexAhead = 32
+
+// fill lexes up to lexAhead tokens into the buffer (general: one, by the
+// lexer's general path, next). A lexing error stops it, and is kept for
+// when the parser gets there: the parser may well fail before that, and
+// that error is the one to report.
+func (p *parser) fill() {
+	defer func() {
+		if r := recover(); r != nil {
+			b, ok := r.(bail)
+			if !ok {
+				panic(r)
+			}
+			p.lexErr = b.err
+		}
+	}()
+	if p.general {
+		p.toks = append(p.toks, p.lx.next())
 		return
 	}
-	n := copy(p.toks, p.toks[p.i:])
+	p.lx.lexInto(&p.toks, lexAhead)
+}
+
+// releaseAt is how many tokens the cursor passes before release drops
+// them: enough that copying the few after it is cheap.
+const releaseAt = 1024
+
+// release drops the tokens before the cursor, once it is past releaseAt,
+// but the last (primary steps back over a type name), and returns how
+// many it dropped: the buffer's indexes move down by as many, the
+// cursor's with them.
+func (p *parser) release() int {
+	if p.i < releaseAt {
+		return 0
+	}
+	d := p.i - 1
+	n := copy(p.toks, p.toks[d:])
 	p.toks = p.toks[:n]
-	p.i = 0
+	p.i -= d
+	return d
 }
 
 // groupBuffer is how many tokens afterGroup buffers at most.
 const groupBuffer = 64
 
-func (p *parser) peek() token {
-	if p.i < len(p.toks) {
-		return p.toks[p.i]
-	}
-	return p.tok(p.i)
-}
+func (p *parser) peek() token { return p.tok(p.i) }
 
 func (p *parser) peekAt(k int) token { return p.tok(p.i + k) }
 
-// next consumes a token. The tokens before it go first, so the one it
-// returns stays at p.i-1 (primary steps back over a type name).
+// next consumes a token, which stays in the buffer at p.i-1 (release
+// keeps it: primary steps back over a type name).
 func (p *parser) next() token {
-	p.release()
 	t := p.tok(p.i)
 	if t.kind != tEOF {
 		p.i++
@@ -154,46 +209,53 @@ func (p *parser) next() token {
 	return t
 }
 
-// afterGroup returns the token after the bracketed group that opens at
-// buffer index j (a "(" or a "["). A short group is buffered, so that
-// its tokens are lexed once; past groupBuffer tokens the rest is scanned
-// with a copy of the lexer, which is then dropped, so that looking ahead
-// over a group of a million tokens holds none of them.
-func (p *parser) afterGroup(j int) token {
-	open := p.tok(j)
-	close := "]"
-	if open.is("(") {
-		close = ")"
+// afterGroup returns the token after the bracketed group that opens k
+// tokens past the cursor (a "(" or a "["). A short group is buffered, so
+// that its tokens are lexed once; past groupBuffer tokens the rest is
+// scanned with a copy of the lexer, which is then dropped, so that
+// looking ahead over a group of a million tokens holds none of them.
+func (p *parser) afterGroup(k int) token {
+	open := p.peekAt(k)
+	o, c := open.text[0], byte(']')
+	if o == '(' {
+		c = ')'
 	}
 	var lx *lexer
 	depth := 0
-	for ; ; j++ {
+	for ; ; k++ {
 		var t token
 		switch {
-		case j < len(p.toks):
-			t = p.toks[j]
-		case lx == nil && j-p.i < groupBuffer:
-			t = p.tok(j)
+		case p.i+k < len(p.toks):
+			t = p.toks[p.i+k]
+		case lx == nil && k < groupBuffer:
+			t = p.peekAt(k)
 		default:
 			if lx == nil {
+				if p.lexErr != nil {
+					panic(bail{p.lexErr}) // where the lexer stopped
+				}
 				copied := *p.lx
 				lx = &copied
 			}
 			t = lx.next()
 		}
-		switch {
-		case t.kind == tEOF:
-			fail(open.pos, "%q opened here is never closed with %q", open.text, close)
-		case t.is(open.text):
+		if t.kind == tEOF {
+			fail(open.pos, "%q opened here is never closed with %q", open.text, string(c))
+		}
+		if t.kind != tOp || len(t.text) != 1 {
+			continue
+		}
+		switch t.text[0] {
+		case o:
 			depth++
-		case t.is(close):
+		case c:
 			depth--
 			if depth == 0 {
-				if j+1 < len(p.toks) {
-					return p.toks[j+1]
+				if p.i+k+1 < len(p.toks) {
+					return p.toks[p.i+k+1]
 				}
 				if lx == nil {
-					return p.tok(j + 1)
+					return p.peekAt(k + 1)
 				}
 				return lx.next()
 			}
@@ -202,19 +264,23 @@ func (p *parser) afterGroup(j int) token {
 }
 
 func (p *parser) accept(op string) bool {
-	if p.peek().is(op) {
-		p.next()
-		return true
+	if p.i >= len(p.toks) {
+		p.lex(p.i) // which buffers it: the cursor never passes the end
 	}
-	return false
+	if !p.toks[p.i].isOp(op) {
+		return false
+	}
+	p.i++
+	return true
 }
 
 func (p *parser) expect(op, context string) token {
 	t := p.peek()
-	if !t.is(op) {
+	if !t.isOp(op) {
 		fail(t.pos, "expected %q %s, got %s", op, context, t.describe())
 	}
-	return p.next()
+	p.i++ // t, which is not the end
+	return t
 }
 
 func (p *parser) ident(context string) token {
@@ -579,7 +645,7 @@ func (p *parser) keywordStatement(t token) stmt {
 // castAhead reports whether the type at the cursor, with its [size], is
 // followed by "(": a cast such as int[4](c).
 func (p *parser) castAhead() bool {
-	return p.tok(p.i+1).is("[") && p.afterGroup(p.i+1).is("(")
+	return p.peekAt(1).is("[") && p.afterGroup(1).is("(")
 }
 
 // identStatement parses a statement that starts with a name: a gate call,
@@ -592,7 +658,7 @@ func (p *parser) identStatement() stmt {
 		return p.gateCall()
 	case n.is("("):
 		// name(args); is a call; name(args) qubits; is a gate.
-		after := p.afterGroup(p.i + 1)
+		after := p.afterGroup(1)
 		if after.is(";") && t.text != "gphase" {
 			x := p.expr()
 			p.expect(";", "after the call")
@@ -687,49 +753,175 @@ func (p *parser) gateCall() stmt {
 	return g
 }
 
-// param parses a gate's parameter: a number before a "," or ")" without
-// the expression parser, anything else with it.
+// param parses a gate's parameter. The shapes nearly every program
+// writes before a "," or ")", an operand or two joined by + - * or /,
+// the first maybe negated (0.5, pi, -2, pi/2, -pi/4, 2*theta; an operand
+// is a number or a name), are read without the expression parser: the
+// nodes it would build, from the slabs. Any other shape goes to it, and
+// so does anything it would report: a number it refuses, and nesting
+// past maxDepth.
 func (p *parser) param() expr {
-	t, next := p.peek(), p.peekAt(1)
-	if t.kind != tFloat || !next.is(",") && !next.is(")") || strings.IndexByte(t.text, '_') >= 0 {
+	if p.general || p.depth+2 > maxDepth {
 		return p.expr()
 	}
-	v, err := strconv.ParseFloat(t.text, 64)
-	if err != nil {
-		return p.expr() // which reports it
+	first := p.peek()
+	k := 0 // tokens read
+	neg := first.is("-")
+	if neg {
+		k++
 	}
-	p.next()
-	x := p.floats.new()
-	*x = xFloat{t.pos, v}
+	// Each token is checked before the next is lexed, as the expression
+	// parser would: a lexing error past a number it refuses stays unseen.
+	ka, kb := k, -1
+	ai, af, ok := leafValue(p.peekAt(ka))
+	if !ok {
+		return p.expr()
+	}
+	k++
+	var bi int64
+	var bf float64
+	if op := p.peekAt(k); op.kind == tOp && len(op.text) == 1 && (op.text[0] == '+' || op.text[0] == '-' || op.text[0] == '*' || op.text[0] == '/') {
+		k++
+		kb = k
+		if bi, bf, ok = leafValue(p.peekAt(kb)); !ok {
+			return p.expr()
+		}
+		k++
+	}
+	if end := p.peekAt(k); !end.is(",") && !end.is(")") {
+		return p.expr()
+	}
+	// The k tokens read are in the buffer.
+	x := p.leaf(&p.toks[p.i+ka], ai, af)
+	if neg {
+		u := p.unarys.new()
+		*u = xUnary{first.pos, "-", x, p.tall(first.pos, height(x))}
+		x = u
+	}
+	if kb >= 0 {
+		op := &p.toks[p.i+kb-1]
+		y := p.leaf(&p.toks[p.i+kb], bi, bf)
+		bin := p.binarys.new()
+		*bin = xBinary{op.pos, op.text, x, y, p.tall(op.pos, max(height(x), height(y)))}
+		x = bin
+	}
+	p.i += k
+	return x
+}
+
+// leafValue reads t as an operand of param's shapes: an integer (i) or
+// a float (f) the expression parser takes without complaint, or a name
+// it reads as just that (followed by an operator, "," or ")": no call,
+// no cast).
+func leafValue(t token) (i int64, f float64, ok bool) {
+	switch t.kind {
+	case tInt:
+		v, err := parseInt(t.text)
+		return v, 0, err == nil
+	case tFloat:
+		if v, ok := plainDecimal(t.text); ok {
+			return 0, v, true
+		}
+		if strings.IndexByte(t.text, '_') >= 0 {
+			return 0, 0, false
+		}
+		v, err := strconv.ParseFloat(t.text, 64)
+		return 0, v, err == nil
+	case tIdent:
+		return 0, 0, !plainIdent(t.text)
+	}
+	return 0, 0, false
+}
+
+// pow10 holds the powers of ten a float64 holds exactly.
+var pow10 = [...]float64{1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
+	1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22}
+
+// plainDecimal reads s, digits with one "." among them, as
+// strconv.ParseFloat does, when that is quick: when its digits make an
+// integer below 2^53 and it has at most 22 after the point, the value is
+// that integer divided by a power of ten, both exact, and the one
+// rounding of the division is ParseFloat's. ok is false for anything
+// else (an exponent, _, more digits).
+func plainDecimal(s string) (v float64, ok bool) {
+	var m uint64
+	digits, frac := 0, -1 // frac: digits after the point, once there is one
+	for i := range len(s) {
+		c := s[i]
+		switch {
+		case c >= '0' && c <= '9':
+			digits++
+			m = m*10 + uint64(c-'0')
+			if m >= 1<<53 {
+				return 0, false
+			}
+			if frac >= 0 {
+				frac++
+			}
+		case c == '.' && frac < 0:
+			frac = 0
+		default:
+			return 0, false
+		}
+	}
+	if frac > 22 || digits == 0 {
+		return 0, false
+	}
+	return float64(m) / pow10[max(frac, 0)], true
+}
+
+// leaf builds the node the expression parser builds for t, an operand
+// of param's shapes of the value leafValue read.
+func (p *parser) leaf(t *token, i int64, f float64) expr {
+	switch t.kind {
+	case tInt:
+		x := p.ints.new()
+		*x = xInt{t.pos, i}
+		return x
+	case tFloat:
+		x := p.floats.new()
+		*x = xFloat{t.pos, f}
+		return x
+	}
+	x := p.idents.new()
+	*x = xIdent{t.pos, t.text}
 	return x
 }
 
 // operand parses a gate's operand. The two forms nearly every program
 // writes, q and q[3] before a "," or ";", are read without the
-// expression parser: the node it would build, from the slabs.
+// expression parser: the node it would build, from the slabs. As in
+// param, each token is checked before the next is lexed.
 func (p *parser) operand() expr {
-	t0, t1 := p.peek(), p.peekAt(1)
-	if t0.kind != tIdent || plainIdent(t0.text) {
+	t0 := p.peek()
+	if p.general || p.depth+2 > maxDepth || t0.kind != tIdent || plainIdent(t0.text) {
 		return p.expr()
 	}
+	t1 := p.peekAt(1)
 	if t1.is(",") || t1.is(";") {
-		p.next()
+		p.i++ // t0, in the buffer
 		x := p.idents.new()
 		*x = xIdent{t0.pos, t0.text}
 		return x
 	}
-	t2, t3, t4 := p.peekAt(2), p.peekAt(3), p.peekAt(4)
-	if !t1.is("[") || t2.kind != tInt || !t3.is("]") || !t4.is(",") && !t4.is(";") || isClassicalType(t0.text) {
+	if !t1.is("[") || isClassicalType(t0.text) {
+		return p.expr()
+	}
+	t2 := p.peekAt(2)
+	if t2.kind != tInt {
 		return p.expr()
 	}
 	v, err := parseInt(t2.text)
 	if err != nil {
 		return p.expr() // which reports it
 	}
-	p.next()
-	p.next()
-	p.next()
-	p.next()
+	if !p.peekAt(3).is("]") {
+		return p.expr()
+	}
+	if t4 := p.peekAt(4); !t4.is(",") && !t4.is(";") {
+		return p.expr()
+	}
+	p.i += 4 // t0 to t3, in the buffer
 	id := p.idents.new()
 	*id = xIdent{t0.pos, t0.text}
 	n := p.ints.new()

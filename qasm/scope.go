@@ -97,11 +97,29 @@ type lookedUp struct {
 
 func (l *lookedUp) get(name string) (*symbol, bool) {
 	for i := range l.n {
-		if l.names[i] == name {
+		if sameName(l.names[i], name) {
 			return l.syms[i], true
 		}
 	}
 	return nil, false
+}
+
+// sameName is a == b for the short names of a program, compared a byte
+// at a time without a call: the caches of names compare them at every
+// statement, and most differ in their first byte.
+func sameName(a, b string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	if len(a) > 4 {
+		return a == b
+	}
+	for i := range len(a) {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
 }
 
 func (l *lookedUp) put(name string, sym *symbol) {
@@ -162,10 +180,13 @@ type compiler struct {
 	opts     Options
 	version  int
 	ops      []sim.Op
-	emitted  int   // operations emitted so far, against MaxOps
-	cost     int64 // bytes charged so far, against MaxBytes
-	poll     *poller
-	stmtPos  position // the statement being lowered
+	emitted  int // operations emitted so far, against MaxOps
+	// stores counts the writes of bits emitted (OpSetBits, OpCompute),
+	// the only operations dropDeadStores drops, some maybe since removed
+	stores  int
+	cost    int64 // bytes charged so far, against MaxBytes
+	poll    *poller
+	stmtPos position // the statement being lowered
 
 	nq int
 

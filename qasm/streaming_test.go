@@ -1,6 +1,7 @@
 package qasm_test
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"strings"
@@ -13,20 +14,30 @@ import (
 // A program without physical qubits or inputs is compiled as it is read,
 // a top-level statement at a time, its syntax nodes reused; one with
 // either is parsed whole first. The two paths must agree on every
-// program: the same circuit, or the same error.
+// program: the same circuit, or the same error. So must a compile that
+// reads every parameter and operand with the expression parser, none of
+// the parser's shortcuts for the common shapes, and it must charge the
+// same bytes.
 func sameBothWays(t *testing.T, src string) {
 	t.Helper()
 	opts := qasm.Options{MaxQubits: 20, MaxBytes: 4 << 20, MaxLoopIterations: 1000}
-	streamed, serr := qasm.CompileProgram(src, opts)
+	streamed, charged, serr := qasm.CompileCharged(context.Background(), src, opts)
 	parsed, perr := qasm.CompileParsedFirst(src, opts)
 	if fmt.Sprint(serr) != fmt.Sprint(perr) {
 		t.Fatalf("streamed: %v\nparsed first: %v\nprogram: %q", serr, perr, src)
+	}
+	general, gcharged, gerr := qasm.CompileGeneral(src, opts)
+	if fmt.Sprint(serr) != fmt.Sprint(gerr) || charged != gcharged {
+		t.Fatalf("with the parser's shortcuts: %v, %d bytes charged\nwithout: %v, %d bytes\nprogram: %q", serr, charged, gerr, gcharged, src)
 	}
 	if serr != nil {
 		return
 	}
 	if a, b := render(streamed), render(parsed); a != b {
 		t.Fatalf("the two compiles differ:\nstreamed:\n%s\nparsed first:\n%s\nprogram: %q", a, b, src)
+	}
+	if a, b := render(streamed), render(general); a != b {
+		t.Fatalf("the parser's shortcuts change the circuit:\nwith:\n%s\nwithout:\n%s\nprogram: %q", a, b, src)
 	}
 }
 
