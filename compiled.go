@@ -39,9 +39,17 @@ func newCompiledCache() *compiledCache {
 	return &compiledCache{byKey: map[[32]byte][]*list.Element{}, order: list.New()}
 }
 
+// cacheMaxText is the longest program text looked up: hashing a large
+// program that could not be kept (past cacheMaxOps) would only cost.
+const cacheMaxText = 256 << 10
+
 // cacheKey identifies what a compile depends on: the program, the qubit
-// limit, the precision and the inputs (runtimeOptions).
+// limit, the precision and the inputs (runtimeOptions). ok is false for a
+// program the cache never keeps (QIR, or a long text).
 func cacheKey(t Task, limit int) ([32]byte, bool) {
+	if t.Program.Format != "qasm2" && t.Program.Format != "qasm3" || len(t.Program.Data) > cacheMaxText {
+		return [32]byte{}, false
+	}
 	opts, err := json.Marshal(t.RuntimeOptions) // sorted keys: one text for equal options
 	if err != nil {
 		return [32]byte{}, false
