@@ -62,13 +62,14 @@ type Channel struct {
 	// general are the Kraus matrices that are not zero, with their K†K,
 	// when mix is nil: a shot draws one with probability ⟨ψ|K†K|ψ⟩.
 	general []krausBranch
+	// diagonal: every K†K of general is diagonal (the damping channels),
+	// so their expectations need only the probabilities of the targets'
+	// basis states.
+	diagonal bool
 }
 
-// krausBranch is a Kraus matrix of a channel drawn by its expectation.
-type krausBranch struct {
-	k, kdk []complex128
-	diag   bool // kdk is diagonal: its expectation needs no products
-}
+// krausBranch is a Kraus matrix of a channel and its K†K.
+type krausBranch struct{ k, kdk []complex128 }
 
 // mixBranch is a unitary of a channel and its probability; a nil matrix
 // is the identity.
@@ -369,9 +370,11 @@ func newChannel(name string, params []float64, k int, kraus [][]complex128) *Cha
 	}
 	ch.mix = unitaryMixture(kraus)
 	if ch.mix == nil {
+		ch.diagonal = true
 		for _, m := range kraus {
 			if kdk := adjointProduct(m); !isZeroMatrix(kdk) {
-				ch.general = append(ch.general, krausBranch{k: m, kdk: kdk, diag: isDiagonal(kdk)})
+				ch.general = append(ch.general, krausBranch{k: m, kdk: kdk})
+				ch.diagonal = ch.diagonal && isDiagonal(kdk)
 			}
 		}
 	}

@@ -1,0 +1,228 @@
+package sim_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"maps"
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/qjobs/quantum/sim"
+)
+
+// No gate is fused across a channel: H, full amplitude damping, H gives
+// |+⟩ whatever fusion does, where H·H fused into the identity would leave
+// |0⟩ (decisions.md: every gate as written gets its noise). The density
+// matrix fuses its doubled gates and channels together, which is exact.
+func TestNoGateFusedAcrossChannel(t *testing.T) {
+	damp := must(t)(sim.AmplitudeDamping(1))
+	c := &sim.Circuit{NumQubits: 2}
+	c.Apply(stdGate("h", nil, 0)).Apply(stdGate("h", nil, 1)).Append(sim.NoiseOp(damp, 0)).Apply(stdGate("h", nil, 0)).Apply(stdGate("h", nil, 1))
+	const shots = 4000
+	probs := map[string]float64{"00": 0.5, "01": 0.5}
+	for _, m := range []sim.Method{sim.MethodStateVector, sim.MethodDensityMatrix} {
+		for _, w := range []int{0, 2, 4} {
+			t.Run(fmt.Sprintf("%s/width=%d", m, w), func(t *testing.T) {
+				r := run(t, c, sim.Options{Shots: shots, Seed: seed(5), Method: m, FusionWidth: w})
+				chiSquared(t, r.Counts, probs, shots)
+			})
+		}
+	}
+}
+
+// Trajectories run with mid-circuit measurement, classical control, reset
+// and conditional noise, where the density matrix cannot: the counts
+// follow the probabilities worked out by hand.
+func TestTrajectoriesWithControl(t *testing.T) {
+	const (
+		theta = 1.1  // RY on qubit 0
+		pFlip = 0.2  // bit flip on qubit 0
+		gamma = 0.3  // amplitude damping on qubit 1, when it holds |1⟩
+		pZ    = 0.15 // phase flip between two H on qubit 0, after its reset
+		pDep  = 0.6  // depolarizing on qubit 2 when bit 1 reads 1: X or Y flip it, 2/3 of p
+	)
+	ch := must(t)
+	c := &sim.Circuit{NumQubits: 3, NumClbits: 4}
+	c.Apply(stdGate("ry", []float64{theta}, 0)).Append(sim.NoiseOp(ch(sim.BitFlip(pFlip)), 0)).Measure(0, 0)
+	c.If(sim.BitIs(0, true), sim.GateOp(stdGate("x", nil, 1)))
+	c.Append(sim.NoiseOp(ch(sim.AmplitudeDamping(gamma)), 1)).Measure(1, 1)
+	c.Reset(0).Apply(stdGate("h", nil, 0)).Append(sim.NoiseOp(ch(sim.PhaseFlip(pZ)), 0)).Apply(stdGate("h", nil, 0)).Measure(0, 2)
+	c.If(sim.BitIs(1, true), sim.NoiseOp(ch(sim.Depolarizing(pDep)), 2)).Measure(2, 3)
+
+	p1 := math.Pow(math.Sin(theta/2), 2)
+	b0 := p1*(1-pFlip) + (1-p1)*pFlip
+	probs := map[string]float64{}
+	for k := range 16 {
+		bit := func(i int) bool { return k>>i&1 == 1 }
+		p := b0
+		if !bit(0) {
+			p = 1 - b0
+		}
+		switch {
+		case !bit(0) && bit(1):
+			p = 0
+		case bit(0) && bit(1):
+			p *= 1 - gamma
+		case bit(0):
+			p *= gamma
+		}
+		if bit(2) {
+			p *= pZ
+		} else {
+			p *= 1 - pZ
+		}
+		flip := 0.0
+		if bit(1) {
+			flip = 2 * pDep / 3
+		}
+		if bit(3) {
+			p *= flip
+		} else {
+			p *= 1 - flip
+		}
+		probs[fmt.Sprintf("%04b", k)] = p
+	}
+	const shots = 40_000
+	r := run(t, c, sim.Options{Shots: shots, Seed: seed(9)})
+	if r.Method != sim.MethodStateVector || !r.PerShot {
+		t.Fatalf("ran as %s, per shot %v", r.Method, r.PerShot)
+	}
+	chiSquared(t, r.Counts, probs, shots)
+}
+
+// The density matrix applies resets as channels, anywhere before the
+// measurements, exactly.
+func TestDensityMatrixResets(t *testing.T) {
+	damp := must(t)(sim.AmplitudeDamping(0.3))
+	dampK := [][]complex128{{1, 0, 0, complex(math.Sqrt(0.7), 0)}, {0, complex(math.Sqrt(0.3), 0), 0, 0}}
+	b := newRefBuilder(3)
+	b.gate(u(0.9, 0.3, 1.7), 0).gate(mH, 1).gate(cx01, 1, 2).gate(cx01, 0, 1)
+	b.reset(1).noise(damp, dampK, 0).gate(mH, 1).gate(cx01, 2, 1).reset(2).gate(ry(0.8), 2).gate(cx01, 0, 2)
+	got, err := sim.SimulateDensityMatrix(context.Background(), b.c, sim.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	assertRho(t, got, b.rho(), 1e-9)
+	const shots = 20_000
+	for _, m := range []sim.Method{sim.MethodDensityMatrix, sim.MethodStateVector} {
+		r := run(t, b.c, sim.Options{Shots: shots, Seed: seed(2), Method: m})
+		chiSquared(t, r.Counts, refProbs(b.rho(), 3), shots)
+	}
+}
+
+// Single precision runs both methods too, to its own accuracy.
+func TestNoiseSinglePrecision(t *testing.T) {
+	tc := channelCases(t)[11] // two qubits, complex Kraus matrices
+	b := noisyCircuit(tc)
+	want := b.rho()
+	got, err := sim.SimulateDensityMatrix(context.Background(), b.c, sim.Options{Precision: sim.Single})
+	if err != nil {
+		t.Fatal(err)
+	}
+	assertRho(t, got, want, 1e-6)
+	const shots = 20_000
+	r := run(t, b.c, sim.Options{Shots: shots, Seed: seed(4), Precision: sim.Single, Method: sim.MethodStateVector})
+	chiSquared(t, r.Counts, refProbs(want, 3), shots)
+}
+
+// dampedLayers is a circuit of n qubits on which every channel kind runs:
+// H on every qubit, then amplitude damping (drawn by the expectation
+// pass), depolarizing (a Pauli drawn) and CX between neighbours.
+func dampedLayers(t *testing.T, n int) *sim.Circuit {
+	t.Helper()
+	damp, dep := must(t)(sim.AmplitudeDamping(0.2)), must(t)(sim.TwoQubitDepolarizing(0.3))
+	c := &sim.Circuit{NumQubits: n}
+	for q := range n {
+		c.Apply(stdGate("h", nil, q)).Append(sim.NoiseOp(damp, q))
+	}
+	for q := 0; q+1 < n; q++ {
+		c.Apply(stdGate("cx", nil, q, q+1)).Append(sim.NoiseOp(dep, q, q+1))
+	}
+	return c
+}
+
+// A seed gives the same counts again, whatever the number of workers (the
+// expectation pass adds its chunks in order); another seed others.
+func TestTrajectoriesReproducible(t *testing.T) {
+	const n = 17 // two chunks of the expectation pass, which workers share
+	ch := must(t)
+	damp, gad, dep := ch(sim.AmplitudeDamping(0.3)), ch(sim.GeneralizedAmplitudeDamping(0.4, 0.3)), ch(sim.TwoQubitDepolarizing(0.5))
+	c := &sim.Circuit{NumQubits: n, NumClbits: 4}
+	for q := range n {
+		c.Apply(stdGate("ry", []float64{0.3 + 0.1*float64(q)}, q))
+	}
+	c.Append(sim.NoiseOp(damp, n-1), sim.NoiseOp(gad, 0), sim.NoiseOp(dep, 3, n-2))
+	c.Apply(stdGate("cx", nil, n-1, 0)).Append(sim.NoiseOp(damp, 0))
+	c.Measure(0, 0).Measure(3, 1).Measure(n-2, 2).Measure(n-1, 3)
+	opts := sim.Options{Shots: 12, Seed: seed(3), Method: sim.MethodStateVector, Workers: 1}
+	a := run(t, c, opts)
+	opts.Workers = 2
+	b := run(t, c, opts)
+	if !maps.Equal(a.Counts, b.Counts) {
+		t.Fatalf("one seed, two results:\n%v\n%v", a.Counts, b.Counts)
+	}
+	opts.Seed = seed(4)
+	if e := run(t, c, opts); maps.Equal(a.Counts, e.Counts) {
+		t.Fatal("two seeds gave the same 12 shots")
+	}
+}
+
+// State.ApplyChannel draws a branch on the state, checks its qubits, and
+// leaves the state normalised.
+func TestApplyChannel(t *testing.T) {
+	s, err := sim.NewState(3, sim.Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	ctx := context.Background()
+	if err := s.ApplyGate(stdGate("x", nil, 2)); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.ApplyChannel(ctx, must(t)(sim.AmplitudeDamping(1)), rng, 2); err != nil {
+		t.Fatal(err)
+	}
+	if s.Probability(0) < 1-1e-12 {
+		t.Fatalf("full damping left %v", s.Probabilities())
+	}
+	if err := s.ApplyChannel(ctx, must(t)(sim.PauliChannel(0, 1, 0)), rng, 1); err != nil {
+		t.Fatal(err)
+	}
+	if p := s.Probability(2); p < 1-1e-12 {
+		t.Fatalf("a certain Y on qubit 1 left %v", s.Probabilities())
+	}
+	if err := s.ApplyChannel(ctx, must(t)(sim.AmplitudeDamping(0.4)), rng, 1); err != nil {
+		t.Fatal(err)
+	}
+	if n := s.Norm(); math.Abs(n-1) > 1e-12 {
+		t.Fatalf("norm %v", n)
+	}
+	for _, qs := range [][]int{{0, 1}, {3}, {}} {
+		if err := s.ApplyChannel(ctx, must(t)(sim.BitFlip(0.1)), rng, qs...); !errors.Is(err, sim.ErrInvalidCircuit) {
+			t.Errorf("qubits %v: %v", qs, err)
+		}
+	}
+}
+
+// A trajectory applies Kraus matrices unscaled and divides by the norm
+// they leave: 1,500 generalized amplitude dampings in a row, each a branch
+// of probability 0.6 or 0.4, would take it under any float64 (a typical
+// trajectory's is 1e-438) were it not scaled back on the way; the outcome
+// follows the last one's, 0 with probability p.
+func TestTrajectoryNormStaysInRange(t *testing.T) {
+	gad := must(t)(sim.GeneralizedAmplitudeDamping(1, 0.6))
+	if gad.IsPauli() {
+		t.Fatal("the test needs a channel drawn by its expectation")
+	}
+	c := &sim.Circuit{NumQubits: 1, NumClbits: 1}
+	c.Apply(stdGate("h", nil, 0))
+	for range 1500 {
+		c.Append(sim.NoiseOp(gad, 0))
+	}
+	c.Measure(0, 0)
+	const shots = 300
+	r := run(t, c, sim.Options{Shots: shots, Seed: seed(8), Method: sim.MethodStateVector})
+	chiSquared(t, r.Counts, map[string]float64{"0": 0.6, "1": 0.4}, shots)
+}
