@@ -187,25 +187,27 @@ func evolveDensity(ctx context.Context, c *Circuit, rho *State, f fusion, budget
 			return err
 		}
 		op := &c.Ops[i]
-		if op.Kind == OpBarrier || len(run)+2 > headChunk {
+		if op.Kind == OpBarrier || len(run)+maxDoubled > headChunk {
 			if err := flush(); err != nil {
 				return err
 			}
 		}
+		from := len(buf)
 		switch op.Kind {
 		case OpGate:
 			buf = append(buf, mirror(op, n))
-			run = append(run, op, &buf[len(buf)-1])
+			run = append(run, op)
 		case OpNoise:
 			var qs [2]int
 			for j := range op.NumTargets() {
 				qs[j] = op.TargetAt(j)
 			}
-			buf = append(buf, superOp(op.Channel(), qs[:op.NumTargets()], n, supers))
-			run = append(run, &buf[len(buf)-1])
+			buf = appendChannel(buf, op.Channel(), qs[:op.NumTargets()], n, supers)
 		case OpReset:
-			buf = append(buf, superOp(resetChannel, []int{op.Qubit()}, n, supers))
-			run = append(run, &buf[len(buf)-1])
+			buf = appendChannel(buf, resetChannel, []int{op.Qubit()}, n, supers)
+		}
+		for j := from; j < len(buf); j++ {
+			run = append(run, &buf[j])
 		}
 	}
 	if err := flush(); err != nil {
@@ -213,6 +215,10 @@ func evolveDensity(ctx context.Context, c *Circuit, rho *State, f fusion, budget
 	}
 	return ctx.Err()
 }
+
+// maxDoubled is the most operations of the doubled circuit one operation
+// becomes: a two-qubit Pauli channel's five.
+const maxDoubled = 5
 
 // mirror is the gate conj(U) on the column bits of ρ for the gate op
 // (U on qubits q): its targets and controls moved to q+n.
@@ -248,18 +254,87 @@ func isReal(m []complex128) bool {
 	return true
 }
 
-// superOp is the gate that applies ch to qubits of ρ: its superoperator
-// on their row bits then their column bits.
-func superOp(ch *Channel, qubits []int, n int, supers map[*Channel][]complex128) Op {
-	m, ok := supers[ch]
-	if !ok {
-		m = ch.superoperator()
-		supers[ch] = m
+// appendChannel appends to buf the gates that apply ch to qubits of ρ.
+// A channel on one qubit is its superoperator, a 4×4 on the qubit's row
+// and column bits. On two qubits a dense 16×16 costs sixteen
+// multiplications an amplitude, where a Pauli channel need not: in the
+// Pauli basis its superoperator is diagonal, Q → λ_Q·Q with λ_Q = Σ_P p_P
+// (+1 where P and Q commute, −1 where they do not), so it is the change to
+// that basis on each qubit's row and column bits (pauliBasis), a diagonal
+// on the four bits, and the change back: five light gates, which fusion
+// may merge with their neighbours.
+func appendChannel(buf []Op, ch *Channel, qubits []int, n int, supers map[*Channel][]complex128) []Op {
+	if ch.k == 2 && ch.pauli != nil {
+		targets := []int{qubits[0], qubits[1], qubits[0] + n, qubits[1] + n}
+		buf = append(buf, GateOp(Gate{Name: "pauli basis", Matrix: pauliBasis, Targets: []int{qubits[0], qubits[0] + n}}))
+		buf = append(buf, GateOp(Gate{Name: "pauli basis", Matrix: pauliBasis, Targets: []int{qubits[1], qubits[1] + n}}))
+		buf = append(buf, GateOp(Gate{Name: ch.name, Matrix: cached(supers, ch, ch.pauliEigenvalues), Targets: targets}))
+		buf = append(buf, GateOp(Gate{Name: "pauli basis", Matrix: pauliBasisBack, Targets: []int{qubits[0], qubits[0] + n}}))
+		return append(buf, GateOp(Gate{Name: "pauli basis", Matrix: pauliBasisBack, Targets: []int{qubits[1], qubits[1] + n}}))
 	}
 	targets := make([]int, 0, 2*len(qubits))
 	targets = append(targets, qubits...)
 	for _, q := range qubits {
 		targets = append(targets, q+n)
 	}
-	return GateOp(Gate{Name: ch.name, Matrix: m, Targets: targets})
+	return append(buf, GateOp(Gate{Name: ch.name, Matrix: cached(supers, ch, ch.superoperator), Targets: targets}))
+}
+
+// cached is the channel's matrix that build builds, once a chunk.
+func cached(supers map[*Channel][]complex128, ch *Channel, build func() []complex128) []complex128 {
+	m, ok := supers[ch]
+	if !ok {
+		m = build()
+		supers[ch] = m
+	}
+	return m
+}
+
+// pauliBasis is the unitary from a qubit's row and column bits of ρ (r on
+// its low bit, c on its high bit) to its Pauli coefficients: row Q is
+// Tr(Qρ)/√2 = Σ Q[c][r]·ρ[r][c]/√2, Q = I, X, Y, Z by index.
+// pauliBasisBack is its inverse, its adjoint.
+var pauliBasis, pauliBasisBack = func() ([]complex128, []complex128) {
+	u := make([]complex128, 16)
+	for q := range 4 {
+		for r := range 2 {
+			for c := range 2 {
+				u[q*4+r+2*c] = paulis[q][c*2+r] / complex(math.Sqrt2, 0)
+			}
+		}
+	}
+	return u, Dagger(u)
+}()
+
+// pauliEigenvalues is the two-qubit Pauli channel's superoperator in the
+// Pauli basis, a diagonal on the bits (Q0 low, Q1 low, Q0 high, Q1 high)
+// that pauliBasis leaves on (q0, q1, q0+n, q1+n), as a 16×16 matrix.
+func (ch *Channel) pauliEigenvalues() []complex128 {
+	m := make([]complex128, 256)
+	for i := range 16 {
+		q := i&1 | i>>2&1<<1 | (i>>1&1|i>>3&1<<1)<<2 // Q0 | Q1<<2
+		var lambda float64
+		for p, prob := range ch.pauli {
+			if paulisCommute(p, q, 2) {
+				lambda += prob
+			} else {
+				lambda -= prob
+			}
+		}
+		m[i*16+i] = complex(lambda, 0)
+	}
+	return m
+}
+
+// paulisCommute reports whether the Paulis of indices a and b on k qubits
+// commute: they anticommute on an odd number of qubits.
+func paulisCommute(a, b, k int) bool {
+	odd := false
+	for j := range k {
+		x, y := a>>(2*j)&3, b>>(2*j)&3
+		if x != 0 && y != 0 && x != y {
+			odd = !odd
+		}
+	}
+	return !odd
 }

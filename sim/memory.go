@@ -124,7 +124,7 @@ func densityChunkNeed(c *Circuit, f fusion) int64 {
 	}
 	for i := range c.Ops {
 		op := &c.Ops[i]
-		if op.Kind == OpBarrier || ops+2 > headChunk {
+		if op.Kind == OpBarrier || ops+maxDoubled > headChunk {
 			flush()
 		}
 		switch op.Kind {
@@ -138,8 +138,12 @@ func densityChunkNeed(c *Circuit, f fusion) int64 {
 			if ch := op.Channel(); ch != nil {
 				t = int64(2 * ch.k)
 			}
-			ops++
-			held = addSat(held, opBytes+8*t+16<<(2*t))
+			gates := int64(1)
+			if t == 4 {
+				gates = maxDoubled // a two-qubit Pauli channel (appendChannel)
+			}
+			ops += gates
+			held = addSat(held, gates*(opBytes+8*t)+16<<(2*t))
 			widest = max(widest, t)
 		}
 	}

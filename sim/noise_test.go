@@ -91,6 +91,11 @@ func channelCases(t *testing.T) []channelCase {
 			[]complex128{0, 0.31622776601683794, 0.31622776601683794, 0})),
 			[][]complex128{scale(mI, sq(0.9)), scale(mX, sq(0.1))}, []float64{0.9, 0.1, 0, 0}},
 		{"kraus, one qubit, complex", ch(sim.Kraus(rotatedAD...)), rotatedAD, nil},
+		// Y on target 0; X on target 1 with Z on target 0: a Pauli channel
+		// whose qubits' order matters.
+		{"kraus, two qubits, Pauli", ch(sim.Kraus(scale(kron(mI, mI), sq(0.6)), scale(kron(mI, mY), sq(0.25)), scale(kron(mX, mZ), sq(0.15)))),
+			[][]complex128{scale(kron(mI, mI), sq(0.6)), scale(kron(mI, mY), sq(0.25)), scale(kron(mX, mZ), sq(0.15))},
+			[]float64{0: 0.6, 2: 0.25, 7: 0.15, 15: 0}},
 		{"kraus, two qubits, complex", ch(sim.Kraus(twoQubitAD...)), twoQubitAD, nil},
 	}
 }
