@@ -102,7 +102,7 @@ func countsNeed(c *Circuit, sh shape, opts Options) int64 {
 // maxKeptKernels, and the chunks' sums of the expectation pass, a 4×4
 // matrix a chunk.
 func trajectoryNeed(n int) int64 {
-	return branchKernelBytes + 16*16*int64(max(1, 1<<max(n-16, 0)))
+	return branchKernelBytes(n) + 16*16*int64(max(1, 1<<max(n-16, 0)))
 }
 
 // densityChunkNeed bounds what evolveDensity holds for one chunk of the
@@ -160,11 +160,17 @@ const preparedBytes = 48
 func kernelBytes(k int) int64 { return 4<<10 + 64<<(2*min(k, 16)) }
 
 // branchKernelBytes bounds the kernel of a channel's branch on one or two
-// qubits once applied: its matrix laid out for the vector kernels and the
-// plan or the diagonal patterns they build on first use (measured: 3 KiB
-// for one qubit, 9.5 KiB for a dense 4×4, 17.5 KiB for a two-qubit
-// diagonal such as Z⊗Z on a low and a high qubit).
-const branchKernelBytes = 24 << 10
+// qubits once applied to a state of n qubits: on vectorMinQubits or more
+// its matrix laid out for the vector kernels and the plan or the diagonal
+// patterns they build on first use (measured: 3 KiB for one qubit, 9.5 KiB
+// for a dense 4×4, 17.5 KiB for a two-qubit diagonal such as Z⊗Z on a low
+// and a high qubit); below, the pure-Go kernel of kernelBytes.
+func branchKernelBytes(n int) int64 {
+	if n < vectorMinQubits {
+		return kernelBytes(2)
+	}
+	return 24 << 10
+}
 
 // kernelsNeed bounds what running c holds for its operations: their
 // preparation, a chunk of fused kernels at a time for the head, and the
@@ -198,7 +204,7 @@ func kernelsNeed(c *Circuit, sh shape, f fusion) int64 {
 		case OpNoise:
 			if ch := op.Channel(); ch != nil {
 				b := min(ch.branches(), maxKeptKernels-kept)
-				need = addSat(need, int64(b)*branchKernelBytes+noiseKernelsBytes(ch))
+				need = addSat(need, int64(b)*branchKernelBytes(c.NumQubits)+noiseKernelsBytes(ch))
 				kept += b
 			}
 		}

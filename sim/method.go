@@ -60,12 +60,20 @@ func ParseMethod(name string) (Method, error) {
 // past it trajectories cost less for any usual number of shots.
 const AutoDensityMaxQubits = 12
 
+// densityShotFactor: the density matrix of n qubits costs about what
+// densityShotFactor·2^n trajectories cost (ρ's passes stream 4^n
+// amplitudes from memory where a trajectory's 2^n stay in cache; measured
+// break-even on 8 to 12 qubits at 2.3 to 5.6 · 2^n shots, bench/README.md),
+// so MethodAuto takes it from that many shots on.
+const densityShotFactor = 4
+
 // Method returns the method Run(ctx, c, opts) uses, and when opts.Method
 // is MethodAuto, why in a few words (for metadata.methodReason). MethodAuto
 // runs a circuit without noise channels on the state vector as it always
 // has; a noisy one on the density matrix when the density-matrix method
-// can run it, it has at most AutoDensityMaxQubits qubits and ρ fits
-// opts.Limits, and by trajectories on the state vector otherwise.
+// can run it, it has at most AutoDensityMaxQubits qubits, ρ fits
+// opts.Limits and there are at least 4·2^n shots (fewer trajectories cost
+// less than ρ), and by trajectories on the state vector otherwise.
 //
 // The error wraps ErrMethod: a method not implemented, or the density
 // matrix asked for a circuit it cannot run (saying why). Limits are
@@ -98,6 +106,8 @@ func chooseMethod(c *Circuit, sh shape, opts Options) (Method, string, error) {
 		return MethodStateVector, "noise with mid-circuit measurement or classical control: quantum trajectories", nil
 	case n > AutoDensityMaxQubits:
 		return MethodStateVector, fmt.Sprintf("noise on %d qubits, over %d for a density matrix: quantum trajectories", n, AutoDensityMaxQubits), nil
+	case opts.Shots < densityShotFactor<<n:
+		return MethodStateVector, fmt.Sprintf("noise on %d qubits, %d shots: quantum trajectories cost less than a density matrix", n, opts.Shots), nil
 	case opts.Limits.checkDensity(n, opts.Precision) != nil:
 		return MethodStateVector, fmt.Sprintf("noise on %d qubits, whose density matrix exceeds the limits: quantum trajectories", n), nil
 	}

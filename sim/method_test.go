@@ -73,34 +73,40 @@ func TestAutoMethod(t *testing.T) {
 	tests := []struct {
 		name   string
 		c      *sim.Circuit
+		shots  int
 		lim    sim.Limits
 		want   sim.Method
 		reason string
 	}{
-		{"no noise", hadamards(5, 5, false), sim.Limits{}, sim.MethodStateVector, "no noise"},
-		{"no noise, per shot", hadamards(5, 5, true), sim.Limits{}, sim.MethodStateVector, "no noise"},
-		{"small and noisy", noisy(3), sim.Limits{}, sim.MethodDensityMatrix, "noise on 3 qubits: the density matrix fits the memory budget"},
-		{"a reset is a channel", withReset, sim.Limits{}, sim.MethodDensityMatrix, "density matrix"},
-		{"at the size limit", noisy(sim.AutoDensityMaxQubits), sim.Limits{}, sim.MethodDensityMatrix, "density matrix"},
-		{"past it", noisy(sim.AutoDensityMaxQubits + 1), sim.Limits{}, sim.MethodStateVector, "over 12 for a density matrix: quantum trajectories"},
-		{"ρ over the budget", noisy(8), sim.Limits{MemoryBudget: 16 << 16}, sim.MethodStateVector, "exceeds the limits: quantum trajectories"},
-		{"ρ within the budget", noisy(8), sim.Limits{MemoryBudget: 16<<16 + 16<<8}, sim.MethodDensityMatrix, "density matrix"},
-		{"mid-circuit measurement", midCircuit, sim.Limits{}, sim.MethodStateVector, "mid-circuit measurement or classical control: quantum trajectories"},
-		{"classical control", controlled, sim.Limits{}, sim.MethodStateVector, "quantum trajectories"},
+		{"no noise", hadamards(5, 5, false), 10, sim.Limits{}, sim.MethodStateVector, "no noise"},
+		{"no noise, per shot", hadamards(5, 5, true), 10, sim.Limits{}, sim.MethodStateVector, "no noise"},
+		{"small and noisy", noisy(3), 1000, sim.Limits{}, sim.MethodDensityMatrix, "noise on 3 qubits: the density matrix fits the memory budget"},
+		{"4·2^n shots", noisy(3), 32, sim.Limits{}, sim.MethodDensityMatrix, "density matrix"},
+		{"fewer", noisy(3), 31, sim.Limits{}, sim.MethodStateVector, "noise on 3 qubits, 31 shots: quantum trajectories cost less than a density matrix"},
+		{"a reset is a channel", withReset, 1000, sim.Limits{}, sim.MethodDensityMatrix, "density matrix"},
+		{"at the size limit", noisy(sim.AutoDensityMaxQubits), 4 << sim.AutoDensityMaxQubits, sim.Limits{}, sim.MethodDensityMatrix, "density matrix"},
+		{"past it", noisy(sim.AutoDensityMaxQubits + 1), 10, sim.Limits{}, sim.MethodStateVector, "over 12 for a density matrix: quantum trajectories"},
+		{"ρ over the budget", noisy(8), 1024, sim.Limits{MemoryBudget: 16 << 16}, sim.MethodStateVector, "exceeds the limits: quantum trajectories"},
+		{"ρ within the budget", noisy(8), 1024, sim.Limits{MemoryBudget: 16<<16 + 16<<8}, sim.MethodDensityMatrix, "density matrix"},
+		{"mid-circuit measurement", midCircuit, 1000, sim.Limits{}, sim.MethodStateVector, "mid-circuit measurement or classical control: quantum trajectories"},
+		{"classical control", controlled, 1000, sim.Limits{}, sim.MethodStateVector, "quantum trajectories"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			opts := sim.Options{Shots: 10, Seed: seed(1), Limits: tc.lim}
+			opts := sim.Options{Shots: tc.shots, Seed: seed(1), Limits: tc.lim}
 			m, reason, err := tc.c.Method(opts)
 			if err != nil || m != tc.want || !strings.Contains(reason, tc.reason) {
 				t.Fatalf("Method: %s, %q, %v; want %s, %q", m, reason, err, tc.want, tc.reason)
+			}
+			if tc.c.NumQubits == sim.AutoDensityMaxQubits {
+				return // 256 MiB for ρ: what Method says is enough
 			}
 			r := run(t, tc.c, opts)
 			if r.Method != m || r.MethodReason != reason {
 				t.Fatalf("ran as %s (%q), Method said %s (%q)", r.Method, r.MethodReason, m, reason)
 			}
-			if perShot := tc.c.PerShot(); tc.lim == (sim.Limits{}) && perShot != r.PerShot {
-				t.Fatalf("PerShot() = %v, the run says %v", perShot, r.PerShot)
+			if perShot := tc.c.PerShot(); r.PerShot != (perShot && m == sim.MethodStateVector) {
+				t.Fatalf("PerShot() = %v on the state vector, the run on %s says %v", perShot, m, r.PerShot)
 			}
 		})
 	}

@@ -24,12 +24,14 @@ func TestNoisyMemoryNeed(t *testing.T) {
 		method  sim.Method
 		atLeast int64
 	}{
-		{"density matrix", dm, sim.Options{Shots: 1000}, sim.MethodDensityMatrix, 16 << 16},
-		{"density matrix, single", dm, sim.Options{Shots: 1000, Precision: sim.Single}, sim.MethodDensityMatrix, 8 << 16},
-		{"density matrix, no fusion", dm, sim.Options{Shots: 10, FusionWidth: -1}, sim.MethodDensityMatrix, 16 << 16},
+		{"density matrix", dm, sim.Options{Shots: 1000, Method: sim.MethodDensityMatrix}, sim.MethodDensityMatrix, 16 << 16},
+		{"density matrix, chosen", dm, sim.Options{Shots: 4 << 8}, sim.MethodDensityMatrix, 16 << 16},
+		{"density matrix, single", dm, sim.Options{Shots: 1000, Precision: sim.Single, Method: sim.MethodDensityMatrix}, sim.MethodDensityMatrix, 8 << 16},
+		{"density matrix, no fusion", dm, sim.Options{Shots: 10, FusionWidth: -1, Method: sim.MethodDensityMatrix}, sim.MethodDensityMatrix, 16 << 16},
+		{"trajectories, chosen", dm, sim.Options{Shots: 30}, sim.MethodStateVector, 16 << 8},
 		// The branches' kernels are kept: more shots allocate no more.
 		{"trajectories", dampedLayers(t, 14), sim.Options{Shots: 30}, sim.MethodStateVector, 16 << 14},
-		{"trajectories from a shared prefix", prefixed, sim.Options{Shots: 8}, sim.MethodStateVector, 2 * 16 << 16},
+		{"trajectories from a shared prefix", prefixed, sim.Options{Shots: 8, Method: sim.MethodStateVector}, sim.MethodStateVector, 2 * 16 << 16},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -59,7 +61,8 @@ func TestNoisyMemoryNeed(t *testing.T) {
 
 // A trajectory charges a channel what it does: a mixture (a Pauli
 // channel) a pass when it draws a unitary other than the identity and
-// nothing else, any other channel two passes, each a step.
+// nothing else, any other channel two passes, each a step; its terminal
+// measurements a pass and a step each.
 func TestNoisyWork(t *testing.T) {
 	ch := must(t)
 	const n = 10

@@ -183,14 +183,15 @@ func analyse(ctx context.Context, c *Circuit) (shape, error) {
 	return sh, nil
 }
 
-// PerShot reports whether Run runs the circuit once per shot (mid-circuit
-// measurement, reset or classical control, or noise on the state vector)
-// rather than sampling all shots from one final state. It is what
-// Result.PerShot will say with the default Options, known before running.
+// PerShot reports whether Run runs the circuit once per shot on the state
+// vector (mid-circuit measurement, reset or classical control, or noise,
+// which runs as trajectories) rather than sampling all shots from one
+// final state. The density matrix samples every circuit it runs; which
+// method a run takes is Circuit.Method's, and Result.PerShot says what it
+// did.
 func (c *Circuit) PerShot() bool {
 	sh, _ := analyse(context.Background(), c) // never cancelled
-	m, _, _ := chooseMethod(c, sh, Options{})
-	return sh.perShot() && m != MethodDensityMatrix
+	return sh.perShot()
 }
 
 // perShot reports whether the state vector runs the circuit once per shot:
