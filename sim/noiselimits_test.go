@@ -71,8 +71,8 @@ func TestNoisyWork(t *testing.T) {
 	c.Append(sim.NoiseOp(ch(sim.PauliChannel(1, 0, 0)), 1)) // 1 + 1024: an X every time
 	c.Append(sim.NoiseOp(ch(sim.BitFlip(0)), 2))            // 1: the identity every time
 	// A shot starts from |0…0⟩ again (1024), and Run measures every qubit
-	// (10 × (2·1024 + 1)).
-	shot := int64(1024 + (1 + 2*1024) + (1 + 1024) + 1 + n*(2*1024+1))
+	// at its end, at once: a step each and a pass.
+	shot := int64(1024 + (1 + 2*1024) + (1 + 1024) + 1 + n + 1024)
 	for _, tc := range []struct {
 		work int64
 		ok   bool

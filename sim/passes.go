@@ -19,6 +19,7 @@ const (
 	passZero
 	passScale
 	passReduced
+	passNorms
 )
 
 // passArgs are the current pass's: set by runPass's callers, read by the
@@ -140,6 +141,12 @@ func (v *vec[T]) passChunk(c int) {
 		scaleBy(v.a[lo:hi], p.scale)
 	case passReduced:
 		v.reducedChunk(c)
+	case passNorms:
+		var acc float64
+		for _, a := range v.a[lo:hi] {
+			acc += abs2(a)
+		}
+		v.sums[c] = acc
 	}
 }
 

@@ -215,6 +215,11 @@ type prepared struct {
 	// perShot: the circuit runs shot by shot from the prefix on; else its
 	// head is every gate, and its shots are sampled.
 	perShot bool
+	// hasTail: a trajectory measures its ops from tail on at once, for
+	// tailCost steps and tailWork (tail.go).
+	hasTail            bool
+	tail               int
+	tailCost, tailWork int64
 }
 
 // A kernel takes a kilobyte or two (more for a wide fused block), and a
@@ -425,6 +430,9 @@ func Run(ctx context.Context, c *Circuit, opts Options) (*Result, error) {
 	p, err := prepareShape(ctx, c, sh, extra, opts.fusion(), false)
 	if err != nil {
 		return nil, err
+	}
+	if sh.noise {
+		p.setTail(c.NumQubits)
 	}
 	if !p.perShot {
 		// Sampling's work is known now; the gates' once they are fused,

@@ -253,6 +253,18 @@ func (s *State) run(ctx context.Context, p *prepared, start int, clbits []bool, 
 				return err
 			}
 		}
+		if p.hasTail && pc == p.tail {
+			if steps += p.tailCost; steps > budget.perShot {
+				return budget.stepsExceeded()
+			}
+			if work += p.tailWork; work > budget.left {
+				return budget.exceeded()
+			}
+			if err := s.measureTail(ctx, p.ops[pc:], clbits, rng); err != nil {
+				return err
+			}
+			break
+		}
 		op := &p.ops[pc]
 		if steps += op.cost; steps > budget.perShot {
 			return budget.stepsExceeded()

@@ -114,7 +114,12 @@ func TestDensityMatrixResets(t *testing.T) {
 
 // Single precision runs both methods too, to its own accuracy.
 func TestNoiseSinglePrecision(t *testing.T) {
-	tc := channelCases(t)[11] // two qubits, complex Kraus matrices
+	var tc channelCase
+	for _, c := range channelCases(t) {
+		if c.name == "kraus, two qubits, complex" {
+			tc = c
+		}
+	}
 	b := noisyCircuit(tc)
 	want := b.rho()
 	got, err := sim.SimulateDensityMatrix(context.Background(), b.c, sim.Options{Precision: sim.Single})
@@ -225,4 +230,35 @@ func TestTrajectoryNormStaysInRange(t *testing.T) {
 	const shots = 300
 	r := run(t, c, sim.Options{Shots: shots, Seed: seed(8), Method: sim.MethodStateVector})
 	chiSquared(t, r.Counts, map[string]float64{"0": 0.6, "1": 0.4}, shots)
+}
+
+// A trajectory's terminal measurements are drawn at once, as one
+// measurement of the final state: a qubit measured twice gives one value,
+// a bit measured into twice keeps the last, a bit never measured reads 0,
+// and a jump into the middle of them measures from there one by one.
+func TestTrajectoryTerminalMeasurements(t *testing.T) {
+	const shots = 20_000
+	flip := must(t)(sim.BitFlip(0.2))
+	flipK := [][]complex128{scale(mI, math.Sqrt(0.8)), scale(mX, math.Sqrt(0.2))}
+	b := newRefBuilder(3)
+	b.gate(ry(1.1), 0).gate(ry(0.7), 1).gate(cx01, 0, 2).noise(flip, flipK, 2).noise(flip, flipK, 0).gate(mH, 1)
+	rho := refProbs(b.rho(), 3)
+	c := b.c
+	c.NumClbits = 5
+	c.Measure(2, 0).Measure(0, 1).Measure(2, 2).Measure(1, 3).Measure(0, 3) // bit 3 ends with qubit 0; bit 4 never written
+	probs := map[string]float64{}
+	for key, p := range rho { // key: qubit 2, 1, 0
+		q2, q0 := key[0], key[2]
+		probs[string([]byte{'0', q0, q2, q0, q2})] += p
+	}
+	r := run(t, c, sim.Options{Shots: shots, Seed: seed(12), Method: sim.MethodStateVector})
+	chiSquared(t, r.Counts, probs, shots)
+
+	s0, s1, p := math.Pow(math.Sin(1.1/2), 2), math.Pow(math.Sin(0.7/2), 2), 0.2
+	j := &sim.Circuit{NumQubits: 2, NumClbits: 3}
+	j.Apply(stdGate("ry", []float64{1.1}, 0)).Append(sim.NoiseOp(flip, 0)).Apply(stdGate("ry", []float64{0.7}, 1))
+	j.Measure(0, 2).Append(sim.JumpOp(6).WithIf(sim.BitIs(2, true))).Measure(1, 0).Measure(0, 1)
+	a := s0*(1-p) + (1-s0)*p
+	r = run(t, j, sim.Options{Shots: shots, Seed: seed(13)})
+	chiSquared(t, r.Counts, map[string]float64{"110": a, "000": (1 - a) * (1 - s1), "001": (1 - a) * s1}, shots)
 }

@@ -30,6 +30,9 @@ type vector interface {
 	copyFrom(ctx context.Context, o vector, workers int) error
 	// reset sets |0…0⟩.
 	reset(ctx context.Context, workers int) error
+	// pick draws a basis state by its probability, u uniform in [0, 1)
+	// (tail.go).
+	pick(ctx context.Context, u float64, workers int) (int, error)
 	// scale multiplies every amplitude by the real by.
 	scale(ctx context.Context, by float64, workers int) error
 	// reduced is the reduced density matrix of one or two targets
