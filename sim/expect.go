@@ -65,6 +65,12 @@ func (v *vec[T]) reducedChunk(c int) {
 	if p.nt == 2 {
 		lo, hi = min(p.targets[0], p.targets[1]), max(p.targets[0], p.targets[1])
 	}
+	if p.nt == 1 && lo < shortRun {
+		// Pairs a few amplitudes apart: chunk c's groups are its
+		// amplitudes, walked in order.
+		reducedLow(acc, v.a[c*chunkAmps:min((c+1)*chunkAmps, len(v.a))], 1<<lo, p.diagOnly)
+		return
+	}
 	per := chunkAmps >> p.nt
 	groups := len(v.a) >> p.nt
 	run := 1 << lo // loop counters below the lowest target map to consecutive indices
@@ -99,6 +105,27 @@ func reduced1[T amplitude](acc []complex128, x, y []T, diagOnly bool) {
 		s11 += real(b)*real(b) + imag(b)*imag(b)
 		if !diagOnly {
 			s01 += a * complex(real(b), -imag(b))
+		}
+	}
+	acc[0] += complex(s00, 0)
+	acc[3] += complex(s11, 0)
+	acc[1] += s01
+}
+
+// reducedLow is reduced1 on the pairs (a[i], a[i+stride]) of a, i with
+// the stride's bit 0, stride small: one loop over a rather than a call a
+// pair.
+func reducedLow[T amplitude](acc []complex128, a []T, stride int, diagOnly bool) {
+	var s00, s11 float64
+	var s01 complex128
+	for b := 0; b < len(a); b += 2 * stride {
+		for i := b; i < b+stride; i++ {
+			x, y := complex128(a[i]), complex128(a[i+stride])
+			s00 += real(x)*real(x) + imag(x)*imag(x)
+			s11 += real(y)*real(y) + imag(y)*imag(y)
+			if !diagOnly {
+				s01 += x * complex(real(y), -imag(y))
+			}
 		}
 	}
 	acc[0] += complex(s00, 0)

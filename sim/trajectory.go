@@ -103,7 +103,8 @@ func (p *prepared) noiseKernel(op *preparedOp, i int, m []complex128, n int) *ke
 	if k := nk.ks[i]; k != nil {
 		return k
 	}
-	k := newKernelFor(&Gate{Matrix: m, Targets: nk.targets}, n)
+	g := branchGate(m, nk.targets)
+	k := newKernelFor(&g, n)
 	if p.kept < maxKeptKernels {
 		nk.ks[i] = k
 		p.kept++
@@ -111,11 +112,43 @@ func (p *prepared) noiseKernel(op *preparedOp, i int, m []complex128, n int) *ke
 	return k
 }
 
+// branchGate is the gate that applies a branch's matrix m to targets. A
+// one-qubit diagonal with a 1 on it (Z; amplitude damping's K0,
+// diag(1, √(1−γ))) changes only the half of the state where the qubit
+// holds the other value: it is that value's factor controlled by the
+// qubit, which reads and writes that half alone, when the qubit is high
+// enough that the half comes in long runs (shortRun).
+func branchGate(m []complex128, targets []int) Gate {
+	if len(targets) == 1 && targets[0] >= shortRun && m[1] == 0 && m[2] == 0 {
+		switch {
+		case m[0] == 1:
+			return Gate{Matrix: m[3:], Controls: []Control{{Qubit: targets[0]}}}
+		case m[3] == 1:
+			return Gate{Matrix: m[:1], Controls: []Control{{Qubit: targets[0], Negated: true}}}
+		}
+	}
+	return Gate{Matrix: m, Targets: targets}
+}
+
+// halfReadMin is the lowest qubit whose probability is read from half the
+// state: below, its halves share cache lines, and the whole is read anyway.
+const halfReadMin = 3
+
 // drawKraus draws a branch of a channel that is not a mixture of unitaries
 // by its probability on the state, and returns it and ‖Kψ‖².
 func (s *State) drawKraus(ctx context.Context, ch *Channel, targets []int, rng *rand.Rand) (int, float64, error) {
 	d := 1 << ch.k
-	rho, err := s.v.reduced(ctx, targets, ch.diagonal, s.workers)
+	var rho [16]complex128
+	var err error
+	if ch.k == 1 && ch.diagonal && targets[0] >= halfReadMin {
+		// The damping channels need the qubit's two probabilities, and
+		// the norm gives one from the other: a read of half the state.
+		var p1 float64
+		p1, err = s.v.qubitProbability(ctx, targets[0], s.workers)
+		rho[0], rho[3] = complex(max(s.norm2-p1, 0), 0), complex(p1, 0)
+	} else {
+		rho, err = s.v.reduced(ctx, targets, ch.diagonal, s.workers)
+	}
 	if err != nil {
 		return 0, 0, err
 	}

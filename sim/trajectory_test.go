@@ -262,3 +262,56 @@ func TestTrajectoryTerminalMeasurements(t *testing.T) {
 	r = run(t, j, sim.Options{Shots: shots, Seed: seed(13)})
 	chiSquared(t, r.Counts, map[string]float64{"110": a, "000": (1 - a) * (1 - s1), "001": (1 - a) * s1}, shots)
 }
+
+// On 12 qubits (vector kernels) channels drawn by the state take their
+// probabilities from half the state or the whole, and apply their
+// branches as a controlled factor or a matrix, by the qubit: each qubit
+// here starts in RY(θ)|0⟩ and takes one channel, so its marginal is known
+// in closed form.
+func TestTrajectoryMarginals(t *testing.T) {
+	ch := must(t)
+	sin2 := func(theta float64) float64 { return math.Pow(math.Sin(theta/2), 2) }
+	gadP1 := func(s, gamma, p float64) float64 { return p*(1-gamma)*s + (1-p)*(s+gamma*(1-s)) }
+	var onQ11 [][]complex128 // amplitude damping on qubit 11 (target 0), nothing on qubit 2
+	for _, k := range [][]complex128{{1, 0, 0, complex(math.Sqrt(0.7), 0)}, {0, complex(math.Sqrt(0.3), 0), 0, 0}} {
+		onQ11 = append(onQ11, kron(mI, k))
+	}
+	tests := []struct {
+		q     int
+		theta float64
+		op    sim.Op
+		p1    float64
+	}{
+		{11, 1.9, sim.NoiseOp(ch(sim.Kraus(onQ11...)), 11, 2), sin2(1.9) * 0.7},
+		{7, 1.2, sim.NoiseOp(ch(sim.GeneralizedAmplitudeDamping(0.4, 0.3)), 7), gadP1(sin2(1.2), 0.4, 0.3)},
+		{6, 1.0, sim.NoiseOp(ch(sim.AmplitudeDamping(0.6)), 6), sin2(1.0) * 0.4},
+		{8, math.Pi / 2, sim.NoiseOp(ch(sim.GeneralizedAmplitudeDamping(0.9, 0)), 8), gadP1(0.5, 0.9, 0)}, // K2 = diag(√(1−γ), 1)
+		{2, 0.8, sim.NoiseOp(ch(sim.AmplitudeDamping(0.5)), 2), sin2(0.8) * 0.5},
+		{0, 2.5, sim.NoiseOp(ch(sim.AmplitudeDamping(0.2)), 0), sin2(2.5) * 0.8},
+		{4, 2.0, sim.NoiseOp(ch(sim.PauliChannel(0.1, 0.2, 0.3)), 4), sin2(2.0)*0.7 + (1-sin2(2.0))*0.3},
+	}
+	c := &sim.Circuit{NumQubits: 12, NumClbits: len(tests)}
+	for _, tc := range tests {
+		c.Apply(stdGate("ry", []float64{tc.theta}, tc.q))
+	}
+	for _, tc := range tests {
+		c.Append(tc.op)
+	}
+	for b, tc := range tests {
+		c.Measure(tc.q, b)
+	}
+	const shots = 4000
+	r := run(t, c, sim.Options{Shots: shots, Seed: seed(14)})
+	if r.Method != sim.MethodStateVector {
+		t.Fatalf("ran as %s", r.Method)
+	}
+	for b, tc := range tests {
+		ones := 0
+		for key, n := range r.Counts {
+			if key[len(key)-1-b] == '1' {
+				ones += n
+			}
+		}
+		chiSquared(t, map[string]int{"0": shots - ones, "1": ones}, map[string]float64{"0": 1 - tc.p1, "1": tc.p1}, shots)
+	}
+}
