@@ -61,18 +61,20 @@ func ParseMethod(name string) (Method, error) {
 const AutoDensityMaxQubits = 12
 
 // densityShotFactor: the density matrix of n qubits costs about what
-// densityShotFactor·2^n trajectories cost (ρ's passes stream 4^n
-// amplitudes from memory where a trajectory's 2^n stay in cache; measured
-// break-even on 8 to 12 qubits at 2.3 to 5.6 · 2^n shots, bench/README.md),
-// so MethodAuto takes it from that many shots on.
-const densityShotFactor = 4
+// densityShotFactor·2^n trajectories cost. ρ's passes stream 4^n
+// amplitudes from memory where a trajectory's 2^n stay in cache; on noisy
+// H+CX layers the two broke even at 1.4·2^n shots on 8 and 10 qubits and
+// 4.1·2^n on 12 (bench/README.md). At 3 the worse choice costs at most
+// about twice the better, and where it matters most (12 qubits,
+// seconds) 1.4 times.
+const densityShotFactor = 3
 
 // Method returns the method Run(ctx, c, opts) uses, and when opts.Method
 // is MethodAuto, why in a few words (for metadata.methodReason). MethodAuto
 // runs a circuit without noise channels on the state vector as it always
 // has; a noisy one on the density matrix when the density-matrix method
 // can run it, it has at most AutoDensityMaxQubits qubits, ρ fits
-// opts.Limits and there are at least 4·2^n shots (fewer trajectories cost
+// opts.Limits and there are at least 3·2^n shots (fewer trajectories cost
 // less than ρ), and by trajectories on the state vector otherwise.
 //
 // The error wraps ErrMethod: a method not implemented, or the density

@@ -25,7 +25,7 @@ func TestNoisyMemoryNeed(t *testing.T) {
 		atLeast int64
 	}{
 		{"density matrix", dm, sim.Options{Shots: 1000, Method: sim.MethodDensityMatrix}, sim.MethodDensityMatrix, 16 << 16},
-		{"density matrix, chosen", dm, sim.Options{Shots: 4 << 8}, sim.MethodDensityMatrix, 16 << 16},
+		{"density matrix, chosen", dm, sim.Options{Shots: 3 << 8}, sim.MethodDensityMatrix, 16 << 16},
 		{"density matrix, single", dm, sim.Options{Shots: 1000, Precision: sim.Single, Method: sim.MethodDensityMatrix}, sim.MethodDensityMatrix, 8 << 16},
 		{"density matrix, no fusion", dm, sim.Options{Shots: 10, FusionWidth: -1, Method: sim.MethodDensityMatrix}, sim.MethodDensityMatrix, 16 << 16},
 		{"trajectories, chosen", dm, sim.Options{Shots: 30}, sim.MethodStateVector, 16 << 8},
