@@ -333,17 +333,7 @@ func completenessError(kraus [][]complex128) float64 {
 			sum[i] += v
 		}
 	}
-	worst := 0.0
-	for r := range d {
-		for c := range d {
-			want := complex(0, 0)
-			if r == c {
-				want = 1
-			}
-			worst = max(worst, cmplx.Abs(sum[r*d+c]-want))
-		}
-	}
-	return worst
+	return identityError(sum, d)
 }
 
 // adjointProduct is K†K.
@@ -459,21 +449,7 @@ func unitaryMixture(kraus [][]complex128) []mixBranch {
 	return mix
 }
 
-func isIdentity(m []complex128) bool {
-	d := matDim(m)
-	for r := range d {
-		for c := range d {
-			want := complex(0, 0)
-			if r == c {
-				want = 1
-			}
-			if cmplx.Abs(m[r*d+c]-want) > pauliTolerance {
-				return false
-			}
-		}
-	}
-	return true
-}
+func isIdentity(m []complex128) bool { return identityError(m, matDim(m)) <= pauliTolerance }
 
 // Name is the channel's name as Braket writes it: bit_flip, kraus, ….
 func (ch *Channel) Name() string { return ch.name }

@@ -89,13 +89,7 @@ func newDensity(n int, opts Options) (*State, error) {
 // MethodDensityMatrix), in the Limits, Workers, Precision and FusionWidth
 // of opts. ctx is checked between and within operations.
 func SimulateDensityMatrix(ctx context.Context, c *Circuit, opts Options) (*DensityMatrix, error) {
-	if err := opts.Limits.checkDensity(c.NumQubits, opts.Precision); err != nil {
-		return nil, err
-	}
-	if err := c.validate(ctx); err != nil {
-		return nil, err
-	}
-	sh, err := analyse(ctx, c)
+	sh, err := checked(ctx, c, opts.Precision, opts.Limits.checkDensity)
 	if err != nil {
 		return nil, err
 	}

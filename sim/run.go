@@ -542,6 +542,19 @@ func runShots(ctx context.Context, s *State, p *prepared, rng *rand.Rand, shots 
 	return t.counts(ctx)
 }
 
+// checked makes the checks that come before a simulation allocates: the
+// size of what it holds (check), the rules of the IR; and returns the
+// circuit's shape.
+func checked(ctx context.Context, c *Circuit, p Precision, check func(int, Precision) error) (shape, error) {
+	if err := check(c.NumQubits, p); err != nil {
+		return shape{}, err
+	}
+	if err := c.validate(ctx); err != nil {
+		return shape{}, err
+	}
+	return analyse(ctx, c)
+}
+
 // Simulate returns the exact final state of a circuit whose measurements
 // are all terminal: its gates applied in order, its measurements left out
 // (they would only sample this state). A circuit with mid-circuit
@@ -558,13 +571,7 @@ func Simulate(ctx context.Context, c *Circuit, lim Limits) (*State, error) {
 // state: Limits, Workers, Precision and FusionWidth (Shots and Seed are not
 // used).
 func SimulateWith(ctx context.Context, c *Circuit, opts Options) (*State, error) {
-	if err := opts.Limits.CheckPrecision(c.NumQubits, opts.Precision); err != nil {
-		return nil, err
-	}
-	if err := c.validate(ctx); err != nil {
-		return nil, err
-	}
-	sh, err := analyse(ctx, c)
+	sh, err := checked(ctx, c, opts.Precision, opts.Limits.CheckPrecision)
 	if err != nil {
 		return nil, err
 	}
