@@ -68,7 +68,7 @@ func (d *DensityMatrix) Probabilities() []float64 {
 }
 
 // newDensity returns ρ = |0…0⟩⟨0…0| on n qubits, after checking its size
-// against lim.
+// against opts.Limits.
 func newDensity(n int, opts Options) (*State, error) {
 	if err := opts.Limits.checkDensity(n, opts.Precision); err != nil {
 		return nil, err

@@ -20,9 +20,9 @@ import (
 //     not the identity: a pass over the state with probability p, none
 //     otherwise;
 //   - any other channel (amplitude damping) computes the reduced density
-//     matrix of its qubits in one pass over the state (expect.go), every
-//     branch's probability from it, then applies the branch drawn in a
-//     second pass.
+//     matrix of its qubits in one pass over the state (expect.go; a
+//     one-qubit damping channel reads half of it), every branch's
+//     probability from it, then applies the branch drawn in a second pass.
 //
 // A run keeps the kernels of the branches it draws, as it keeps its gates'
 // (maxKeptKernels in all), so a branch drawn again costs its pass and
