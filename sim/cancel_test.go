@@ -89,6 +89,12 @@ func TestCancelInEveryPhase(t *testing.T) {
 			return err
 		}
 	}
+	// With noise: the density matrix's doubled circuit, and trajectories.
+	longNoisy := dampedLayers(t, 2)
+	for range 14 {
+		longNoisy.Append(longNoisy.Ops...) // 100,000 operations and more
+	}
+	dm, sv := sim.MethodDensityMatrix, sim.MethodStateVector
 	tests := []struct {
 		phase, next string // next: a phase the run must not reach
 		run         func(context.Context) error
@@ -108,6 +114,15 @@ func TestCancelInEveryPhase(t *testing.T) {
 		{"apply", "", func(ctx context.Context) error {
 			s, _ := sim.NewState(18, sim.Limits{})
 			_, err := s.Execute(ctx, wide, nil, 0)
+			return err
+		}},
+		{"validate", "prepare", runWith(longNoisy, sim.Options{Shots: 10, Method: dm})},
+		{"fuse", "apply", runWith(longNoisy, sim.Options{Shots: 10, Method: dm})},
+		{"apply", "sample", runWith(dampedLayers(t, 10), sim.Options{Shots: 10, Method: dm})},
+		{"sample", "count", runWith(dampedLayers(t, 9), sim.Options{Shots: 1_000_000, Method: dm})},
+		{"shots", "count", runWith(dampedLayers(t, 12), sim.Options{Shots: 100_000, Method: sv})},
+		{"fuse", "apply", func(ctx context.Context) error {
+			_, err := sim.SimulateDensityMatrix(ctx, longNoisy, sim.Options{})
 			return err
 		}},
 	}

@@ -1,4 +1,5 @@
-// Package sim is a state-vector quantum simulator.
+// Package sim is a quantum simulator: a state vector, and for noise a
+// density matrix or quantum trajectories.
 //
 // A program reaches sim as a [Circuit]: a flat list of [Op] values on qubit
 // and classical-bit indices. Front ends (package qasm, later QIR) build
@@ -17,12 +18,39 @@
 // circuit with real collapse. [Simulate] returns the exact final state of a
 // circuit's unitary part, for tests and for users who want amplitudes.
 //
+// Noise: a [Channel] (Braket's channels: [BitFlip], [PhaseFlip],
+// [PauliChannel], [Depolarizing], [TwoQubitDepolarizing],
+// [TwoQubitDephasing], [AmplitudeDamping], [PhaseDamping],
+// [GeneralizedAmplitudeDamping], or any [Kraus] channel on one or two
+// qubits) is an operation of the circuit ([NoiseOp]), and no gate is fused
+// or cancelled across it. Options.Method says how a noisy circuit runs:
+//
+//   - [MethodDensityMatrix] holds ρ, 4^n amplitudes, as a state vector of
+//     2n qubits, and applies every gate and channel to it exactly; its
+//     measurements must be terminal (no classical control), and shots are
+//     sampled from ρ's diagonal. [SimulateDensityMatrix] returns ρ.
+//   - [MethodStateVector] runs a noisy circuit once per shot, a quantum
+//     trajectory: each channel draws one of its Kraus branches with its
+//     probability on the shot's state (a Pauli channel with fixed
+//     probabilities, without reading the state). It runs everything,
+//     mid-circuit measurement and classical control included.
+//   - [MethodAuto], the default, takes the density matrix for a noisy
+//     circuit it can run, small enough and with enough shots to pay for it
+//     (see [Circuit.Method]), trajectories for other noisy circuits, and
+//     the state vector as before for circuits without noise.
+//
+// Either way every shot is an independent sample of the density matrix's
+// distribution, reproducible with Options.Seed. A channel that is a Pauli
+// channel says so with its probabilities ([Channel.PauliProbabilities]),
+// for a stabilizer method to come.
+//
 // Run takes circuits from clients and assumes nothing good of them: every
-// phase (validation, fusion, gates, shots, sampling, counting) is
+// phase (validation, fusion, gates, channels, shots, sampling, counting) is
 // near-linear in its input and checks the context every few milliseconds,
 // within a gate too; the operations of a shot and the work of the whole
 // run, in amplitudes touched, are bounded (Options.MaxSteps,
 // Options.MaxWork) and so are the counts, while
 // they are counted (Options.MaxResultBytes); and [MemoryNeed] says before
-// a run what it will allocate, so that a service can reserve it first.
+// a run what it will allocate, with the method it will use, so that a
+// service can reserve it first.
 package sim

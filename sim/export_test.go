@@ -57,3 +57,14 @@ func UniformsForTest(seed uint64, shots int, keep bool) []float64 {
 
 // KeptVariates is the most shots whose variates are kept between passes.
 const KeptVariates = keptVariates
+
+// ReducedDensity is the reduced density matrix of targets as trajectories
+// read it (expect.go), d×d row-major, on workers goroutines.
+func (s *State) ReducedDensity(targets []int, diagOnly bool, workers int) []complex128 {
+	rho, err := s.v.reduced(context.Background(), targets, diagOnly, workers)
+	if err != nil {
+		panic(err)
+	}
+	d := 1 << len(targets)
+	return rho[:d*d]
+}

@@ -29,6 +29,10 @@ const (
 	// of the result to the classical bits Op.Bits(), bit i to Op.Bits()[i]
 	// (ComputeOp).
 	OpCompute
+	// OpNoise applies the noise channel Op.Channel() to the qubits
+	// Op.TargetAt(0 … NumTargets()−1), target j as bit j of the channel's
+	// Kraus matrices (NoiseOp). Optimisations never move a gate across it.
+	OpNoise
 )
 
 func (k OpKind) String() string {
@@ -47,6 +51,8 @@ func (k OpKind) String() string {
 		return "jump"
 	case OpCompute:
 		return "compute"
+	case OpNoise:
+		return "noise"
 	}
 	return fmt.Sprintf("OpKind(%d)", uint8(k))
 }

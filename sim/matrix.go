@@ -106,6 +106,11 @@ func UnitarityError(m []complex128) float64 {
 	}
 	p := make([]complex128, d*d)
 	cblas128.Gemm(blas.NoTrans, blas.ConjTrans, 1, general(m, d), general(m, d), 0, general(p, d))
+	return identityError(p, d)
+}
+
+// identityError is the largest entry of |p − I| for the d×d matrix p.
+func identityError(p []complex128, d int) float64 {
 	worst := 0.0
 	for i := range d {
 		for j := range d {

@@ -3,6 +3,7 @@ package sim
 import (
 	"context"
 	"math"
+	"unsafe"
 )
 
 // outcomeBytes bounds what one distinct outcome of the counts costs besides
@@ -19,7 +20,7 @@ const fixedBytes = 64 << 10
 // MemoryNeed returns an upper bound of the bytes Run(ctx, c, opts)
 // allocates that grow with the state, the shots or the results, so that a
 // service can reserve them before running c, and refuse c when they could
-// never fit. It counts:
+// never fit. On the state vector it counts:
 //
 //   - the state vector: 2^n amplitudes of 16 bytes, 8 in single precision;
 //   - a second state when the circuit runs once per shot (see
@@ -31,10 +32,19 @@ const fixedBytes = 64 << 10
 //     and its map entries;
 //   - the classical bits of a shot and the key buffers, and 64 KiB for
 //     fixed overheads;
-//   - what grows with the length of the circuit: 40 bytes an operation
+//   - what grows with the length of the circuit: 48 bytes an operation
 //     for its preparation, the kernels of one chunk of fused gates (at
 //     most 1,024 gates' worth, twice while the fusion width is chosen) and
-//     the kernels a per-shot run keeps (those of its first 8,192 gates).
+//     the kernels a per-shot run keeps (those of its first 8,192 gates or
+//     channels' branches);
+//   - with noise (trajectories), the sums of a channel's expectation pass
+//     and the kernel of a branch that is not kept.
+//
+// When Run would use the density matrix (opts.Method, or MethodAuto's
+// choice: see Circuit.Method) it counts ρ, 4^n amplitudes, and the state of
+// 2^n its diagonal is sampled through, instead of the state vector; one
+// chunk of the doubled circuit (density.go) with its fused kernels instead
+// of the preparation; and the counts as above.
 //
 // Sampling holds nothing of size shots or 2^n beyond the state. It returns
 // math.MaxInt64 for a circuit no state can hold (Run refuses it).
@@ -44,16 +54,33 @@ func MemoryNeed(c *Circuit, opts Options) int64 {
 		return math.MaxInt64
 	}
 	sh, _ := analyse(context.Background(), c) // never cancelled
+	if m, _, err := chooseMethod(c, sh, opts); err == nil && m == MethodDensityMatrix {
+		if 2*n > hardMaxQubits {
+			return math.MaxInt64
+		}
+		need := addSat(densityBytes(n, opts.Precision), fixedBytes)
+		need = addSat(need, densityChunkNeed(c, opts.fusion()))
+		return addSat(need, countsNeed(c, sh, opts))
+	}
 	state := opts.Precision.bytesPerAmplitude() << n
 	need := addSat(state, fixedBytes)
-	if !sh.terminal && sh.prefixGates {
+	if sh.perShot() && sh.prefixGates {
 		need = addSat(need, state)
 	}
 	need = addSat(need, kernelsNeed(c, sh, opts.fusion()))
+	if sh.noise {
+		need = addSat(need, trajectoryNeed(n))
+	}
+	return addSat(need, countsNeed(c, sh, opts))
+}
+
+// countsNeed bounds what a run holds for its counts and the classical bits
+// of a shot.
+func countsNeed(c *Circuit, sh shape, opts Options) int64 {
 	k := keysOf(c, opts)
 	w := int64(k.width())
 	// A shot's classical bits, the qubit each key bit samples, two keys.
-	need = addSat(need, 9*int64(k.numClbits)+2*w)
+	need := 9*int64(k.numClbits) + 2*w
 	lim, err := newOutcomeLimit(k.width(), opts.MaxResultBytes)
 	if err != nil {
 		return need // Run fails before counting
@@ -63,20 +90,87 @@ func MemoryNeed(c *Circuit, opts Options) int64 {
 		distinct = min(distinct, 1<<w)
 	}
 	if sh.terminal {
-		distinct = min(distinct, 1<<n)
+		distinct = min(distinct, 1<<c.NumQubits)
 	}
 	// A key is allocated in a size class: at most 1/8 over its length
 	// (a page over it past 32 KiB, at most 1/4), and 16 bytes at least.
 	return addSat(need, mulSat(distinct, w+w/4+16+outcomeBytes))
 }
 
+// trajectoryNeed bounds what applying a channel to a state of n qubits
+// holds besides the kernels kept: the kernel of a branch past
+// maxKeptKernels, and the chunks' sums of the expectation pass, a 4×4
+// matrix a chunk.
+func trajectoryNeed(n int) int64 {
+	return branchKernelBytes(n) + 16*16*int64(max(1, 1<<max(n-16, 0)))
+}
+
+// densityChunkNeed bounds what evolveDensity holds for one chunk of the
+// doubled circuit: its operations (a mirrored gate may hold the conjugate
+// of its matrix; a channel its superoperator, 16^k entries), and twice
+// their fused kernels, each as large as the widest of the chunk's
+// operations or a fused block.
+func densityChunkNeed(c *Circuit, f fusion) int64 {
+	width := max(f.width, 1)
+	if f.auto {
+		width = 4 // the widest the cost model tries
+	}
+	fused := max(kernelBytes(width), kernelBytes(0)+24<<f.diagWidth)
+	const opBytes = int64(unsafe.Sizeof(Op{}) + unsafe.Sizeof(opExt{}) + 8) // and its pointer in the chunk
+	var worst, ops, held, widest int64
+	flush := func() {
+		worst = max(worst, addSat(held, mulSat(2*ops, max(fused, kernelBytes(int(widest))))))
+		ops, held, widest = 0, 0, 0
+	}
+	for i := range c.Ops {
+		op := &c.Ops[i]
+		if op.Kind == OpBarrier || ops+maxDoubled > headChunk {
+			flush()
+		}
+		switch op.Kind {
+		case OpGate:
+			t := int64(op.NumTargets())
+			ops += 2
+			held = addSat(held, opBytes+8+16*int64(op.numQubits())+16<<(2*min(t, 16)))
+			widest = max(widest, t)
+		case OpNoise, OpReset:
+			t := int64(2) // reset: a one-qubit channel on its row and column bit
+			if ch := op.Channel(); ch != nil {
+				t = int64(2 * ch.k)
+			}
+			gates := int64(1)
+			if t == 4 {
+				gates = maxDoubled // a two-qubit Pauli channel (appendChannel)
+			}
+			ops += gates
+			held = addSat(held, gates*(opBytes+8*t)+16<<(2*t))
+			widest = max(widest, t)
+		}
+	}
+	flush()
+	return worst
+}
+
 // preparedBytes is what prepare holds for an operation: its preparedOp and
 // its place in the head.
-const preparedBytes = 40
+const preparedBytes = 48
 
 // kernelBytes bounds a kernel on k targets: its fixed part, its matrix in
 // both precisions, and what the vector kernels prepare from it.
 func kernelBytes(k int) int64 { return 4<<10 + 64<<(2*min(k, 16)) }
+
+// branchKernelBytes bounds the kernel of a channel's branch on one or two
+// qubits once applied to a state of n qubits: on vectorMinQubits or more
+// its matrix laid out for the vector kernels and the plan or the diagonal
+// patterns they build on first use (measured: 3 KiB for one qubit, 9.5 KiB
+// for a dense 4×4, 17.5 KiB for a two-qubit diagonal such as Z⊗Z on a low
+// and a high qubit); below, the pure-Go kernel of kernelBytes.
+func branchKernelBytes(n int) int64 {
+	if n < vectorMinQubits {
+		return kernelBytes(2)
+	}
+	return 24 << 10
+}
 
 // kernelsNeed bounds what running c holds for its operations: their
 // preparation, a chunk of fused kernels at a time for the head, and the
@@ -88,7 +182,7 @@ func kernelsNeed(c *Circuit, sh shape, f fusion) int64 {
 	}
 	fused := max(kernelBytes(width), kernelBytes(0)+24<<f.diagWidth)
 	head, perShot := sh.prefix, len(c.Ops)
-	if sh.terminal {
+	if !sh.perShot() {
 		head, perShot = len(c.Ops), len(c.Ops)
 	}
 	need := mulSat(int64(len(c.Ops)+c.NumQubits), preparedBytes)
@@ -103,9 +197,16 @@ func kernelsNeed(c *Circuit, sh shape, f fusion) int64 {
 	need = addSat(need, mulSat(2*int64(gates), fused))
 	kept := 0
 	for i := head; i < perShot && kept < maxKeptKernels; i++ {
-		if op := &c.Ops[i]; op.Kind == OpGate {
+		switch op := &c.Ops[i]; op.Kind {
+		case OpGate:
 			need = addSat(need, kernelBytes(op.NumTargets()))
 			kept++
+		case OpNoise:
+			if ch := op.Channel(); ch != nil {
+				b := min(ch.branches(), maxKeptKernels-kept)
+				need = addSat(need, int64(b)*branchKernelBytes(c.NumQubits)+noiseKernelsBytes(ch))
+				kept += b
+			}
 		}
 	}
 	return need

@@ -8,10 +8,10 @@ import (
 )
 
 // Op is one operation of a circuit: a gate, a measurement, a reset, a
-// barrier, or classical work (set bits, compute, jump). Build it with the
-// constructors (StdGate.Op, GateOp, MeasureOp, ResetOp, BarrierOp,
-// SetBitsOp, ComputeOp, JumpOp) and read it with the accessors; Kind says
-// which accessors mean something.
+// barrier, a noise channel, or classical work (set bits, compute, jump).
+// Build it with the constructors (StdGate.Op, GateOp, MeasureOp, ResetOp,
+// BarrierOp, NoiseOp, SetBitsOp, ComputeOp, JumpOp) and read it with the
+// accessors; Kind says which accessors mean something.
 //
 // An Op is a value of 56 bytes, because a program of a million gates is a
 // million of them. A standard gate (StdGate.Op) on up to three qubits with up
@@ -19,7 +19,7 @@ import (
 // held whole in it, parameters and source position included: their matrices
 // are built from the parameters only when the circuit runs. What does not
 // fit (a gate given by its matrix, more than three qubits, a condition, the
-// bits of SetBits and Compute, a barrier's qubits) lives in an extension the
+// bits of SetBits and Compute, a barrier's qubits, a channel) lives in an extension the
 // Op points to, shared by copies of the Op and never changed once built:
 // the With methods copy it before they change anything.
 type Op struct {
@@ -32,7 +32,8 @@ type Op struct {
 	col   uint16
 	line  int32 // where the front end read it (col too); 0 when unknown
 	// q holds a gate's targets then its controls (when they fit), a
-	// measurement's qubit and bit, a reset's qubit, a jump's target.
+	// channel's qubits, a measurement's qubit and bit, a reset's qubit, a
+	// jump's target.
 	q [3]int32
 	p [3]float64 // a standard gate's parameters
 	x *opExt
@@ -54,7 +55,7 @@ func (op *Op) setWide(w bool) {
 	}
 }
 
-// opExt is what an Op holds beyond its 64 bytes.
+// opExt is what an Op holds beyond its 56 bytes.
 type opExt struct {
 	name     string       // a gate given by its matrix
 	matrix   []complex128 // ditto
@@ -65,6 +66,7 @@ type opExt struct {
 	value    uint64       // OpSetBits
 	expr     *Expr        // OpCompute
 	cond     *Condition   // the condition of a conditional operation
+	channel  *Channel     // OpNoise
 }
 
 // inlineQubits is how many qubits (targets and controls) a gate keeps in
@@ -215,6 +217,17 @@ func BarrierOp(qs ...int) Op {
 	return op
 }
 
+// NoiseOp applies the channel ch to qubits: qubit j is bit j of the
+// index of ch's Kraus matrices (see Kraus). The channel is shared, not
+// copied. Validate checks that the qubits are distinct, in range and as
+// many as the channel acts on.
+func NoiseOp(ch *Channel, qubits ...int) Op {
+	op := Op{Kind: OpNoise}
+	op.own().channel = ch
+	op.setQubits(qubits, nil)
+	return op
+}
+
 // SetBitsOp writes v to the classical bits: bit i of v to bits[i].
 func SetBitsOp(bits []int, v uint64) Op {
 	op := Op{Kind: OpSetBits}
@@ -334,6 +347,15 @@ func (op Op) Qubits() []int {
 	return op.x.qubits
 }
 
+// Channel is the channel a noise operation applies, nil for other kinds.
+// Its qubits are NumTargets and TargetAt, as a gate's targets.
+func (op Op) Channel() *Channel {
+	if op.x == nil || op.Kind != OpNoise {
+		return nil
+	}
+	return op.x.channel
+}
+
 // Bits are the classical bits SetBits and Compute write.
 func (op Op) Bits() []int {
 	if op.x == nil || op.Kind != OpSetBits && op.Kind != OpCompute {
@@ -382,7 +404,8 @@ func (op Op) GateName() string {
 	return stdTable[op.std-1].Name
 }
 
-// NumTargets and NumControls count a gate's qubits.
+// NumTargets and NumControls count a gate's qubits; NumTargets counts a
+// channel's too.
 func (op Op) NumTargets() int {
 	if op.wide() {
 		return len(op.x.targets)
@@ -397,7 +420,8 @@ func (op Op) NumControls() int {
 	return int(op.nc)
 }
 
-// TargetAt is the gate's target i (bit i of its matrix's index).
+// TargetAt is the gate's (or the channel's) target i: bit i of its
+// matrix's index.
 func (op Op) TargetAt(i int) int {
 	if op.wide() {
 		return op.x.targets[i]
@@ -492,9 +516,9 @@ func (op *Op) matrixEntries() int {
 	return len(op.x.matrix)
 }
 
-// Bytes is about what op holds in memory: its 64 bytes and its extension's
-// lists and matrix. A condition or expression, which front ends share
-// between operations, is not counted.
+// Bytes is about what op holds in memory: its 56 bytes and its extension's
+// lists and matrix. A condition, expression or channel, which front ends
+// share between operations, is not counted (Channel.Bytes is a channel's).
 func (op Op) Bytes() int64 {
 	n := int64(unsafe.Sizeof(op))
 	if x := op.x; x != nil {

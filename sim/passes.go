@@ -4,7 +4,7 @@ import "context"
 
 // The passes that measurement and per-shot runs make over the whole state
 // (a qubit's probability, collapse, moving a qubit to 0, copying the
-// shared prefix or starting from |0…0⟩ again) run chunk by chunk on the worker pool on a large state,
+// shared prefix or starting from |0…0⟩ again, renormalising a trajectory) run chunk by chunk on the worker pool on a large state,
 // as gates do. A per-shot run makes several of them every shot, so they
 // allocate nothing: the pass's arguments live in the vector, which one
 // goroutine uses at a time, and the pool's jobs are recycled.
@@ -17,6 +17,9 @@ const (
 	passMoveToZero
 	passCopy
 	passZero
+	passScale
+	passReduced
+	passNorms
 )
 
 // passArgs are the current pass's: set by runPass's callers, read by the
@@ -28,6 +31,10 @@ type passArgs[T amplitude] struct {
 	one   bool // collapse: keep the half where q is 1
 	scale float64
 	src   []T // copy
+	// reduced (expect.go): the targets, and whether the diagonal is enough
+	targets  [2]int
+	nt       int
+	diagOnly bool
 }
 
 // runPass runs v.pass over the chunks of the state, on up to workers
@@ -130,6 +137,16 @@ func (v *vec[T]) passChunk(c int) {
 		copy(v.a[lo:hi], p.src[lo:hi])
 	case passZero:
 		clear(v.a[lo:hi])
+	case passScale:
+		scaleBy(v.a[lo:hi], p.scale)
+	case passReduced:
+		v.reducedChunk(c)
+	case passNorms:
+		var acc float64
+		for _, a := range v.a[lo:hi] {
+			acc += abs2(a)
+		}
+		v.sums[c] = acc
 	}
 }
 
@@ -176,6 +193,11 @@ func (v *vec[T]) copyFrom(ctx context.Context, o vector, workers int) error {
 func (v *vec[T]) clone(ctx context.Context, workers int) (vector, error) {
 	c := &vec[T]{a: make([]T, len(v.a))}
 	return c, c.copyFrom(ctx, v, workers)
+}
+
+func (v *vec[T]) scale(ctx context.Context, by float64, workers int) error {
+	v.pass = passArgs[T]{kind: passScale, scale: by}
+	return v.runPass(ctx, workers)
 }
 
 func (v *vec[T]) reset(ctx context.Context, workers int) error {

@@ -46,6 +46,10 @@ type Options struct {
 	// fails with ErrResultTooLarge. 0 (or less) means
 	// DefaultMaxResultBytes.
 	MaxResultBytes int64
+	// Method is how to simulate (see Method); the zero value is
+	// MethodAuto, which runs a circuit without noise as the state vector
+	// always has.
+	Method Method
 }
 
 // Result is what Run returns.
@@ -64,6 +68,12 @@ type Result struct {
 	// caller running several circuits under one bound passes the next
 	// what is left.
 	Work int64
+	// Method is the method the run used: MethodStateVector (with quantum
+	// trajectories when the circuit has noise, and PerShot) or
+	// MethodDensityMatrix. MethodReason says in a few words why, when
+	// Options.Method was MethodAuto.
+	Method       Method
+	MethodReason string
 }
 
 // preparedOp is an operation of the circuit with its kernel built (for a
@@ -77,6 +87,8 @@ type preparedOp struct {
 	cost int64
 	// work is its work (steps.go): cost, and the amplitudes it touches.
 	work int64
+	// noise holds a channel's kernels, built as its branches are drawn.
+	noise *noiseKernels
 }
 
 // shape is what running a circuit depends on, found in one pass over it.
@@ -91,6 +103,13 @@ type shape struct {
 	// prefixGates is true when the prefix holds a gate: a per-shot run
 	// keeps a copy of the state after it to start each shot from.
 	prefixGates bool
+	// noise is true when the circuit has a noise channel: on the state
+	// vector it runs shot by shot, a trajectory a shot.
+	noise bool
+	// densityBlock says why the density-matrix method cannot run the
+	// circuit (classical control, a mid-circuit measurement), "" when it
+	// can: unlike sampling, it applies resets.
+	densityBlock string
 }
 
 // analyse returns c's shape. It reads indices as they are (a circuit not
@@ -107,6 +126,15 @@ func analyse(ctx context.Context, c *Circuit) (shape, error) {
 		}
 		return measuredHigh[q]
 	}
+	// afterMeasure notes a quantum operation on a measured qubit.
+	afterMeasure := func(i int, op *Op, q int) {
+		if isMeasured(q) {
+			sh.terminal = false
+			if sh.densityBlock == "" {
+				sh.densityBlock = fmt.Sprintf("operation %d (%s) acts on qubit %d after its measurement", i, op.Kind, q)
+			}
+		}
+	}
 	tick := ticker{ctx: ctx}
 	for i := range c.Ops {
 		if err := tick.tick(); err != nil {
@@ -118,8 +146,14 @@ func analyse(ctx context.Context, c *Circuit) (shape, error) {
 			sh.prefix = i
 		}
 		switch {
-		case op.Cond() != nil, op.Kind == OpReset, op.Kind == OpJump, op.Kind == OpSetBits, op.Kind == OpCompute:
+		case op.Cond() != nil, op.Kind == OpJump, op.Kind == OpSetBits, op.Kind == OpCompute:
 			sh.terminal = false
+			if sh.densityBlock == "" {
+				sh.densityBlock = fmt.Sprintf("operation %d (%s) is classical control", i, op.Kind)
+			}
+		case op.Kind == OpReset:
+			sh.terminal = false
+			afterMeasure(i, op, op.Qubit())
 		case op.Kind == OpMeasure:
 			if q := op.Qubit(); q >= 0 && q < 64 {
 				measured |= 1 << q
@@ -129,11 +163,12 @@ func analyse(ctx context.Context, c *Circuit) (shape, error) {
 				}
 				measuredHigh[q] = true
 			}
-		case op.Kind == OpGate:
+		case op.Kind == OpGate, op.Kind == OpNoise:
 			for j := range op.numQubits() {
-				sh.terminal = sh.terminal && !isMeasured(op.qubitAt(j))
+				afterMeasure(i, op, op.qubitAt(j))
 			}
 		}
+		sh.noise = sh.noise || op.Kind == OpNoise
 	}
 	if sh.prefix < 0 {
 		sh.prefix = len(c.Ops)
@@ -148,14 +183,20 @@ func analyse(ctx context.Context, c *Circuit) (shape, error) {
 	return sh, nil
 }
 
-// PerShot reports whether Run runs the circuit once per shot (mid-circuit
-// measurement, reset or classical control) rather than sampling all shots
-// from one final state. It is what Result.PerShot will say, known before
-// running.
+// PerShot reports whether Run runs the circuit once per shot on the state
+// vector (mid-circuit measurement, reset or classical control, or noise,
+// which runs as trajectories) rather than sampling all shots from one
+// final state. The density matrix samples every circuit it runs; which
+// method a run takes is Circuit.Method's, and Result.PerShot says what it
+// did.
 func (c *Circuit) PerShot() bool {
 	sh, _ := analyse(context.Background(), c) // never cancelled
-	return !sh.terminal
+	return sh.perShot()
 }
+
+// perShot reports whether the state vector runs the circuit once per shot:
+// a circuit with noise runs a trajectory a shot.
+func (sh *shape) perShot() bool { return !sh.terminal || sh.noise }
 
 type prepared struct {
 	shape
@@ -171,6 +212,14 @@ type prepared struct {
 	// kept counts the kernels of per-shot gates kept for the next shot;
 	// past maxKeptKernels a gate's kernel is built each time it runs.
 	kept int
+	// perShot: the circuit runs shot by shot from the prefix on; else its
+	// head is every gate, and its shots are sampled.
+	perShot bool
+	// hasTail: a trajectory measures its ops from tail on at once, for
+	// tailCost steps and tailWork (tail.go).
+	hasTail            bool
+	tail               int
+	tailCost, tailWork int64
 }
 
 // A kernel takes a kilobyte or two (more for a wide fused block), and a
@@ -204,17 +253,26 @@ func (o Options) fusion() fusion {
 	return fusion{w, max(w, DefaultDiagonalFusionWidth), false, o.Precision}
 }
 
-// prepare analyses c followed by extra and builds what running it needs.
-// With perShot, or when the circuit is not terminal, the head is the shared
-// prefix and every later gate gets its own kernel for the per-shot loop.
-// It checks ctx every few thousand operations.
+// prepare analyses c followed by extra and builds what running it needs
+// on the state vector (prepareShape).
 func prepare(ctx context.Context, c *Circuit, extra []Op, f fusion, perShot bool) (*prepared, error) {
 	enter("prepare")
 	sh, err := analyse(ctx, c)
 	if err != nil {
 		return nil, err
 	}
+	return prepareShape(ctx, c, sh, extra, f, perShot)
+}
+
+// prepareShape builds what running c, of shape sh, followed by extra
+// needs on the state vector. With perShot, or when the circuit runs shot
+// by shot anyway (not terminal, or noisy), the head is the shared prefix
+// and every later gate gets its own kernel for the per-shot loop; the
+// prefix ends before the first channel, so no gate is fused across one. It
+// checks ctx every few thousand operations.
+func prepareShape(ctx context.Context, c *Circuit, sh shape, extra []Op, f fusion, perShot bool) (*prepared, error) {
 	p := &prepared{shape: sh, numClbits: c.NumClbits + len(extra), ops: make([]preparedOp, 0, len(c.Ops)+len(extra))}
+	p.perShot = perShot || sh.perShot()
 	for i := range c.Ops {
 		p.ops = append(p.ops, preparedOp{Op: &c.Ops[i]})
 	}
@@ -223,7 +281,7 @@ func prepare(ctx context.Context, c *Circuit, extra []Op, f fusion, perShot bool
 	}
 	tick := ticker{ctx: ctx}
 	head := p.ops
-	if perShot || !p.terminal {
+	if p.perShot {
 		head = p.ops[:p.prefix]
 		for i := p.prefix; i < len(p.ops); i++ {
 			if err := tick.tick(); err != nil {
@@ -239,6 +297,10 @@ func prepare(ctx context.Context, c *Circuit, extra []Op, f fusion, perShot bool
 				op.work += passWork(c.NumQubits, 2)
 			case OpReset:
 				op.work += passWork(c.NumQubits, 3)
+			case OpNoise:
+				if op.Channel().mix == nil {
+					op.work += passWork(c.NumQubits, 2) // the branches' probabilities, then one
+				}
 			}
 		}
 	}
@@ -316,7 +378,14 @@ func Run(ctx context.Context, c *Circuit, opts Options) (*Result, error) {
 	if opts.Shots < 1 {
 		return nil, fmt.Errorf("%w: shots must be at least 1, got %d", ErrInvalidCircuit, opts.Shots)
 	}
-	if err := opts.Limits.CheckPrecision(c.NumQubits, opts.Precision); err != nil {
+	if _, _, err := chooseMethod(c, shape{}, opts); err != nil {
+		return nil, err // an unknown method, or one not implemented
+	}
+	check := opts.Limits.CheckPrecision
+	if opts.Method == MethodDensityMatrix {
+		check = opts.Limits.checkDensity
+	}
+	if err := check(c.NumQubits, opts.Precision); err != nil {
 		return nil, err
 	}
 	if err := c.validate(ctx); err != nil {
@@ -336,12 +405,36 @@ func Run(ctx context.Context, c *Circuit, opts Options) (*Result, error) {
 	if k.measureAll {
 		extra = finalMeasurements(c)
 	}
-	p, err := prepare(ctx, c, extra, opts.fusion(), false)
+	enter("prepare")
+	sh, err := analyse(ctx, c)
 	if err != nil {
 		return nil, err
 	}
+	method, reason, err := chooseMethod(c, sh, opts)
+	if err != nil {
+		return nil, err
+	}
+	res := &Result{Seed: seed, Method: method, MethodReason: reason}
 	budget := newWorkBudget(opts.MaxSteps, opts.MaxWork)
-	if p.terminal {
+	if method == MethodDensityMatrix {
+		if err := budget.charge(sampleWork(c.NumQubits, opts.Shots)); err != nil {
+			return nil, err
+		}
+		res.Counts, err = runDensity(ctx, c, opts, src, sourcesOf(c, extra, k), lim, &budget)
+		if err != nil {
+			return nil, err
+		}
+		res.Work = budget.total - budget.left
+		return res, nil
+	}
+	p, err := prepareShape(ctx, c, sh, extra, opts.fusion(), false)
+	if err != nil {
+		return nil, err
+	}
+	if sh.noise {
+		p.setTail(c.NumQubits)
+	}
+	if !p.perShot {
 		// Sampling's work is known now; the gates' once they are fused,
 		// chunk by chunk, before each chunk is applied.
 		if err := budget.charge(sampleWork(c.NumQubits, opts.Shots)); err != nil {
@@ -356,12 +449,12 @@ func Run(ctx context.Context, c *Circuit, opts Options) (*Result, error) {
 	if opts.Workers > 0 {
 		s.SetWorkers(opts.Workers)
 	}
-	res := &Result{Seed: seed, PerShot: !p.terminal}
-	if p.terminal {
+	res.PerShot = p.perShot
+	if !p.perShot {
 		if err := p.applyHead(ctx, s, &budget); err != nil {
 			return nil, err
 		}
-		res.Counts, err = sample(ctx, s, src, opts.Shots, p.sources(k), lim)
+		res.Counts, err = sample(ctx, s, src, opts.Shots, sourcesOf(c, extra, k), lim)
 	} else {
 		res.Counts, err = runShots(ctx, s, p, rand.New(src), opts.Shots, &budget, k, lim)
 	}
@@ -376,17 +469,20 @@ func Run(ctx context.Context, c *Circuit, opts Options) (*Result, error) {
 // all draw from it.
 func newSource(seed uint64) *rand.PCG { return rand.NewPCG(seed, seed^0x9e3779b97f4a7c15) }
 
-// sources returns, for each bit of a key, the qubit whose measurement it
-// holds at the end of a terminal circuit (the last measurement into a bit
-// wins), or −1 for a bit never measured, which reads 0.
-func (p *prepared) sources(k keys) []int {
-	source := make([]int, p.numClbits)
+// sourcesOf returns, for each bit of a key, the qubit whose measurement it
+// holds at the end of a terminal circuit c followed by extra (the last
+// measurement into a bit wins), or −1 for a bit never measured, which
+// reads 0.
+func sourcesOf(c *Circuit, extra []Op, k keys) []int {
+	source := make([]int, c.NumClbits+len(extra))
 	for i := range source {
 		source[i] = -1
 	}
-	for _, op := range p.ops {
-		if op.Kind == OpMeasure {
-			source[op.Bit()] = op.Qubit()
+	for _, ops := range [][]Op{c.Ops, extra} {
+		for i := range ops {
+			if op := &ops[i]; op.Kind == OpMeasure {
+				source[op.Bit()] = op.Qubit()
+			}
 		}
 	}
 	return source[k.from:k.to]
@@ -433,6 +529,7 @@ func runShots(ctx context.Context, s *State, p *prepared, rng *rand.Rand, shots 
 				return nil, err
 			}
 			clear(clbits)
+			s.norm2 = 1
 		}
 		if err := s.run(ctx, p, p.prefix, clbits, rng, budget); err != nil {
 			return nil, err
@@ -443,6 +540,19 @@ func runShots(ctx context.Context, s *State, p *prepared, rng *rand.Rand, shots 
 		}
 	}
 	return t.counts(ctx)
+}
+
+// checked makes the checks that come before a simulation allocates: the
+// size of what it holds (check), the rules of the IR; and returns the
+// circuit's shape.
+func checked(ctx context.Context, c *Circuit, p Precision, check func(int, Precision) error) (shape, error) {
+	if err := check(c.NumQubits, p); err != nil {
+		return shape{}, err
+	}
+	if err := c.validate(ctx); err != nil {
+		return shape{}, err
+	}
+	return analyse(ctx, c)
 }
 
 // Simulate returns the exact final state of a circuit whose measurements
@@ -461,18 +571,15 @@ func Simulate(ctx context.Context, c *Circuit, lim Limits) (*State, error) {
 // state: Limits, Workers, Precision and FusionWidth (Shots and Seed are not
 // used).
 func SimulateWith(ctx context.Context, c *Circuit, opts Options) (*State, error) {
-	if err := opts.Limits.CheckPrecision(c.NumQubits, opts.Precision); err != nil {
-		return nil, err
-	}
-	if err := c.validate(ctx); err != nil {
-		return nil, err
-	}
-	sh, err := analyse(ctx, c)
+	sh, err := checked(ctx, c, opts.Precision, opts.Limits.CheckPrecision)
 	if err != nil {
 		return nil, err
 	}
 	if !sh.terminal {
 		return nil, fmt.Errorf("%w: Simulate needs a circuit whose measurements are all terminal; this one measures mid-circuit, resets or branches on classical bits", ErrInvalidCircuit)
+	}
+	if sh.noise {
+		return nil, fmt.Errorf("%w: Simulate returns a state vector, and this circuit has noise channels; SimulateDensityMatrix returns its density matrix", ErrInvalidCircuit)
 	}
 	p, err := prepare(ctx, c, nil, opts.fusion(), false)
 	if err != nil {

@@ -41,6 +41,10 @@ type State struct {
 	prec    Precision
 	v       vector
 	workers int
+	// norm2 is the squared norm of the amplitudes: 1, but within a run's
+	// trajectory, which applies a channel's Kraus matrices unscaled
+	// (trajectory.go) and lets measurements divide by it.
+	norm2 float64
 }
 
 // NewState returns |0…0⟩ on n qubits in double precision, after checking n
@@ -53,7 +57,7 @@ func NewStatePrecision(n int, p Precision, lim Limits) (*State, error) {
 	if err := lim.CheckPrecision(n, p); err != nil {
 		return nil, err
 	}
-	s := &State{n: n, prec: p, workers: runtime.GOMAXPROCS(0)}
+	s := &State{n: n, prec: p, workers: runtime.GOMAXPROCS(0), norm2: 1}
 	if p == Single {
 		s.v = newVec[complex64](n)
 	} else {
@@ -135,17 +139,34 @@ func (s *State) ApplyGate(g Gate) error {
 }
 
 // measure measures qubit q, collapses the state and returns the outcome.
+// The collapse leaves the state normalised.
 func (s *State) measure(ctx context.Context, q int, rng *rand.Rand) (bool, error) {
 	p1, err := s.v.qubitProbability(ctx, q, s.workers)
 	if err != nil {
 		return false, err
+	}
+	if s.norm2 != 1 {
+		p1 /= s.norm2
 	}
 	one := rng.Float64() < p1
 	p := p1
 	if !one {
 		p = 1 - p1
 	}
-	return one, s.v.collapse(ctx, q, one, 1/math.Sqrt(p), s.workers)
+	// p·1 is p: a state that was normalised collapses as it always has.
+	err = s.v.collapse(ctx, q, one, 1/math.Sqrt(p*s.norm2), s.workers)
+	s.norm2 = 1
+	return one, err
+}
+
+// normalise scales a trajectory's state back to norm 1.
+func (s *State) normalise(ctx context.Context) error {
+	if s.norm2 == 1 {
+		return nil
+	}
+	err := s.v.scale(ctx, 1/math.Sqrt(s.norm2), s.workers)
+	s.norm2 = 1
+	return err
 }
 
 // reset measures qubit q and moves it to |0⟩ if it was 1.
@@ -181,7 +202,11 @@ func (s *State) Execute(ctx context.Context, c *Circuit, rng *rand.Rand, maxStep
 	}
 	clbits := make([]bool, c.NumClbits)
 	budget := newWorkBudget(maxSteps, math.MaxInt64)
-	return clbits, s.run(ctx, p, p.prefix, clbits, rng, &budget)
+	err = s.run(ctx, p, p.prefix, clbits, rng, &budget)
+	if err == nil {
+		err = s.normalise(ctx)
+	}
+	return clbits, err
 }
 
 // applyAll applies kernels in order, checking ctx between them and within
@@ -228,6 +253,18 @@ func (s *State) run(ctx context.Context, p *prepared, start int, clbits []bool, 
 				return err
 			}
 		}
+		if p.hasTail && pc == p.tail {
+			if steps += p.tailCost; steps > budget.perShot {
+				return budget.stepsExceeded()
+			}
+			if work += p.tailWork; work > budget.left {
+				return budget.exceeded()
+			}
+			if err := s.measureTail(ctx, p.ops[pc:], clbits, rng); err != nil {
+				return err
+			}
+			break
+		}
 		op := &p.ops[pc]
 		if steps += op.cost; steps > budget.perShot {
 			return budget.stepsExceeded()
@@ -247,6 +284,8 @@ func (s *State) run(ctx context.Context, p *prepared, start int, clbits []bool, 
 			clbits[op.Bit()], err = s.measure(ctx, op.Qubit(), rng)
 		case OpReset:
 			err = s.reset(ctx, op.Qubit(), rng)
+		case OpNoise:
+			err = s.applyNoise(ctx, p, op, rng, &work, budget)
 		case OpSetBits:
 			v := op.Value()
 			for i, b := range op.Bits() {

@@ -60,7 +60,10 @@ func (s *State) Collapse(ctx context.Context, q int, one bool) (float64, error) 
 }
 
 // ResetAll returns the state to |0…0⟩.
-func (s *State) ResetAll(ctx context.Context) error { return s.v.reset(ctx, s.workers) }
+func (s *State) ResetAll(ctx context.Context) error {
+	s.norm2 = 1
+	return s.v.reset(ctx, s.workers)
+}
 
 // ApplyGateContext is ApplyGate that stops when ctx is done; the state is
 // then garbage, as after a cancelled Execute.

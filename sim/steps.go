@@ -18,8 +18,14 @@ import (
 //     probability, then the collapse), a reset 3·2^n, starting a shot from
 //     a copy of the state 2^n; a classical step costs 1 (and one more per 64
 //     nodes of its condition or expression, or per 64 classical bits a shot
-//     holds); a sampled shot costs 1. Every quantum operation costs at least
-//     opFloor, what applying it costs however small the state. Work is
+//     holds); a sampled shot costs 1. A channel in a trajectory costs a
+//     step, and a pass 2^n when it applies a branch drawn with fixed
+//     probabilities (a Pauli other than I), or 2·2^n when it draws by the
+//     state (its qubits' reduced density matrix, then the branch); the
+//     measurements that end a trajectory a step each and one pass; on the
+//     density matrix every fused kernel of the doubled circuit costs 4^n.
+//     Every quantum operation costs at least opFloor, what applying it
+//     costs however small the state. Work is
 //     charged before it is done: a sampled run's sampling up front and its
 //     gates a fused chunk at a time (applyHead), a run shot by shot
 //     operation by operation, so a run stops before the work that would

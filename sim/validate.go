@@ -8,8 +8,9 @@ import (
 
 // Validate checks the circuit against the rules of the IR: every qubit and
 // classical bit index in range, at most MaxClbits classical bits, every gate
-// matrix square, of the right size and unitary, no qubit twice in one gate,
-// jump targets within the circuit, conditions well formed. It allocates
+// matrix square, of the right size and unitary, no qubit twice in one gate
+// or channel, as many qubits as its channel acts on, jump targets within
+// the circuit, conditions well formed. It allocates
 // nothing in proportion to 2^n.
 func (c *Circuit) Validate() error { return c.validate(context.Background()) }
 
@@ -53,6 +54,8 @@ func (c *Circuit) validateOp(op *Op, nodes *int) error {
 		return c.clbit(op.Bit())
 	case OpReset:
 		return c.qubit(op.Qubit())
+	case OpNoise:
+		return c.validateNoise(op)
 	case OpBarrier:
 		for _, q := range op.Qubits() {
 			if err := c.qubit(q); err != nil {
@@ -126,9 +129,26 @@ func (c *Circuit) validateGate(op *Op) error {
 	return nil
 }
 
-// distinctQubits checks that the gate's qubits are in range and that it
-// uses none twice: pairwise for the few qubits most gates have, with a set
-// for wide ones.
+// validateNoise checks a channel's qubits. The channel itself was checked
+// when it was built: its fields are unexported and only constructors fill
+// them.
+func (c *Circuit) validateNoise(op *Op) error {
+	ch := op.Channel()
+	if ch == nil || ch.k == 0 {
+		return fmt.Errorf("a noise operation without a channel (build channels with the constructors: BitFlip, …, Kraus)")
+	}
+	if op.NumControls() != 0 {
+		return fmt.Errorf("channel %q has controls", ch.name)
+	}
+	if n := op.NumTargets(); n != ch.k {
+		return fmt.Errorf("channel %q acts on %d qubit(s), given %d", ch.name, ch.k, n)
+	}
+	return c.distinctQubits(op, ch.name)
+}
+
+// distinctQubits checks that the gate's (or channel's) qubits are in range
+// and that it uses none twice: pairwise for the few qubits most gates have,
+// with a set for wide ones.
 func (c *Circuit) distinctQubits(op *Op, name string) error {
 	n := op.numQubits()
 	if n <= 16 {
@@ -139,7 +159,7 @@ func (c *Circuit) distinctQubits(op *Op, name string) error {
 			}
 			for j := range i {
 				if op.qubitAt(j) == q {
-					return fmt.Errorf("gate %q uses qubit %d twice", name, q)
+					return fmt.Errorf("%s %q uses qubit %d twice", op.noun(), name, q)
 				}
 			}
 		}
@@ -152,11 +172,19 @@ func (c *Circuit) distinctQubits(op *Op, name string) error {
 			return err
 		}
 		if seen[q] {
-			return fmt.Errorf("gate %q uses qubit %d twice", name, q)
+			return fmt.Errorf("%s %q uses qubit %d twice", op.noun(), name, q)
 		}
 		seen[q] = true
 	}
 	return nil
+}
+
+// noun is what messages call op.
+func (op *Op) noun() string {
+	if op.Kind == OpNoise {
+		return "channel"
+	}
+	return "gate"
 }
 
 func (c *Circuit) validateCond(cond *Condition, depth int, nodes *int) error {

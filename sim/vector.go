@@ -30,16 +30,25 @@ type vector interface {
 	copyFrom(ctx context.Context, o vector, workers int) error
 	// reset sets |0…0⟩.
 	reset(ctx context.Context, workers int) error
+	// pick draws a basis state by its probability, u uniform in [0, 1)
+	// (tail.go).
+	pick(ctx context.Context, u float64, workers int) (int, error)
+	// scale multiplies every amplitude by the real by.
+	scale(ctx context.Context, by float64, workers int) error
+	// reduced is the reduced density matrix of one or two targets
+	// (expect.go), only its diagonal when diagOnly.
+	reduced(ctx context.Context, targets []int, diagOnly bool, workers int) ([16]complex128, error)
 	set(i int, a complex128)
 }
 
 type vec[T amplitude] struct {
 	a   []T
 	buf [][]T // scratch per worker for multi-target gates
-	// pass, passShare and sums belong to the passes (passes.go).
+	// pass, passShare, sums and csums belong to the passes (passes.go).
 	pass      passArgs[T]
 	passShare func(slot, chunk int)
 	sums      []float64
+	csums     []complex128
 }
 
 func newVec[T amplitude](n int) *vec[T] { return &vec[T]{a: make([]T, 1<<n)} }

@@ -1,0 +1,117 @@
+package sim
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+)
+
+// Method is how Run simulates a circuit: the names of the service's
+// runtimeOptions.method (decisions.md, "Simulation methods").
+type Method uint8
+
+const (
+	// MethodAuto lets Run choose (see Circuit.Method): the density matrix
+	// for a small noisy circuit it can run, the state vector otherwise.
+	MethodAuto Method = iota
+	// MethodStateVector holds the 2^n amplitudes of the state. A circuit
+	// with noise channels runs as quantum trajectories, once per shot:
+	// each channel draws one of its Kraus branches with its probability
+	// on the shot's state.
+	MethodStateVector
+	// MethodDensityMatrix holds ρ, 4^n amplitudes, and applies gates and
+	// channels to it exactly. It runs circuits without classical control
+	// whose measurements are all terminal (resets are channels and may
+	// stand anywhere before them); others need MethodStateVector.
+	MethodDensityMatrix
+	// MethodStabilizer is not implemented yet.
+	MethodStabilizer
+	// MethodSparse is not implemented yet.
+	MethodSparse
+)
+
+var methodNames = [...]string{"auto", "statevector", "densitymatrix", "stabilizer", "sparse"}
+
+func (m Method) String() string {
+	if int(m) < len(methodNames) {
+		return methodNames[m]
+	}
+	return fmt.Sprintf("Method(%d)", uint8(m))
+}
+
+// ErrMethod is wrapped by the errors of a method that cannot run a circuit
+// (why is in the message), of one not implemented, and of an unknown name.
+var ErrMethod = errors.New("simulation method")
+
+// ParseMethod returns the method of a runtimeOptions.method name; an
+// unknown name is an error that lists them.
+func ParseMethod(name string) (Method, error) {
+	for i, n := range methodNames {
+		if n == name {
+			return Method(i), nil
+		}
+	}
+	return 0, fmt.Errorf("%w: unknown method %q; the methods are %s", ErrMethod, name, strings.Join(methodNames[:], ", "))
+}
+
+// AutoDensityMaxQubits is the most qubits for which MethodAuto runs a
+// noisy circuit on the density matrix: 4^12 amplitudes are 256 MiB, and
+// past it trajectories cost less for any usual number of shots.
+const AutoDensityMaxQubits = 12
+
+// densityShotFactor: the density matrix of n qubits costs about what
+// densityShotFactor·2^n trajectories cost. ρ's passes stream 4^n
+// amplitudes from memory where a trajectory's 2^n stay in cache; on noisy
+// H+CX layers the two broke even at 1.4·2^n shots on 8 and 10 qubits and
+// 4.1·2^n on 12 (bench/README.md). At 3 the worse choice costs at most
+// about twice the better, and where it matters most (12 qubits,
+// seconds) 1.4 times.
+const densityShotFactor = 3
+
+// Method returns the method Run(ctx, c, opts) uses, and when opts.Method
+// is MethodAuto, why in a few words (for metadata.methodReason). MethodAuto
+// runs a circuit without noise channels on the state vector as it always
+// has; a noisy one on the density matrix when the density-matrix method
+// can run it, it has at most AutoDensityMaxQubits qubits, ρ fits
+// opts.Limits and there are at least 3·2^n shots (fewer trajectories cost
+// less than ρ), and by trajectories on the state vector otherwise.
+//
+// The error wraps ErrMethod: a method not implemented, or the density
+// matrix asked for a circuit it cannot run (saying why). Limits are
+// Run's to check.
+func (c *Circuit) Method(opts Options) (m Method, reason string, err error) {
+	sh, _ := analyse(context.Background(), c) // never cancelled
+	return chooseMethod(c, sh, opts)
+}
+
+func chooseMethod(c *Circuit, sh shape, opts Options) (Method, string, error) {
+	n := c.NumQubits
+	switch opts.Method {
+	case MethodStateVector:
+		return MethodStateVector, "", nil
+	case MethodDensityMatrix:
+		if sh.densityBlock != "" {
+			return 0, "", fmt.Errorf("%w: densitymatrix runs circuits whose measurements are all terminal, without classical control: %s; statevector runs it (with quantum trajectories for its noise)", ErrMethod, sh.densityBlock)
+		}
+		return MethodDensityMatrix, "", nil
+	case MethodStabilizer, MethodSparse:
+		return 0, "", fmt.Errorf("%w: the %s method is not implemented yet; auto, statevector and densitymatrix are", ErrMethod, opts.Method)
+	case MethodAuto:
+	default:
+		return 0, "", fmt.Errorf("%w: unknown method %d", ErrMethod, uint8(opts.Method))
+	}
+	switch {
+	case !sh.noise:
+		return MethodStateVector, "no noise: the state vector", nil
+	case sh.densityBlock != "":
+		return MethodStateVector, "noise with mid-circuit measurement or classical control: quantum trajectories", nil
+	case n > AutoDensityMaxQubits:
+		return MethodStateVector, fmt.Sprintf("noise on %d qubits, over %d for a density matrix: quantum trajectories", n, AutoDensityMaxQubits), nil
+	case opts.Shots < densityShotFactor<<n:
+		return MethodStateVector, fmt.Sprintf("noise on %d qubits, %d shots: quantum trajectories cost less than a density matrix", n, opts.Shots), nil
+	case opts.Limits.checkDensity(n, opts.Precision) != nil:
+		return MethodStateVector, fmt.Sprintf("noise on %d qubits, whose density matrix exceeds the limits: quantum trajectories", n), nil
+	}
+	return MethodDensityMatrix, fmt.Sprintf("noise on %d qubits: the density matrix fits the memory budget", n), nil
+}
