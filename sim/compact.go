@@ -9,7 +9,8 @@ import "slices"
 // order, so a program that declares 127 qubits and touches 5 costs 5.
 
 // UsedQubits lists, in increasing order, the qubits some operation of c
-// acts on: gate targets and controls, measurements, resets. A barrier
+// acts on: gate targets and controls, noise channels, measurements,
+// resets. A barrier
 // alone does not use a qubit (programs often fence a whole register).
 func (c *Circuit) UsedQubits() []int {
 	used := make([]bool, c.NumQubits)
@@ -21,7 +22,7 @@ func (c *Circuit) UsedQubits() []int {
 	for i := range c.Ops {
 		op := &c.Ops[i]
 		switch op.Kind {
-		case OpGate:
+		case OpGate, OpNoise:
 			for t := range op.NumTargets() {
 				mark(op.TargetAt(t))
 			}
@@ -62,7 +63,7 @@ func (c *Circuit) Compact() (*Circuit, []int) {
 	out := &Circuit{NumQubits: len(qubits), NumClbits: c.NumClbits, Ops: make([]Op, len(c.Ops))}
 	for i, op := range c.Ops {
 		switch op.Kind {
-		case OpGate:
+		case OpGate, OpNoise:
 			if op.wide() {
 				x := op.own()
 				x.targets = remapped(x.targets, to)

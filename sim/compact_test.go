@@ -12,10 +12,21 @@ import (
 // A circuit on 2 of 12 declared qubits runs on 2, and gives the counts the
 // full width gives, key for key, sampled and shot by shot.
 func TestCompactKeepsCounts(t *testing.T) {
+	damp, err := sim.AmplitudeDamping(0.2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	depol, err := sim.TwoQubitDepolarizing(0.1)
+	if err != nil {
+		t.Fatal(err)
+	}
 	wide := func(perShot bool) *sim.Circuit {
 		c := &sim.Circuit{NumQubits: 12, NumClbits: 3}
 		c.ApplyStd("h", nil, 7)
 		c.ApplyStd("cx", nil, 7, 2)
+		if perShot {
+			c.Append(sim.NoiseOp(damp, 7), sim.NoiseOp(depol, 2, 7))
+		}
 		c.ApplyStd("ry", []float64{0.7}, 2)
 		c.Append(sim.BarrierOp(0, 1, 2, 3, 7, 11))
 		c.ApplyStd("crz", []float64{0.3}, 2, 7)
@@ -41,7 +52,7 @@ func TestCompactKeepsCounts(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if !maps.Equal(a.Counts, b.Counts) || a.PerShot != perShot {
+		if !maps.Equal(a.Counts, b.Counts) || a.Method != b.Method {
 			t.Fatalf("per shot %v: counts %v on 12 qubits, %v on 2", perShot, a.Counts, b.Counts)
 		}
 	}
