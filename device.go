@@ -7,6 +7,8 @@ import (
 	"strings"
 	"time"
 	"unicode/utf8"
+
+	"github.com/qjobs/quantum/sim"
 )
 
 // Device is a device as the API shows it. Marshalled to JSON it is the wire
@@ -25,10 +27,14 @@ type Device struct {
 	NumberQubits  int      `json:"numberQubits"`
 	Paradigm      string   `json:"paradigm"`
 	Modality      *string  `json:"modality"`
-	NoiseModels   []string `json:"noiseModels"`
-	PricingModel  string   `json:"pricingModel"`
-	Pricing       Pricing  `json:"pricing"`
-	DirectAccess  bool     `json:"directAccess"`
+	// NoiseModels are the names runtimeOptions.noiseModel may take, nil
+	// for a device without noise models (then a job that names one is
+	// refused). "ideal" is no noise; the others are Noise's, or the
+	// built-in simulators' (SimulatorNoiseModels).
+	NoiseModels  []string `json:"noiseModels"`
+	PricingModel string   `json:"pricingModel"`
+	Pricing      Pricing  `json:"pricing"`
+	DirectAccess bool     `json:"directAccess"`
 	// BatchJobSupport says whether the device takes batch jobs
 	// (JobRequest.Batch).
 	BatchJobSupport bool     `json:"batchJobSupport"`
@@ -44,8 +50,17 @@ type Device struct {
 	// Topology says how a QPU's qubits are laid out, Calibration how good
 	// they and their couplings are: a device with either refuses programs
 	// whose gates join qubits it does not couple (qpu.go).
-	Topology    *Topology    `json:"topology,omitempty"`
+	Topology *Topology `json:"topology,omitempty"`
+	// A QPU with a Calibration and neither NoiseModels nor Noise gets its
+	// calibration's noise model, named as the device, as its default
+	// (decisions.md, "QPU devices").
 	Calibration *Calibration `json:"-"`
+	// Noise defines the device's own noise models by name: a test suite's
+	// mock QPU. A model is shared, not copied, and must not change once the
+	// device is registered. Names not in NoiseModels are added to it.
+	Noise map[string]*sim.NoiseModel `json:"-"`
+	// DefaultNoiseModel is the model of a job that names none; "" is ideal.
+	DefaultNoiseModel string `json:"-"`
 	// MinRunTime is the least a job takes on the device, as a QPU's
 	// shortest task does (its cancel still stops it at once): a job that
 	// ran faster is held until then. Its cost counts the time held.

@@ -398,6 +398,9 @@ func (s *Service) RegisterDevice(d Device, b Backend) error {
 		return fmt.Errorf("quantum: device %q: %w", id, err)
 	}
 	d = d.clone() // the caller's topology and calibration stay theirs
+	if err := d.setUpNoise(); err != nil {
+		return fmt.Errorf("quantum: device %q: %w", id, err)
+	}
 	if d.Status == "" {
 		d.Status = DeviceOnline
 	}

@@ -103,7 +103,7 @@ func TestCreateJobValidation(t *testing.T) {
 		{"bad tag", quantum.JobRequest{DeviceQRN: flagship, Shots: 1, Program: &quantum.Program{Format: "qasm2", Data: bell2}, Tags: map[string]any{"f": 1.5, "ok": "x", "n": nil}}, []string{"tags.f", "tags.n"}, ""},
 		{"bad seed", quantum.JobRequest{DeviceQRN: flagship, Shots: 1, Program: &quantum.Program{Format: "qasm2", Data: bell2}, RuntimeOptions: map[string]any{"seed": -1}}, []string{"runtimeOptions.seed"}, "non-negative"},
 		{"fractional seed", quantum.JobRequest{DeviceQRN: flagship, Shots: 1, Program: &quantum.Program{Format: "qasm2", Data: bell2}, RuntimeOptions: map[string]any{"seed": 1.5}}, []string{"runtimeOptions.seed"}, ""},
-		{"noise model", quantum.JobRequest{DeviceQRN: flagship, Shots: 1, Program: &quantum.Program{Format: "qasm2", Data: bell2}, RuntimeOptions: map[string]any{"noiseModel": "depolarizing"}}, []string{"runtimeOptions.noiseModel"}, ""},
+		{"noise model", quantum.JobRequest{DeviceQRN: flagship, Shots: 1, Program: &quantum.Program{Format: "qasm2", Data: bell2}, RuntimeOptions: map[string]any{"noiseModel": "thermal"}}, []string{"runtimeOptions.noiseModel"}, "ideal, depolarizing"},
 		{"long name", quantum.JobRequest{DeviceQRN: flagship, Shots: 1, Program: &quantum.Program{Format: "qasm2", Data: bell2}, Name: strings.Repeat("n", 256)}, []string{"name"}, "255"},
 	}
 	for _, tc := range tests {

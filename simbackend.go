@@ -28,13 +28,22 @@ func (b *simBackend) Cancellable() bool { return true }
 // program is a compiled program of either front end.
 type program struct {
 	precision sim.Precision
+	method    sim.Method
+	// noise is the model the job runs with (nil: ideal), noiseName its
+	// name for the metadata.
+	noise     *sim.NoiseModel
+	noiseName string
 	// numQubits are the qubits simulated; declaredQubits those the
 	// program declares (more when some are never used).
 	numQubits      int
 	declaredQubits int
-	circuit        *sim.Circuit // qasm, and QIR that is the same circuit every shot
-	resultBits     int
-	qir            *qir.Program
+	// qubits, when the circuit was compacted, are the declared qubits it
+	// runs on (sim.Circuit.Compact): a device's noise model is moved onto
+	// them.
+	qubits     []int
+	circuit    *sim.Circuit // qasm, and QIR that is the same circuit every shot
+	resultBits int
+	qir        *qir.Program
 }
 
 func (p *program) memoryNeed(opts sim.Options) int64 {
@@ -62,6 +71,11 @@ func (b *simBackend) compile(ctx context.Context, t Task, checking bool) (*progr
 	if err != nil {
 		return nil, err
 	}
+	method, err := methodOption(t.RuntimeOptions)
+	if err != nil {
+		return nil, err
+	}
+	noise, noiseName := noiseOf(t)
 	// A QASM circuit is simulated on the qubits it uses (Compact), so it
 	// may declare as many as the device has; a QIR program runs on all it
 	// allocates, so it may allocate only what the budget holds.
@@ -73,6 +87,7 @@ func (b *simBackend) compile(ctx context.Context, t Task, checking bool) (*progr
 	key, keyed := cacheKey(t, limit)
 	if keyed && !checking {
 		if p := b.compiled.take(key); p != nil {
+			p.setOptions(prec, method, noise, noiseName)
 			return p, nil
 		}
 	}
@@ -80,11 +95,20 @@ func (b *simBackend) compile(ctx context.Context, t Task, checking bool) (*progr
 	if err != nil {
 		return nil, err
 	}
-	p.precision = prec
+	p.setOptions(prec, method, noise, noiseName)
 	if keyed && checking {
 		b.compiled.put(key, p)
 	}
 	return p, nil
+}
+
+// setOptions sets what the job's runtime options and device say of how
+// p runs.
+func (p *program) setOptions(prec sim.Precision, method sim.Method, noise *sim.NoiseModel, noiseName string) {
+	if noise != nil && p.qubits != nil {
+		noise = noise.OnQubits(p.qubits)
+	}
+	p.precision, p.method, p.noise, p.noiseName = prec, method, noise, noiseName
 }
 
 // precision reads runtimeOptions.precision: "double" (the default) or
@@ -98,6 +122,21 @@ func precision(opts map[string]any) (sim.Precision, error) {
 		return sim.Single, nil
 	}
 	return 0, invalid("runtimeOptions.precision", `must be "double" or "single"`)
+}
+
+// methodOption reads runtimeOptions.method (decisions.md, "Simulation
+// methods"); auto when absent.
+func methodOption(opts map[string]any) (sim.Method, error) {
+	v, ok := opts["method"]
+	if !ok || v == nil {
+		return sim.MethodAuto, nil
+	}
+	name, _ := v.(string)
+	m, err := sim.ParseMethod(name)
+	if err != nil {
+		return 0, invalid("runtimeOptions.method", "must be one of auto, statevector, densitymatrix, stabilizer, sparse (got %v)", v)
+	}
+	return m, nil
 }
 
 func (b *simBackend) compileFormat(ctx context.Context, t Task, limit int) (*program, error) {
@@ -121,8 +160,8 @@ func (b *simBackend) compileFormat(ctx context.Context, t Task, limit int) (*pro
 	if err := checkCoupling(t.Device, p.Circuit); err != nil {
 		return nil, err
 	}
-	c, _ := p.Circuit.Compact()
-	return &program{numQubits: c.NumQubits, declaredQubits: p.Circuit.NumQubits, circuit: c, resultBits: p.OutputBits}, nil
+	c, qubits := p.Circuit.Compact()
+	return &program{numQubits: c.NumQubits, declaredQubits: p.Circuit.NumQubits, circuit: c, qubits: qubits, resultBits: p.OutputBits}, nil
 }
 
 // compileQIR reads a QIR program; runtimeOptions.entryPoint picks the
@@ -155,7 +194,27 @@ func (b *simBackend) Check(ctx context.Context, t Task) (Resources, error) {
 	if err != nil {
 		return Resources{}, err
 	}
-	return Resources{Memory: p.memoryNeed(b.options(t, p, nil))}, nil
+	opts := b.options(t, p, nil)
+	if err := p.checkMethod(opts); err != nil {
+		return Resources{}, err
+	}
+	return Resources{Memory: p.memoryNeed(opts)}, nil
+}
+
+// checkMethod refuses, at create, a method that cannot run the program,
+// saying why.
+func (p *program) checkMethod(opts sim.Options) error {
+	var err error
+	switch {
+	case p.circuit != nil:
+		_, _, err = p.circuit.Method(opts)
+	case opts.Method != sim.MethodAuto && opts.Method != sim.MethodStateVector:
+		err = fmt.Errorf("%w: a QIR program that reads its measurements runs on the state vector, shot by shot, not as %s", sim.ErrMethod, opts.Method)
+	}
+	if errors.Is(err, sim.ErrMethod) {
+		return invalid("runtimeOptions.method", "%s", strings.TrimPrefix(err.Error(), sim.ErrMethod.Error()+": "))
+	}
+	return err
 }
 
 // options are the simulator's options for a task: the same at create,
@@ -168,6 +227,8 @@ func (b *simBackend) options(t Task, p *program, seed *uint64) sim.Options {
 		ResultBits: p.resultBits,
 		Precision:  p.precision,
 		MaxWork:    cmp.Or(t.MaxWork, b.maxWork),
+		Method:     p.method,
+		Noise:      p.noise,
 	}
 }
 
@@ -211,6 +272,13 @@ func (b *simBackend) Run(ctx context.Context, t Task) (*RunResult, error) {
 	if p.declaredQubits > p.numQubits {
 		md["declaredQubits"] = p.declaredQubits
 	}
+	md["method"] = res.Method.String()
+	if res.MethodReason != "" {
+		md["methodReason"] = res.MethodReason
+	}
+	if p.noise != nil {
+		md["noiseModel"] = p.noiseName
+	}
 	return &RunResult{Counts: res.Counts, Metadata: md, Work: res.Work}, nil
 }
 
@@ -219,7 +287,7 @@ func (b *simBackend) Run(ctx context.Context, t Task) (*RunResult, error) {
 func inputs(opts map[string]any) map[string]any {
 	in := map[string]any{}
 	for k, v := range opts {
-		if k != "seed" && k != "noiseModel" && k != "entryPoint" && k != "precision" {
+		if k != "seed" && k != "noiseModel" && k != "entryPoint" && k != "precision" && k != "method" {
 			in[k] = v
 		}
 	}
@@ -240,6 +308,7 @@ func builtinDevices(now time.Time) []Device {
 		d.PricingModel = "fixed"
 		d.DirectAccess = true
 		d.BatchJobSupport = true
+		d.NoiseModels = slices.Clone(SimulatorNoiseModels)
 		d.Verified = true
 		d.CreatedAt, d.UpdatedAt = now, now
 		return d

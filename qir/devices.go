@@ -210,6 +210,10 @@ type live struct {
 	// exact enumeration of a program's outcomes in tests.
 	force func(q int) (bool, error)
 	work  *work
+	// noise, when not nil, is the device's noise model: its channels
+	// after each gate, its readout errors on each measurement.
+	noise    *sim.PreparedNoise
+	noiseOps []sim.Op
 }
 
 // passes charges k passes over the state.
@@ -219,7 +223,37 @@ func (l *live) gate(op sim.Op) error {
 	if err := l.passes(1); err != nil {
 		return err
 	}
-	return l.st.ApplyOp(l.ctx, op)
+	if err := l.st.ApplyOp(l.ctx, op); err != nil || l.noise == nil {
+		return err
+	}
+	l.noiseOps = l.noise.AppendNoise(l.noiseOps[:0], &op)
+	for i := range l.noiseOps {
+		n := &l.noiseOps[i]
+		qs := make([]int, n.NumTargets())
+		for j := range qs {
+			qs[j] = n.TargetAt(j)
+		}
+		// A branch's probabilities take a pass, applying it another.
+		if err := l.passes(2); err != nil {
+			return err
+		}
+		if err := l.st.ApplyChannel(l.ctx, n.Channel(), l.rng, qs...); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// misread is the bit a measurement of q records when it found one: wrong
+// with the noise model's readout error of q.
+func (l *live) misread(q int, one bool) bool {
+	if l.noise == nil || l.force != nil {
+		return one
+	}
+	if r := l.noise.ReadoutError(q); r > 0 && l.rng.Float64() < r {
+		return !one
+	}
+	return one
 }
 
 func (l *live) outcome(q int) (bool, error) {
@@ -237,6 +271,7 @@ func (l *live) measure(q, r int) error {
 	if err != nil {
 		return err
 	}
+	one = l.misread(q, one)
 	for len(l.res) <= r {
 		l.res = append(l.res, false)
 	}
@@ -292,6 +327,7 @@ func (l *live) key() (string, error) {
 			if err != nil {
 				return "", err
 			}
+			one = l.misread(q, one)
 			c := byte('0')
 			if one {
 				c = '1'

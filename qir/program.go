@@ -143,6 +143,16 @@ func (p *Program) Run(ctx context.Context, opts sim.Options) (*sim.Result, error
 	if opts.Shots < 1 {
 		return nil, fmt.Errorf("qir: shots must be at least 1")
 	}
+	var noise *sim.PreparedNoise
+	if opts.Noise != nil {
+		var err error
+		if noise, err = opts.Noise.Prepare(); err != nil {
+			return nil, err
+		}
+	}
+	if opts.Method != sim.MethodAuto && opts.Method != sim.MethodStateVector {
+		return nil, fmt.Errorf("%w: a program that reads its measurements runs on the state vector, shot by shot (with quantum trajectories for noise), not as %s", sim.ErrMethod, opts.Method)
+	}
 	var seed uint64
 	if opts.Seed != nil {
 		seed = *opts.Seed
@@ -156,7 +166,7 @@ func (p *Program) Run(ctx context.Context, opts sim.Options) (*sim.Result, error
 	if opts.Workers > 0 {
 		st.SetWorkers(opts.Workers)
 	}
-	dev := &live{ctx: ctx, st: st, rng: rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15)), work: newWork(opts.MaxWork)}
+	dev := &live{ctx: ctx, st: st, rng: rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15)), work: newWork(opts.MaxWork), noise: noise}
 	maxSteps := p.maxSteps
 	if opts.MaxSteps > 0 {
 		maxSteps = int64(opts.MaxSteps)
@@ -202,5 +212,9 @@ func (p *Program) Run(ctx context.Context, opts sim.Options) (*sim.Result, error
 		}
 		counts[k]++
 	}
-	return &sim.Result{Counts: counts, Seed: seed, PerShot: true, Work: dev.work.total - dev.work.left}, nil
+	res := &sim.Result{Counts: counts, Seed: seed, PerShot: true, Work: dev.work.total - dev.work.left, Method: sim.MethodStateVector}
+	if opts.Method == sim.MethodAuto {
+		res.MethodReason = "a program that reads its measurements: shot by shot on the state vector"
+	}
+	return res, nil
 }

@@ -87,8 +87,14 @@ func newDensity(n int, opts Options) (*State, error) {
 // channels and resets applied, its measurements left out as Simulate
 // leaves them out: a circuit the density-matrix method can run (see
 // MethodDensityMatrix), in the Limits, Workers, Precision and FusionWidth
-// of opts. ctx is checked between and within operations.
+// of opts, with opts.Noise's channels (its readout errors are in the
+// counts Run draws, not in ρ). ctx is checked between and within
+// operations.
 func SimulateDensityMatrix(ctx context.Context, c *Circuit, opts Options) (*DensityMatrix, error) {
+	c, _, err := withNoise(ctx, c, opts)
+	if err != nil {
+		return nil, err
+	}
 	sh, err := checked(ctx, c, opts.Precision, opts.Limits.checkDensity)
 	if err != nil {
 		return nil, err
@@ -108,7 +114,7 @@ func SimulateDensityMatrix(ctx context.Context, c *Circuit, opts Options) (*Dens
 
 // runDensity runs c on the density matrix and samples shots outcomes from
 // its diagonal, keyed as sample keys them (source).
-func runDensity(ctx context.Context, c *Circuit, opts Options, src *rand.PCG, source []int, lim outcomeLimit, budget *workBudget) (map[string]int, error) {
+func runDensity(ctx context.Context, c *Circuit, opts Options, src *rand.PCG, source []int, readout []float64, lim outcomeLimit, budget *workBudget) (map[string]int, error) {
 	rho, err := newDensity(c.NumQubits, opts)
 	if err != nil {
 		return nil, err
@@ -123,7 +129,11 @@ func runDensity(ctx context.Context, c *Circuit, opts Options, src *rand.PCG, so
 	if err != nil {
 		return nil, err
 	}
-	return sample(ctx, diag, src, opts.Shots, source, lim)
+	counts, err := sample(ctx, diag, src, opts.Shots, source, lim)
+	if err != nil || readout == nil {
+		return counts, err
+	}
+	return misreadCounts(ctx, counts, readout, rand.New(src), lim)
 }
 
 // diagonalState is the state whose amplitudes are √ρ[i][i]: sampling it is

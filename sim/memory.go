@@ -53,7 +53,22 @@ func MemoryNeed(c *Circuit, opts Options) int64 {
 	if n < 0 || n > hardMaxQubits || c.NumClbits < 0 || c.NumClbits > MaxClbits {
 		return math.MaxInt64
 	}
+	if opts.Noise != nil {
+		// The noisy circuit is what runs, and its operations are held.
+		noisy, noisyEnd, err := withNoise(context.Background(), c, opts) // never cancelled
+		if err != nil {
+			return math.MaxInt64
+		}
+		opts.Noise = nil
+		return addSat(memoryNeed(noisy, opts, noisyEnd), mulSat(int64(len(noisy.Ops)), int64(unsafe.Sizeof(Op{}))))
+	}
+	return memoryNeed(c, opts, false)
+}
+
+func memoryNeed(c *Circuit, opts Options, noisyEnd bool) int64 {
+	n := c.NumQubits
 	sh, _ := analyse(context.Background(), c) // never cancelled
+	sh.noise = sh.noise || noisyEnd
 	if m, _, err := chooseMethod(c, sh, opts); err == nil && m == MethodDensityMatrix {
 		if 2*n > hardMaxQubits {
 			return math.MaxInt64

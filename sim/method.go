@@ -81,7 +81,12 @@ const densityShotFactor = 3
 // matrix asked for a circuit it cannot run (saying why). Limits are
 // Run's to check.
 func (c *Circuit) Method(opts Options) (m Method, reason string, err error) {
-	sh, _ := analyse(context.Background(), c) // never cancelled
+	c, noisyEnd, err := withNoise(context.Background(), c, opts) // never cancelled
+	if err != nil {
+		return 0, "", err
+	}
+	sh, _ := analyse(context.Background(), c)
+	sh.noise = sh.noise || noisyEnd
 	return chooseMethod(c, sh, opts)
 }
 

@@ -201,6 +201,26 @@ func MeasureOp(q, b int) Op {
 	return op
 }
 
+// WithReadoutError returns the measurement op recording the opposite of
+// its outcome with probability r, independently each time it runs: a
+// QPU's readout error. The qubit is left in the state measured; only the
+// recorded bit is wrong. Validate checks that r is in [0, 1].
+func (op Op) WithReadoutError(r float64) Op {
+	if op.Kind == OpMeasure {
+		op.p[0] = r
+	}
+	return op
+}
+
+// ReadoutError is the probability that a measurement records the
+// opposite bit (WithReadoutError); 0 for other kinds.
+func (op Op) ReadoutError() float64 {
+	if op.Kind != OpMeasure {
+		return 0
+	}
+	return op.p[0]
+}
+
 // ResetOp returns qubit q to |0⟩.
 func ResetOp(q int) Op {
 	op := Op{Kind: OpReset}

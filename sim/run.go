@@ -50,6 +50,10 @@ type Options struct {
 	// MethodAuto, which runs a circuit without noise as the state vector
 	// always has.
 	Method Method
+	// Noise, when not nil, is written into the circuit before it runs
+	// (see NoiseModel.Apply): a device's noise on a program that has none
+	// of its own, or more. The method is chosen for the noisy circuit.
+	Noise *NoiseModel
 }
 
 // Result is what Run returns.
@@ -112,6 +116,19 @@ type shape struct {
 	densityBlock string
 }
 
+// opWhere names operation i for a message: where the front end read it
+// when it knows, else its index.
+func opWhere(i int, op *Op) string {
+	what := op.Kind.String()
+	if name := op.GateName(); name != "" {
+		what = "gate " + name
+	}
+	if line, col := op.Pos(); line > 0 {
+		return fmt.Sprintf("the %s at %d:%d", what, line, col)
+	}
+	return fmt.Sprintf("operation %d (%s)", i, what)
+}
+
 // analyse returns c's shape. It reads indices as they are (a circuit not
 // validated yet gets a shape, not a panic) and checks ctx as it goes.
 func analyse(ctx context.Context, c *Circuit) (shape, error) {
@@ -131,7 +148,7 @@ func analyse(ctx context.Context, c *Circuit) (shape, error) {
 		if isMeasured(q) {
 			sh.terminal = false
 			if sh.densityBlock == "" {
-				sh.densityBlock = fmt.Sprintf("operation %d (%s) acts on qubit %d after its measurement", i, op.Kind, q)
+				sh.densityBlock = fmt.Sprintf("%s acts on qubit %d after its measurement", opWhere(i, op), q)
 			}
 		}
 	}
@@ -149,7 +166,7 @@ func analyse(ctx context.Context, c *Circuit) (shape, error) {
 		case op.Cond() != nil, op.Kind == OpJump, op.Kind == OpSetBits, op.Kind == OpCompute:
 			sh.terminal = false
 			if sh.densityBlock == "" {
-				sh.densityBlock = fmt.Sprintf("operation %d (%s) is classical control", i, op.Kind)
+				sh.densityBlock = fmt.Sprintf("%s is classical control", opWhere(i, op))
 			}
 		case op.Kind == OpReset:
 			sh.terminal = false
@@ -168,7 +185,7 @@ func analyse(ctx context.Context, c *Circuit) (shape, error) {
 				afterMeasure(i, op, op.qubitAt(j))
 			}
 		}
-		sh.noise = sh.noise || op.Kind == OpNoise
+		sh.noise = sh.noise || op.Kind == OpNoise || op.ReadoutError() > 0
 	}
 	if sh.prefix < 0 {
 		sh.prefix = len(c.Ops)
@@ -381,6 +398,10 @@ func Run(ctx context.Context, c *Circuit, opts Options) (*Result, error) {
 	if _, _, err := chooseMethod(c, shape{}, opts); err != nil {
 		return nil, err // an unknown method, or one not implemented
 	}
+	c, noisyEnd, err := withNoise(ctx, c, opts)
+	if err != nil {
+		return nil, err
+	}
 	check := opts.Limits.CheckPrecision
 	if opts.Method == MethodDensityMatrix {
 		check = opts.Limits.checkDensity
@@ -404,12 +425,18 @@ func Run(ctx context.Context, c *Circuit, opts Options) (*Result, error) {
 	var extra []Op
 	if k.measureAll {
 		extra = finalMeasurements(c)
+		if noisyEnd {
+			for i := range extra {
+				extra[i] = extra[i].WithReadoutError(opts.Noise.ReadoutError[extra[i].Qubit()])
+			}
+		}
 	}
 	enter("prepare")
 	sh, err := analyse(ctx, c)
 	if err != nil {
 		return nil, err
 	}
+	sh.noise = sh.noise || noisyEnd
 	method, reason, err := chooseMethod(c, sh, opts)
 	if err != nil {
 		return nil, err
@@ -420,7 +447,7 @@ func Run(ctx context.Context, c *Circuit, opts Options) (*Result, error) {
 		if err := budget.charge(sampleWork(c.NumQubits, opts.Shots)); err != nil {
 			return nil, err
 		}
-		res.Counts, err = runDensity(ctx, c, opts, src, sourcesOf(c, extra, k), lim, &budget)
+		res.Counts, err = runDensity(ctx, c, opts, src, sourcesOf(c, extra, k), readoutsOf(c, extra, k), lim, &budget)
 		if err != nil {
 			return nil, err
 		}

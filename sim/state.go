@@ -282,6 +282,7 @@ func (s *State) run(ctx context.Context, p *prepared, start int, clbits []bool, 
 			err = s.v.apply(ctx, p.kernel(op, s.n), s.n, s.workers)
 		case OpMeasure:
 			clbits[op.Bit()], err = s.measure(ctx, op.Qubit(), rng)
+			misread(clbits, op.Op, rng)
 		case OpReset:
 			err = s.reset(ctx, op.Qubit(), rng)
 		case OpNoise:

@@ -44,8 +44,18 @@ func (s *State) measureTail(ctx context.Context, ops []preparedOp, clbits []bool
 	}
 	for j := range ops {
 		clbits[ops[j].Bit()] = i>>ops[j].Qubit()&1 == 1
+		misread(clbits, ops[j].Op, rng)
 	}
 	return nil
+}
+
+// misread flips the bit a measurement op just wrote with its readout
+// error's probability. A measurement without one draws nothing, so that
+// a seed gives the counts it gave before readout errors existed.
+func misread(clbits []bool, op *Op, rng *rand.Rand) {
+	if r := op.ReadoutError(); r > 0 && rng.Float64() < r {
+		clbits[op.Bit()] = !clbits[op.Bit()]
+	}
 }
 
 // pick returns the basis state at which the running sum of the

@@ -51,6 +51,9 @@ func (c *Circuit) validateOp(op *Op, nodes *int) error {
 		if err := c.qubit(op.Qubit()); err != nil {
 			return err
 		}
+		if r := op.ReadoutError(); !(r >= 0 && r <= 1) {
+			return fmt.Errorf("readout error %v is not a probability in [0, 1]", r)
+		}
 		return c.clbit(op.Bit())
 	case OpReset:
 		return c.qubit(op.Qubit())

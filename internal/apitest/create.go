@@ -72,6 +72,7 @@ func testCreateCompletes(t *testing.T, target Target) {
 	}
 	want = ended(t, want, done, quantum.StatusCompleted, map[string]any{
 		"node": node, "seed": int64(42), "executionPath": "sampled", "numQubits": int64(2), "simulationMs": ms, "precision": "double",
+		"method": "statevector", "methodReason": "no noise: the state vector",
 	})
 	wantEqual(t, "job from Wait", done, want)
 	wantEqual(t, "job from GetJob after Wait", e.get(e.alice, created.JobQRN), want)
@@ -247,8 +248,12 @@ func testCreateValidation(t *testing.T, target Target) {
 		{"negative seed", with(func(r *quantum.JobRequest) { r.RuntimeOptions = map[string]any{"seed": -1} }), invalid(field("runtimeOptions.seed", seedRule))},
 		{"fractional seed", with(func(r *quantum.JobRequest) { r.RuntimeOptions = map[string]any{"seed": 1.5} }), invalid(field("runtimeOptions.seed", seedRule))},
 		{"seed as a string", with(func(r *quantum.JobRequest) { r.RuntimeOptions = map[string]any{"seed": "7"} }), invalid(field("runtimeOptions.seed", seedRule))},
-		{"noise model", with(func(r *quantum.JobRequest) { r.RuntimeOptions = map[string]any{"noiseModel": "depolarizing"} }),
-			invalid(field("runtimeOptions.noiseModel", "device "+flagship+" has no noise models"))},
+		{"noise model", with(func(r *quantum.JobRequest) { r.RuntimeOptions = map[string]any{"noiseModel": "thermal"} }),
+			invalid(field("runtimeOptions.noiseModel", "must be one of ideal, depolarizing, amplitude_damping, phase_damping, bit_flip, phase_flip"))},
+		{"noise model not a string", with(func(r *quantum.JobRequest) { r.RuntimeOptions = map[string]any{"noiseModel": 1} }),
+			invalid(field("runtimeOptions.noiseModel", "must be one of ideal, depolarizing, amplitude_damping, phase_damping, bit_flip, phase_flip"))},
+		{"method", with(func(r *quantum.JobRequest) { r.RuntimeOptions = map[string]any{"method": "tensornetwork"} }),
+			invalid(field("runtimeOptions.method", "must be one of auto, statevector, densitymatrix, stabilizer, sparse (got tensornetwork)"))},
 		{"runtimeOptions not JSON", with(func(r *quantum.JobRequest) { r.RuntimeOptions = map[string]any{"x": math.NaN()} }),
 			invalid(field("runtimeOptions", "must hold only JSON values (objects, arrays, strings, numbers, booleans, null)"))},
 		{"long name", with(func(r *quantum.JobRequest) { r.Name = long }), invalid(field("name", "must be at most 255 characters"))},

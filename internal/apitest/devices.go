@@ -15,6 +15,7 @@ func builtinDevice(qrn, name, vendor string, pricing quantum.Pricing) *quantum.D
 		Name: name, QRN: qrn, Vendor: vendor, DeviceType: quantum.DeviceSimulator, RunInputTypes: []string{"qasm2", "qasm3", "qir.ll", "qir.bc", "pyqir"},
 		Status: quantum.DeviceOnline, NumberQubits: 28, Paradigm: "gate_model", Modality: ptr("state_vector"),
 		PricingModel: "fixed", Pricing: pricing, DirectAccess: true, BatchJobSupport: true,
+		NoiseModels: []string{"ideal", "depolarizing", "amplitude_damping", "phase_damping", "bit_flip", "phase_flip"},
 	}
 }
 

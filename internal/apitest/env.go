@@ -58,6 +58,13 @@ func open(t *testing.T, target Target, opts ...quantum.Option) *env {
 	return e
 }
 
+// with is e for a subtest of e's test: its failures are the subtest's.
+func (e *env) with(t *testing.T) *env {
+	c := *e
+	c.t = t
+	return &c
+}
+
 // device registers a FakeBackend device qbraid:qbraid:sim:<name>, edited
 // by edit, and returns its QRN.
 func (e *env) device(name string, b quantum.Backend, edit ...func(*quantum.Device)) string {

@@ -1,0 +1,342 @@
+package apitest
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/qjobs/quantum"
+	"github.com/qjobs/quantum/internal/noiseref"
+	"github.com/qjobs/quantum/quantumtest"
+	"github.com/qjobs/quantum/sim"
+)
+
+// The noise tests compare a noisy job's counts with the distribution a
+// reference density-matrix simulator (internal/noiseref, written apart
+// from sim) computes for the same program and model: seeded, 20,000
+// shots, a chi-squared bound at the 0.9999 quantile.
+
+const noiseShots = 20_000
+
+// noiseSeed is the seed of every noisy job: a seed that passes passes
+// always.
+var noiseSeed = map[string]any{"seed": 7}
+
+// echoProgram is h, then pairs of x and cx that cancel, then h: ideally
+// always 00, and each gate's noise shows in the counts.
+const echoProgram = "OPENQASM 2.0;\ninclude \"qelib1.inc\";\nqreg q[2];\ncreg c[2];\nh q[0];\n" +
+	"x q[0];\nx q[0];\ncx q[0],q[1];\ncx q[0],q[1];\nx q[1];\nx q[1];\ncx q[0],q[1];\ncx q[0],q[1];\n" +
+	"h q[0];\nmeasure q -> c;\n"
+
+// echoReference is echoProgram with a channel after each gate: one (on
+// each qubit of the gate, one at a time) and, when two is not nil, two on
+// the pair after a two-qubit gate instead.
+func echoReference(one, two [][]complex128) map[string]float64 {
+	r := noiseref.New(2)
+	g1 := func(m []complex128, q int) { r.Gate(m, q).Channel(one, q) }
+	g2 := func(m []complex128, a, b int) {
+		r.Gate(m, a, b)
+		if two != nil {
+			r.Channel(two, a, b)
+			return
+		}
+		r.Channel(one, a).Channel(one, b)
+	}
+	g1(noiseref.H, 0)
+	g1(noiseref.X, 0)
+	g1(noiseref.X, 0)
+	g2(noiseref.CX, 0, 1)
+	g2(noiseref.CX, 0, 1)
+	g1(noiseref.X, 1)
+	g1(noiseref.X, 1)
+	g2(noiseref.CX, 0, 1)
+	g2(noiseref.CX, 0, 1)
+	g1(noiseref.H, 0)
+	return r.Measure(0, 0, 0).Measure(1, 1, 0).Probabilities(2)
+}
+
+func checkCounts(t *testing.T, what string, counts map[string]int, probs map[string]float64) {
+	t.Helper()
+	if err := noiseref.CheckCounts(counts, probs, noiseShots); err != nil {
+		t.Fatalf("%s: %v", what, err)
+	}
+}
+
+// noisyJob runs req with the seed and noiseShots shots and returns the
+// finished job and its counts.
+func (e *env) noisyJob(req quantum.JobRequest) (*quantum.Job, map[string]int) {
+	e.t.Helper()
+	req.Shots = noiseShots
+	opts := map[string]any{"seed": noiseSeed["seed"]}
+	for k, v := range req.RuntimeOptions {
+		opts[k] = v
+	}
+	req.RuntimeOptions = opts
+	done := e.wait(e.alice, e.create(e.alice, req).JobQRN)
+	if done.Status != quantum.StatusCompleted {
+		e.t.Fatalf("job ended %s: %s", done.Status, quantumtest.StatusMsg(done))
+	}
+	res, err := e.alice.GetJobResult(ctx, done.JobQRN)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	return done, res.ResultData.MeasurementCounts
+}
+
+// testNoiseModels: every model of the built-in simulators, named in
+// runtimeOptions.noiseModel of a QASM 2 program, gives counts of the
+// exact distribution of its channel after every gate (decisions.md), on
+// the density matrix auto picks and on trajectories; the job's metadata
+// says the model and the method. "ideal" is no noise.
+func testNoiseModels(t *testing.T, target Target) {
+	e := open(t, target)
+	models := []struct {
+		name     string
+		one, two [][]complex128
+	}{
+		{"depolarizing", noiseref.Depolarizing(0.01), noiseref.TwoQubitDepolarizing(0.02)},
+		{"amplitude_damping", noiseref.AmplitudeDamping(0.01), nil},
+		{"phase_damping", noiseref.PhaseDamping(0.01), nil},
+		{"bit_flip", noiseref.BitFlip(0.01), nil},
+		{"phase_flip", noiseref.PhaseFlip(0.01), nil},
+	}
+	for _, m := range models {
+		for _, method := range []string{"auto", "statevector"} {
+			t.Run(m.name+"/"+method, func(t *testing.T) {
+				e := e.with(t)
+				done, counts := e.noisyJob(quantum.JobRequest{DeviceQRN: flagship, Program: &quantum.Program{Format: "qasm2", Data: echoProgram},
+					RuntimeOptions: map[string]any{"noiseModel": m.name, "method": method}})
+				checkCounts(t, m.name, counts, echoReference(m.one, m.two))
+				want := map[string]any{"noiseModel": m.name, "method": "densitymatrix"}
+				if method == "statevector" {
+					want["method"] = "statevector"
+				}
+				for k, v := range want {
+					if done.Metadata[k] != v {
+						t.Fatalf("metadata.%s = %v, want %v (metadata %v)", k, done.Metadata[k], v, done.Metadata)
+					}
+				}
+				if reason, _ := done.Metadata["methodReason"].(string); (method == "auto") != (reason != "") {
+					t.Fatalf("methodReason %q with method %s", reason, method)
+				}
+			})
+		}
+	}
+	t.Run("ideal", func(t *testing.T) {
+		e := e.with(t)
+		done, counts := e.noisyJob(quantum.JobRequest{DeviceQRN: flagship, Program: &quantum.Program{Format: "qasm2", Data: echoProgram},
+			RuntimeOptions: map[string]any{"noiseModel": "ideal"}})
+		wantEqual(t, "ideal counts", counts, map[string]int{"00": noiseShots})
+		if _, ok := done.Metadata["noiseModel"]; ok || done.Metadata["method"] != "statevector" {
+			t.Fatalf("metadata %v: want no noiseModel, method statevector", done.Metadata)
+		}
+	})
+}
+
+// strongNoise is a device of one's own with a model of its own, strong
+// enough that every channel and readout error shows: built through the Go
+// API as a test suite builds its mock QPU.
+func (e *env) strongNoise() string {
+	e.t.Helper()
+	must := func(ch *sim.Channel, err error) *sim.Channel {
+		if err != nil {
+			e.t.Fatal(err)
+		}
+		return ch
+	}
+	model := &sim.NoiseModel{
+		Rules: []sim.NoiseRule{
+			{Qubits: 2, Channel: must(sim.TwoQubitDepolarizing(0.1))},
+			{Gates: []string{"rx"}, Channel: must(sim.AmplitudeDamping(0.2))},
+			{Channel: must(sim.Depolarizing(0.08))},
+		},
+		ReadoutError: map[int]float64{0: 0.05, 1: 0.1},
+	}
+	d := quantum.Device{
+		Name: "Strong Noise", QRN: "qbraid:qbraid:sim:strong-noise", Vendor: "qbraid", Provider: "qbraid",
+		DeviceType: quantum.DeviceSimulator, RunInputTypes: []string{"qasm2", "qasm3", "qir.ll"}, NumberQubits: 4,
+		Noise: map[string]*sim.NoiseModel{"strong": model}, DefaultNoiseModel: "strong",
+	}
+	if err := e.svc.RegisterDevice(d, e.svc.Simulator()); err != nil {
+		e.t.Fatal(err)
+	}
+	return d.QRN
+}
+
+// adaptiveQIR is feedbackQASM3 in adaptive QIR.
+const adaptiveQIR = `define void @main() #0 {
+entry:
+  call void @__quantum__qis__h__body(ptr null)
+  call void @__quantum__qis__mz__body(ptr null, ptr null)
+  %r = call i1 @__quantum__qis__read_result__body(ptr null)
+  br i1 %r, label %then, label %cont
+then:
+  call void @__quantum__qis__x__body(ptr inttoptr (i64 1 to ptr))
+  br label %cont
+cont:
+  call void @__quantum__qis__rx__body(double 0.7, ptr inttoptr (i64 1 to ptr))
+  call void @__quantum__qis__mz__body(ptr inttoptr (i64 1 to ptr), ptr inttoptr (i64 1 to ptr))
+  call void @__quantum__rt__result_record_output(ptr null, ptr null)
+  call void @__quantum__rt__result_record_output(ptr inttoptr (i64 1 to ptr), ptr null)
+  ret void
+}
+
+declare void @__quantum__qis__h__body(ptr)
+declare void @__quantum__qis__x__body(ptr)
+declare void @__quantum__qis__rx__body(double, ptr)
+declare void @__quantum__qis__mz__body(ptr, ptr writeonly) #1
+declare i1 @__quantum__qis__read_result__body(ptr)
+declare void @__quantum__rt__result_record_output(ptr, ptr)
+
+attributes #0 = { "entry_point" "qir_profiles"="adaptive_profile" "required_num_qubits"="2" "required_num_results"="2" }
+attributes #1 = { "irreversible" }
+`
+
+// feedbackQASM3 measures qubit 0 mid-circuit and flips qubit 1 when it
+// read 1.
+const feedbackQASM3 = "OPENQASM 3.0;\ninclude \"stdgates.inc\";\nqubit[2] q;\nbit[2] c;\n" +
+	"h q[0];\nc[0] = measure q[0];\nif (c[0]) { x q[1]; }\nrx(0.7) q[1];\nc[1] = measure q[1];\n"
+
+// testNoiseFeedback: a device's own model on a program with a mid-circuit
+// measurement and classical control, in OpenQASM 3 and in adaptive QIR:
+// the channels follow the gates that run, the readout errors reach the
+// bit the control reads, the counts are the reference's.
+func testNoiseFeedback(t *testing.T, target Target) {
+	e := open(t, target)
+	dev := e.strongNoise()
+	dep, amp := noiseref.Depolarizing(0.08), noiseref.AmplitudeDamping(0.2)
+	want := noiseref.New(2).Gate(noiseref.H, 0).Channel(dep, 0).Measure(0, 0, 0.05).
+		GateIf(0, true, noiseref.X, 1).ChannelIf(0, true, dep, 1).
+		Gate(noiseref.RX(0.7), 1).Channel(amp, 1).Measure(1, 1, 0.1).Probabilities(2)
+	for _, p := range []quantum.Program{{Format: "qasm3", Data: feedbackQASM3}, {Format: "qir.ll", Data: adaptiveQIR}} {
+		t.Run(p.Format, func(t *testing.T) {
+			e := e.with(t)
+			done, counts := e.noisyJob(quantum.JobRequest{DeviceQRN: dev, Program: &p})
+			checkCounts(t, p.Format, counts, want)
+			if done.Metadata["noiseModel"] != "strong" || done.Metadata["method"] != "statevector" {
+				t.Fatalf("metadata %v", done.Metadata)
+			}
+		})
+	}
+}
+
+// testNoiseQPU: a QPU's own model comes from its calibration
+// (decisions.md, "QPU devices"): depolarizing(rb) after a qubit's
+// one-qubit gates, two_qubit_depolarizing of the pair's worst edge after
+// a two-qubit gate, the mean rb for qubits the document leaves out,
+// readout errors on the measured bits; it is the default, on programs
+// that address a few of the device's qubits, in QASM and QIR.
+func testNoiseQPU(t *testing.T, target Target) {
+	e := open(t, target)
+	r0, r4 := 0.08, 0.1
+	qpu := e.mockQPU(func(d *quantum.Device) {
+		d.MaxShots = noiseShots
+		d.RunInputTypes = []string{"qasm2", "qasm3", "qir.ll"}
+		d.Calibration.Qubits = map[int]quantum.QubitCalibration{
+			0: {GateErrorRB: 0.05, ReadoutError: &r0}, 1: {GateErrorRB: 0.03}, 4: {GateErrorRB: 0.04, ReadoutError: &r4},
+		}
+		d.Calibration.Edges = []quantum.EdgeCalibration{
+			{Gate: "cz", Source: 0, Target: 1, Value: 0.1}, {Gate: "cz", Source: 4, Target: 1, Value: 0.15}, {Gate: "iswap", Source: 1, Target: 4, Value: 0.2},
+		}
+	})
+	dev, err := e.alice.GetDevice(ctx, qpu)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantEqual(t, "noise models", dev.NoiseModels, []string{"ideal", "Mock Grid"})
+	// On device qubits 0, 1, 4 and 2 (2 has no calibration: mean rb 0.04).
+	ref := noiseref.New(4) // reference qubits 0, 1, 2, 3 are device qubits 0, 1, 4, 2
+	dep := noiseref.Depolarizing
+	ref.Gate(noiseref.X, 0).Channel(dep(0.05), 0)
+	ref.Gate(noiseref.CX, 0, 1).Channel(noiseref.TwoQubitDepolarizing(0.1), 0, 1)
+	ref.Gate(noiseref.H, 2).Channel(dep(0.04), 2)
+	ref.Gate(noiseref.CZ, 1, 2).Channel(noiseref.TwoQubitDepolarizing(0.2), 1, 2)
+	ref.Gate(noiseref.H, 3).Channel(dep(0.04), 3)
+	want := ref.Measure(0, 0, r0).Measure(1, 1, 0).Measure(2, 2, r4).Measure(3, 3, 0).Probabilities(4)
+	qasm := "OPENQASM 2.0;\ninclude \"qelib1.inc\";\nqreg q[6];\ncreg c[4];\nx q[0];\ncx q[0],q[1];\nh q[4];\ncz q[1],q[4];\nh q[2];\n" +
+		"measure q[0] -> c[0];\nmeasure q[1] -> c[1];\nmeasure q[4] -> c[2];\nmeasure q[2] -> c[3];\n"
+	qir := `define void @main() #0 {
+  call void @__quantum__qis__x__body(ptr null)
+  call void @__quantum__qis__cnot__body(ptr null, ptr inttoptr (i64 1 to ptr))
+  call void @__quantum__qis__h__body(ptr inttoptr (i64 4 to ptr))
+  call void @__quantum__qis__cz__body(ptr inttoptr (i64 1 to ptr), ptr inttoptr (i64 4 to ptr))
+  call void @__quantum__qis__h__body(ptr inttoptr (i64 2 to ptr))
+  call void @__quantum__qis__mz__body(ptr null, ptr null)
+  call void @__quantum__qis__mz__body(ptr inttoptr (i64 1 to ptr), ptr inttoptr (i64 1 to ptr))
+  call void @__quantum__qis__mz__body(ptr inttoptr (i64 4 to ptr), ptr inttoptr (i64 2 to ptr))
+  call void @__quantum__qis__mz__body(ptr inttoptr (i64 2 to ptr), ptr inttoptr (i64 3 to ptr))
+  call void @__quantum__rt__result_record_output(ptr null, ptr null)
+  call void @__quantum__rt__result_record_output(ptr inttoptr (i64 1 to ptr), ptr null)
+  call void @__quantum__rt__result_record_output(ptr inttoptr (i64 2 to ptr), ptr null)
+  call void @__quantum__rt__result_record_output(ptr inttoptr (i64 3 to ptr), ptr null)
+  ret void
+}
+
+declare void @__quantum__qis__x__body(ptr)
+declare void @__quantum__qis__h__body(ptr)
+declare void @__quantum__qis__cnot__body(ptr, ptr)
+declare void @__quantum__qis__cz__body(ptr, ptr)
+declare void @__quantum__qis__mz__body(ptr, ptr writeonly) #1
+declare void @__quantum__rt__result_record_output(ptr, ptr)
+
+attributes #0 = { "entry_point" "qir_profiles"="base_profile" "required_num_qubits"="6" "required_num_results"="4" }
+attributes #1 = { "irreversible" }
+`
+	for _, p := range []quantum.Program{{Format: "qasm2", Data: qasm}, {Format: "qir.ll", Data: qir}} {
+		t.Run(p.Format, func(t *testing.T) {
+			e := e.with(t)
+			done, counts := e.noisyJob(quantum.JobRequest{DeviceQRN: qpu, Program: &p})
+			checkCounts(t, p.Format, counts, want)
+			if done.Metadata["noiseModel"] != "Mock Grid" {
+				t.Fatalf("metadata %v", done.Metadata)
+			}
+		})
+	}
+	t.Run("ideal", func(t *testing.T) {
+		e := e.with(t)
+		_, counts := e.noisyJob(quantum.JobRequest{DeviceQRN: qpu, Program: &quantum.Program{Format: "qasm2", Data: qasm},
+			RuntimeOptions: map[string]any{"noiseModel": "ideal"}})
+		for k := range counts {
+			if !strings.HasSuffix(k, "11") {
+				t.Fatalf("ideal counts %v: qubits 0 and 1 always read 1 without noise", counts)
+			}
+		}
+	})
+}
+
+// testNoiseInvalid: a noise model or method a device or program cannot
+// take is a 422 naming the field, and stores nothing.
+func testNoiseInvalid(t *testing.T, target Target) {
+	e := open(t, target)
+	plain := e.device("plain", &quantumtest.FakeBackend{})
+	strong := e.strongNoise()
+	bell := &quantum.Program{Format: "qasm2", Data: bell2}
+	cases := []struct {
+		name string
+		req  quantum.JobRequest
+		want *quantum.Error
+	}{
+		{"a model the device lacks", quantum.JobRequest{DeviceQRN: strong, Shots: 10, Program: bell, RuntimeOptions: map[string]any{"noiseModel": "depolarizing"}},
+			invalid(field("runtimeOptions.noiseModel", "must be one of ideal, strong"))},
+		{"a device without models", quantum.JobRequest{DeviceQRN: plain, Shots: 10, Program: bell, RuntimeOptions: map[string]any{"noiseModel": "ideal"}},
+			invalid(field("runtimeOptions.noiseModel", "device "+plain+" has no noise models"))},
+		{"densitymatrix with classical control", quantum.JobRequest{DeviceQRN: strong, Shots: 10,
+			Program: &quantum.Program{Format: "qasm3", Data: feedbackQASM3}, RuntimeOptions: map[string]any{"method": "densitymatrix"}},
+			invalid(field("runtimeOptions.method", "densitymatrix runs circuits whose measurements are all terminal, without classical control: the gate x at 7:13 is classical control; statevector runs it (with quantum trajectories for its noise)"))},
+		{"densitymatrix on adaptive QIR", quantum.JobRequest{DeviceQRN: strong, Shots: 10,
+			Program: &quantum.Program{Format: "qir.ll", Data: adaptiveQIR}, RuntimeOptions: map[string]any{"method": "densitymatrix"}},
+			invalid(field("runtimeOptions.method", "a QIR program that reads its measurements runs on the state vector, shot by shot, not as densitymatrix"))},
+		{"stabilizer", quantum.JobRequest{DeviceQRN: flagship, Shots: 10, Program: bell, RuntimeOptions: map[string]any{"method": "stabilizer"}},
+			invalid(field("runtimeOptions.method", "the stabilizer method is not implemented yet; auto, statevector and densitymatrix are"))},
+		{"method not a string", quantum.JobRequest{DeviceQRN: flagship, Shots: 10, Program: bell, RuntimeOptions: map[string]any{"method": 3}},
+			invalid(field("runtimeOptions.method", "must be one of auto, statevector, densitymatrix, stabilizer, sparse (got 3)"))},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := e.alice.CreateJob(ctx, tc.req)
+			wantErr(t, tc.name, err, tc.want)
+		})
+	}
+	if p := e.list(e.alice, quantum.JobQuery{}); p.Pagination.Total != 0 {
+		t.Fatalf("%d jobs stored by invalid creates", p.Pagination.Total)
+	}
+}
