@@ -59,3 +59,31 @@ func SetMaxBatchResultBytesForTest(n int64) func() {
 	maxBatchResultBytes = n
 	return func() { maxBatchResultBytes = old }
 }
+
+// EmulatedQPUsForTest is the emulated QPUs of the default catalogue, and
+// BuiltinDevicesForTest its simulators.
+var (
+	EmulatedQPUsForTest   = emulatedQPUs
+	BuiltinDevicesForTest = builtinDevices
+)
+
+// TopologyCouplingsForTest is the coupling map of a topology of n qubits
+// alone (no calibration): nil when every pair is coupled.
+func TopologyCouplingsForTest(t *Topology, n int) map[[2]int]bool {
+	d := Device{NumberQubits: n, Topology: t}
+	return d.couplings()
+}
+
+// QPUMedians are the published medians an emulated QPU's calibration is
+// drawn around: one-qubit gate (RB) error, two-qubit gate error, readout
+// error.
+type QPUMedians struct{ RB, TwoQubit, Readout float64 }
+
+// QPUMediansForTest are the cited medians of each emulated QPU, by QRN.
+var QPUMediansForTest = map[string]QPUMedians{
+	"aws:ionq:qpu:aria-1":       {ariaRB, aria2Q, ariaReadout},
+	"aws:iqm:qpu:garnet":        {garnetRB, garnet2Q, garnetReadout},
+	"aws:rigetti:qpu:ankaa-3":   {ankaaRB, ankaa2Q, ankaaReadout},
+	"aws:aqt:qpu:ibex-q1":       {ibexRB, ibex2Q, ibexReadout},
+	"azure:quantinuum:qpu:h1-1": {h1RB, h12Q, h1Readout},
+}
