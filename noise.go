@@ -56,18 +56,26 @@ var simulatorModels = sync.OnceValue(func() map[string]*sim.NoiseModel {
 })
 
 // setUpNoise checks a device's noise models when it is registered and
-// fills in what follows from the rest: a QPU with a calibration and no
-// models of its own gets its calibration's model (calibrationModel) under
-// its name, the default; models in Noise that NoiseModels does not list
-// are listed after "ideal".
+// fills in what follows from the rest: a QPU with a calibration gets its
+// calibration's model (calibrationModel) under its name, the default,
+// when it has no models of its own or lists its name without defining
+// it; models in Noise that NoiseModels does not list are listed after
+// "ideal".
 func (d *Device) setUpNoise() error {
-	if d.NoiseModels == nil && len(d.Noise) == 0 && d.DeviceType == DeviceQPU && d.Calibration != nil {
+	if d.DeviceType == DeviceQPU && d.Calibration != nil && d.Noise[d.Name] == nil &&
+		(d.NoiseModels == nil && len(d.Noise) == 0 || slices.Contains(d.NoiseModels, d.Name)) {
 		m, err := calibrationModel(d.Calibration)
 		if err != nil {
 			return err
 		}
-		d.Noise = map[string]*sim.NoiseModel{d.Name: m}
-		d.NoiseModels = []string{NoiseIdeal, d.Name}
+		d.Noise = maps.Clone(d.Noise)
+		if d.Noise == nil {
+			d.Noise = map[string]*sim.NoiseModel{}
+		}
+		d.Noise[d.Name] = m
+		if d.NoiseModels == nil {
+			d.NoiseModels = []string{NoiseIdeal, d.Name}
+		}
 		if d.DefaultNoiseModel == "" {
 			d.DefaultNoiseModel = d.Name
 		}

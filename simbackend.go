@@ -294,7 +294,8 @@ func inputs(opts map[string]any) map[string]any {
 	return in
 }
 
-// builtinDevices is the default catalogue: simulators that run on sim.
+// builtinDevices is the default catalogue: simulators and emulated QPUs
+// (qpus.go), all running on sim.
 func builtinDevices(now time.Time) []Device {
 	modality := "state_vector"
 	qubits := 28 // a 28-qubit state is 4 GiB; the memory budget may allow fewer
@@ -313,7 +314,7 @@ func builtinDevices(now time.Time) []Device {
 		d.CreatedAt, d.UpdatedAt = now, now
 		return d
 	}
-	return []Device{
+	return append([]Device{
 		common(Device{
 			Name: "QIR Simulator", QRN: "qbraid:qbraid:sim:qir-sv", Vendor: "qbraid", Provider: "qbraid",
 			Description: "qBraid's free state-vector simulator, running in-process on this service's own simulator: " +
@@ -333,5 +334,5 @@ func builtinDevices(now time.Time) []Device {
 				"this service's own simulator.",
 			About: "IonQ ideal simulator",
 		}),
-	}
+	}, emulatedQPUs(now)...)
 }

@@ -75,6 +75,7 @@ var suite = []struct {
 	{"Noise/Models", testNoiseModels},
 	{"Noise/Feedback", testNoiseFeedback},
 	{"Noise/QPU", testNoiseQPU},
+	{"Noise/EmulatedQPU", testNoiseEmulatedQPU},
 	{"Noise/Invalid", testNoiseInvalid},
 	{"Wait/Finished", testWaitFinished},
 	{"Wait/CancelledContext", testWaitCancelledContext},

@@ -33,6 +33,21 @@ func fakeDevice(qrn, name, status string) *quantum.Device {
 type deviceEnv struct {
 	*env
 	ionq, private, retired, flagship, sv1 *quantum.Device
+	// The emulated QPUs of the catalogue as a list shows them (their
+	// fields are qpus_test.go's to check).
+	ankaa, aria, garnet, h1, ibex *quantum.Device
+}
+
+// listed is the device as a list shows it: GetDevice's without its
+// description.
+func (e *env) listed(qrn string) *quantum.Device {
+	e.t.Helper()
+	d, err := e.alice.GetDevice(ctx, qrn)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	d.Description = ""
+	return d
 }
 
 func openDevices(t *testing.T, target Target) *deviceEnv {
@@ -49,6 +64,11 @@ func openDevices(t *testing.T, target Target) *deviceEnv {
 		retired:  fakeDevice(retired, "Old", quantum.DeviceRetired),
 		flagship: builtinDevice(flagship, "QIR Simulator", "qbraid", quantum.Pricing{}),
 		sv1:      builtinDevice(sv1, "SV1", "aws", quantum.Pricing{PerMinute: 7.5}),
+		ankaa:    e.listed("aws:rigetti:qpu:ankaa-3"),
+		aria:     e.listed("aws:ionq:qpu:aria-1"),
+		garnet:   e.listed("aws:iqm:qpu:garnet"),
+		h1:       e.listed("azure:quantinuum:qpu:h1-1"),
+		ibex:     e.listed("aws:aqt:qpu:ibex-q1"),
 	}
 }
 
@@ -61,41 +81,52 @@ func testListDevices(t *testing.T, target Target) {
 		return quantum.Pagination{Page: 1, Limit: 20, Total: total, TotalPages: min(total, 1)}
 	}
 	none := []*quantum.Device{}
-	byName := []*quantum.Device{e.ionq, e.private, e.flagship, e.sv1}
-	builtins := []*quantum.Device{e.ionq, e.flagship, e.sv1}
+	qpus := []*quantum.Device{e.ankaa, e.aria, e.garnet, e.h1, e.ibex} // by name
+	join := func(lists ...[]*quantum.Device) []*quantum.Device {
+		var out []*quantum.Device
+		for _, l := range lists {
+			out = append(out, l...)
+		}
+		return out
+	}
+	byName := join(qpus, []*quantum.Device{e.ionq, e.private, e.flagship, e.sv1})
+	builtins := join(qpus, []*quantum.Device{e.ionq, e.flagship, e.sv1})
 	tests := []struct {
 		name    string
 		q       quantum.DeviceQuery
 		devices []*quantum.Device
 		pages   quantum.Pagination
 	}{
-		{"all, by name", quantum.DeviceQuery{}, byName, one(4)},
-		{"retired too", quantum.DeviceQuery{Retired: yes}, []*quantum.Device{e.ionq, e.private, e.retired, e.flagship, e.sv1}, one(5)},
-		{"not retired", quantum.DeviceQuery{Retired: no}, byName, one(4)},
+		{"all, by name", quantum.DeviceQuery{}, byName, one(9)},
+		{"retired too", quantum.DeviceQuery{Retired: yes}, join(qpus, []*quantum.Device{e.ionq, e.private, e.retired, e.flagship, e.sv1}), one(10)},
+		{"not retired", quantum.DeviceQuery{Retired: no}, byName, one(9)},
 		{"status RETIRED", quantum.DeviceQuery{Status: quantum.DeviceRetired}, []*quantum.Device{e.retired}, one(1)},
-		{"status ONLINE", quantum.DeviceQuery{Status: quantum.DeviceOnline}, byName, one(4)},
+		{"status ONLINE", quantum.DeviceQuery{Status: quantum.DeviceOnline}, byName, one(9)},
 		{"status OFFLINE", quantum.DeviceQuery{Status: quantum.DeviceOffline}, none, one(0)},
-		{"vendor", quantum.DeviceQuery{Vendor: "aws"}, []*quantum.Device{e.sv1}, one(1)},
-		{"provider", quantum.DeviceQuery{ProviderID: "ionq"}, []*quantum.Device{e.ionq}, one(1)},
-		{"type QPU", quantum.DeviceQuery{DeviceType: quantum.DeviceQPU}, none, one(0)},
-		{"type SIMULATOR", quantum.DeviceQuery{DeviceType: quantum.DeviceSimulator}, byName, one(4)},
+		{"vendor", quantum.DeviceQuery{Vendor: "aws"}, []*quantum.Device{e.ankaa, e.aria, e.garnet, e.ibex, e.sv1}, one(5)},
+		{"provider", quantum.DeviceQuery{ProviderID: "ionq"}, []*quantum.Device{e.aria, e.ionq}, one(2)},
+		{"type QPU", quantum.DeviceQuery{DeviceType: quantum.DeviceQPU}, qpus, one(5)},
+		{"type SIMULATOR", quantum.DeviceQuery{DeviceType: quantum.DeviceSimulator}, []*quantum.Device{e.ionq, e.private, e.flagship, e.sv1}, one(4)},
 		{"private", quantum.DeviceQuery{Private: yes}, []*quantum.Device{e.private}, one(1)},
-		{"public", quantum.DeviceQuery{Private: no}, builtins, one(3)},
-		{"verified", quantum.DeviceQuery{Verified: yes}, builtins, one(3)},
+		{"public", quantum.DeviceQuery{Private: no}, builtins, one(8)},
+		{"verified", quantum.DeviceQuery{Verified: yes}, builtins, one(8)},
 		{"not verified", quantum.DeviceQuery{Verified: no}, []*quantum.Device{e.private}, one(1)},
-		{"direct access", quantum.DeviceQuery{DirectAccess: yes}, byName, one(4)},
+		{"direct access", quantum.DeviceQuery{DirectAccess: yes}, byName, one(9)},
 		{"no direct access", quantum.DeviceQuery{DirectAccess: no}, none, one(0)},
-		{"search", quantum.DeviceQuery{Search: "BRAKET"}, []*quantum.Device{e.sv1}, one(1)},
+		{"search", quantum.DeviceQuery{Search: "State-Vector SIMULATOR priced"}, []*quantum.Device{e.sv1}, one(1)},
+		{"search about", quantum.DeviceQuery{Search: "square lattice"}, []*quantum.Device{e.ankaa, e.garnet}, one(2)},
 		{"search nothing there", quantum.DeviceQuery{Search: "zzz"}, none, one(0)},
 		{"qrn", quantum.DeviceQuery{QRN: flagship}, []*quantum.Device{e.flagship}, one(1)},
-		{"name desc, page 2 of 2", quantum.DeviceQuery{SortBy: "name", SortOrder: "desc", Limit: 2, Page: 2},
-			[]*quantum.Device{e.private, e.ionq}, quantum.Pagination{Page: 2, Limit: 2, Total: 4, TotalPages: 2, HasPrev: true}},
-		{"by vendor", quantum.DeviceQuery{SortBy: "vendor"}, []*quantum.Device{e.sv1, e.ionq, e.private, e.flagship}, one(4)},
-		{"by qubits desc", quantum.DeviceQuery{SortBy: "numberQubits", SortOrder: "desc"}, []*quantum.Device{e.private, e.sv1, e.ionq, e.flagship}, one(4)},
+		{"name desc, page 2 of 5", quantum.DeviceQuery{SortBy: "name", SortOrder: "desc", Limit: 2, Page: 2},
+			[]*quantum.Device{e.private, e.ionq}, quantum.Pagination{Page: 2, Limit: 2, Total: 9, TotalPages: 5, HasPrev: true, HasNext: true}},
+		{"by vendor", quantum.DeviceQuery{SortBy: "vendor"}, []*quantum.Device{e.ibex, e.sv1, e.aria, e.garnet, e.ankaa, e.h1, e.ionq, e.private, e.flagship}, one(9)}, // ties by QRN
+		{"by qubits desc", quantum.DeviceQuery{SortBy: "numberQubits", SortOrder: "desc"},
+			[]*quantum.Device{e.ankaa, e.private, e.sv1, e.ionq, e.flagship, e.aria, e.garnet, e.h1, e.ibex}, one(9)},
 		{"by status, retired too", quantum.DeviceQuery{SortBy: "status", Retired: yes},
-			[]*quantum.Device{e.sv1, e.ionq, e.private, e.flagship, e.retired}, one(5)},
-		{"by type asc", quantum.DeviceQuery{SortBy: "deviceType", SortOrder: "asc"}, []*quantum.Device{e.sv1, e.ionq, e.private, e.flagship}, one(4)},
-		{"past the end", quantum.DeviceQuery{Page: 5}, none, quantum.Pagination{Page: 5, Limit: 20, Total: 4, TotalPages: 1, HasPrev: true}},
+			[]*quantum.Device{e.ibex, e.sv1, e.aria, e.garnet, e.ankaa, e.h1, e.ionq, e.private, e.flagship, e.retired}, one(10)},
+		{"by type asc", quantum.DeviceQuery{SortBy: "deviceType", SortOrder: "asc"},
+			[]*quantum.Device{e.ibex, e.aria, e.garnet, e.ankaa, e.h1, e.sv1, e.ionq, e.private, e.flagship}, one(9)},
+		{"past the end", quantum.DeviceQuery{Page: 5}, none, quantum.Pagination{Page: 5, Limit: 20, Total: 9, TotalPages: 1, HasPrev: true}},
 		{"everything at once", quantum.DeviceQuery{Vendor: "qbraid", ProviderID: "qbraid", DeviceType: quantum.DeviceSimulator,
 			Status: quantum.DeviceOnline, Retired: no, Private: no, Verified: yes, DirectAccess: yes, Search: "simulator",
 			SortBy: "name", SortOrder: "asc", Page: 1, Limit: 1}, []*quantum.Device{e.flagship}, quantum.Pagination{Page: 1, Limit: 1, Total: 1, TotalPages: 1}},
@@ -113,7 +144,7 @@ func testListDevices(t *testing.T, target Target) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	wantEqual(t, "bob's page", p, &quantum.DevicePage{Devices: builtins, Pagination: one(3)})
+	wantEqual(t, "bob's page", p, &quantum.DevicePage{Devices: builtins, Pagination: one(8)})
 
 	// A list shows each device as GetDevice does, without its description.
 	p, err = e.alice.ListDevices(ctx, quantum.DeviceQuery{Retired: yes})

@@ -340,3 +340,66 @@ func testNoiseInvalid(t *testing.T, target Target) {
 		t.Fatalf("%d jobs stored by invalid creates", p.Pagination.Total)
 	}
 }
+
+// testNoiseEmulatedQPU: a QIR program on an emulated QPU of the catalogue
+// (IQM Garnet) runs with the model its calibration document says, as a
+// client reads that document from the API: the counts are the
+// reference's for the document's errors.
+func testNoiseEmulatedQPU(t *testing.T, target Target) {
+	e := open(t, target)
+	const garnet = "aws:iqm:qpu:garnet"
+	doc, err := e.alice.GetDeviceCalibrations(ctx, garnet)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rb := func(q string) float64 { return doc.Qubits[q].GateError["rb"] }
+	readout := func(q string) float64 { return *doc.Qubits[q].ReadoutError }
+	edge := func(a, b int) float64 {
+		var worst float64
+		for _, edges := range doc.Edges.GateError {
+			for _, x := range edges {
+				if x.Source == a && x.Target == b || x.Source == b && x.Target == a {
+					worst = max(worst, x.Value)
+				}
+			}
+		}
+		if worst == 0 {
+			t.Fatalf("no edge %d-%d in the calibration", a, b)
+		}
+		return worst
+	}
+	// Garnet's qubits 0 and 1 are row 0 of its lattice, 3 is below 0.
+	want := noiseref.New(3).Gate(noiseref.H, 0).Channel(noiseref.Depolarizing(rb("0")), 0).
+		Gate(noiseref.CX, 0, 1).Channel(noiseref.TwoQubitDepolarizing(edge(0, 1)), 0, 1).
+		Gate(noiseref.CX, 0, 2).Channel(noiseref.TwoQubitDepolarizing(edge(0, 3)), 0, 2).
+		Measure(0, 0, readout("0")).Measure(1, 1, readout("1")).Measure(2, 2, readout("3")).Probabilities(3)
+	qir := `define void @main() #0 {
+  call void @__quantum__qis__h__body(ptr null)
+  call void @__quantum__qis__cnot__body(ptr null, ptr inttoptr (i64 1 to ptr))
+  call void @__quantum__qis__cnot__body(ptr null, ptr inttoptr (i64 3 to ptr))
+  call void @__quantum__qis__mz__body(ptr null, ptr null)
+  call void @__quantum__qis__mz__body(ptr inttoptr (i64 1 to ptr), ptr inttoptr (i64 1 to ptr))
+  call void @__quantum__qis__mz__body(ptr inttoptr (i64 3 to ptr), ptr inttoptr (i64 2 to ptr))
+  call void @__quantum__rt__result_record_output(ptr null, ptr null)
+  call void @__quantum__rt__result_record_output(ptr inttoptr (i64 1 to ptr), ptr null)
+  call void @__quantum__rt__result_record_output(ptr inttoptr (i64 2 to ptr), ptr null)
+  ret void
+}
+
+declare void @__quantum__qis__h__body(ptr)
+declare void @__quantum__qis__cnot__body(ptr, ptr)
+declare void @__quantum__qis__mz__body(ptr, ptr writeonly) #1
+declare void @__quantum__rt__result_record_output(ptr, ptr)
+
+attributes #0 = { "entry_point" "qir_profiles"="base_profile" "required_num_qubits"="4" "required_num_results"="3" }
+attributes #1 = { "irreversible" }
+`
+	done, counts := e.noisyJob(quantum.JobRequest{DeviceQRN: garnet, Program: &quantum.Program{Format: "qir.ll", Data: qir}})
+	checkCounts(t, "Garnet", counts, want)
+	if done.Metadata["noiseModel"] != "Garnet" {
+		t.Fatalf("metadata %v", done.Metadata)
+	}
+	if done.Cost != 30+0.145*noiseShots {
+		t.Fatalf("cost %v, want Braket's 30 credits a task and 0.145 a shot", done.Cost)
+	}
+}
