@@ -86,6 +86,10 @@ func memoryNeed(c *Circuit, opts Options, noisyEnd bool) int64 {
 	if sh.noise {
 		need = addSat(need, trajectoryNeed(n))
 	}
+	if ok, events := groupable(c, sh, opts.Shots); ok {
+		// the copy a pattern of errors runs on, and the patterns
+		need = addSat(addSat(need, state), patternsNeed(events, opts.Shots))
+	}
 	return addSat(need, countsNeed(c, sh, opts))
 }
 

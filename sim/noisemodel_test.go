@@ -78,6 +78,18 @@ func TestNoiseModelMatchesReference(t *testing.T) {
 			}
 			return out
 		}},
+		// Ten channels of error probability 0.5: five errors a shot, too
+		// many to group shots by their errors (patterns.go), so each shot
+		// runs a trajectory of its own.
+		{"strong, a trajectory a shot", &sim.NoiseModel{Rules: []sim.NoiseRule{
+			{Channel: ch(sim.Depolarizing(0.5))},
+		}}, func(i int, s modelStep) []noisy {
+			var out []noisy
+			for _, q := range s.qubits {
+				out = append(out, noisy{depolKraus(0.5), []int{q}})
+			}
+			return out
+		}},
 		{"by qubit, by pair and by name", &sim.NoiseModel{Rules: []sim.NoiseRule{
 			{On: []int{0, 2}, Channel: ch(sim.TwoQubitDepolarizing(0.3))},
 			{Gates: []string{"rx"}, Channel: ch(sim.Depolarizing(0.25))},

@@ -482,6 +482,14 @@ func Run(ctx context.Context, c *Circuit, opts Options) (*Result, error) {
 			return nil, err
 		}
 		res.Counts, err = sample(ctx, s, src, opts.Shots, sourcesOf(c, extra, k), lim)
+	} else if ok, maxEv := groupable(c, sh, opts.Shots); ok {
+		if err := p.applyHead(ctx, s, &budget); err != nil {
+			return nil, err
+		}
+		res.Counts, err = runPatterns(ctx, s, p, src, opts.Shots, &budget, sourcesOf(c, extra, k), lim, maxEv)
+		if r := readoutsOf(c, extra, k); err == nil && r != nil {
+			res.Counts, err = misreadCounts(ctx, res.Counts, r, rand.New(src), lim)
+		}
 	} else {
 		res.Counts, err = runShots(ctx, s, p, rand.New(src), opts.Shots, &budget, k, lim)
 	}
