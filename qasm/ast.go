@@ -1,5 +1,7 @@
 package qasm
 
+import "github.com/qjobs/quantum/sim"
+
 // The syntax tree. The parser builds it for the whole program before
 // lowering starts, so that a syntax error anywhere is reported without
 // emitting anything.
@@ -291,6 +293,24 @@ type (
 		P    position
 		What string
 	}
+	// sNoise is "#pragma braket noise": a channel applied where the pragma
+	// stands (see noise.go).
+	sNoise struct {
+		P       position // the pragma's
+		Name    string   // the channel, one of noiseKinds
+		NamePos position
+		Params  []expr
+		Mats    []krausMatrix // kraus only
+		Qubits  []expr
+		// kraus is the channel of Mats once built: they are constants, so
+		// a loop that runs the pragma again builds it once.
+		kraus *sim.Channel
+	}
+	krausMatrix struct {
+		P position // its "["
+		D int      // D×D
+		M []complex128
+	}
 )
 
 func (s *sInclude) at() position   { return s.P }
@@ -316,3 +336,4 @@ func (s *sAssign) at() position    { return s.P }
 func (s *sExpr) at() position      { return s.P }
 func (s *sBlock) at() position     { return s.P }
 func (s *sIgnored) at() position   { return s.P }
+func (s *sNoise) at() position     { return s.P }

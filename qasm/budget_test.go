@@ -60,6 +60,9 @@ var bombs = []struct{ name, src string }{
 	{"switches on a measured value", "qubit q; int c = measure q; " + loops + "switch (c) { case 0 { x q; } case 1 { y q; } default { z q; } } } }"},
 	{"popcount of a wide register", "qubit q; bit[65000] b; b[0] = measure q; " + loops + "int n = popcount(b); } }"},
 	{"casts of wide registers", "bit[30000] b; " + loops + "bit[30000] c = bit[30000](b); } }"},
+	{"noise pragmas in nested loops", "qubit q; " + loops + "\n#pragma braket noise depolarizing(0.01) q\n} }"},
+	{"two-qubit Kraus pragmas in nested loops", "qubit[2] q; " + loops + "\n#pragma braket noise kraus(" + krausCNOT + ") q[0], q[1]\n} }"},
+	{"a noise channel for each iteration", "qubit q; " + loops + "\n#pragma braket noise bit_flip(i / 400000.0 + j / 400000000000.0) q\n} }"},
 	{"many early exits", "qubit q; bit m; for int i in [0:9] { m = measure q; " + strings.Repeat("if (m) break; ", 8000) + "}"},
 }
 
@@ -171,6 +174,17 @@ var linearFamilies = []struct {
 		return "c[0] = measure q[0]; if (c[0] == 1) { x q[1]; } else { h q[1]; }\n"
 	}},
 	{name: "one long statement", header: "qubit[2] q; barrier q[0]", unit: func(i int) string { return ", q[1]" }},
+	{name: "noise pragmas", header: "qubit[4] q;\n", unit: func(i int) string {
+		switch i % 4 {
+		case 0:
+			return fmt.Sprintf("#pragma braket noise depolarizing(0.01) q[%d]\n", i/4%4)
+		case 1:
+			return "#pragma braket noise two_qubit_depolarizing(0.02) q[0], q[3]\n"
+		case 2:
+			return "#pragma braket noise kraus([[0.6, 0], [0, 0.6]], [[0.48, -0.384 + 0.512im], [0.384 + 0.512im, 0.48]]) q[2]\n"
+		}
+		return "#pragma braket noise bit_flip(0.05) q\n"
+	}},
 	{name: "subroutine calls", header: "qubit q; def f(int a) -> int { return a + 1; }\nint x;\n", unit: func(i int) string {
 		return "x = f(f(x));\n"
 	}},

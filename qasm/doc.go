@@ -4,9 +4,9 @@
 // [Compile] parses a program, checks it and lowers it: gate definitions,
 // gate modifiers (ctrl @, negctrl @, inv @, pow(k) @), subroutines and loops
 // whose bounds are known at compile time are expanded, so the circuit sim
-// receives is a flat list of gates, measurements, resets and barriers.
-// Control flow that depends on measurement results becomes conditional
-// operations and jumps that sim follows shot by shot.
+// receives is a flat list of gates, measurements, resets, barriers and
+// noise channels. Control flow that depends on measurement results becomes
+// conditional operations and jumps that sim follows shot by shot.
 //
 // Classical values are evaluated at compile time wherever they can be.
 // Bits (bit, bit[n], creg) live in the circuit's classical bits, and so
@@ -29,6 +29,39 @@
 // specification says. No file is ever read: an include of anything but
 // the two standard libraries is an error that names it.
 //
+// In an OpenQASM 3 program, the pragma that Amazon Braket's simulators
+// read applies a noise channel of package sim where it stands:
+//
+//	#pragma braket noise depolarizing(0.1) q[0]
+//	#pragma braket noise two_qubit_depolarizing(0.05) q[0], q[1]
+//	#pragma braket noise kraus([[0.6, 0], [0, 0.6]], [[0, 0.8im], [-0.8im, 0]]) q
+//
+// The channels are bit_flip(p), phase_flip(p), pauli_channel(px, py, pz),
+// depolarizing(p), two_qubit_depolarizing(p), two_qubit_dephasing(p),
+// amplitude_damping(gamma), phase_damping(gamma),
+// generalized_amplitude_damping(gamma, p) and kraus(K1, K2, ...), with the
+// ranges of sim's constructors. A parameter is any real expression known
+// at compile time (0.1, 0.1/2, pi/40, a constant, a loop's variable), where
+// Braket takes only a literal. Kraus matrices are written as Braket writes
+// them: rows of entries in brackets, 2×2 for one qubit or 4×4 for two, at
+// most 4^k of them, summing to Σ K†K = I within [sim.KrausTolerance]. An
+// entry is a literal: a number (0.5, -1, 1e-3), an imaginary one (0.5im,
+// -0.2im) or both joined by + or − (0.3 + 0.4im, 0.3 - 0.4im). In a
+// two-qubit kraus the first qubit named is the most significant bit of the
+// matrices' row and column index, as in Braket.
+//
+// A pragma's operands name qubits as a gate's do ($0, q[1], a register, a
+// slice). A one-qubit channel applies to each qubit they name, in order, so
+// "#pragma braket noise bit_flip(0.1) q" applies it to every qubit of q; a
+// two-qubit channel needs exactly two qubits. No qubit may be named twice.
+// The pragma takes its whole line (a ";" may end it, a comment follow it),
+// and applies each time its place is reached: once per iteration of a
+// loop, once per call of a subroutine, under a measured condition only on
+// the shots that take the branch. It may not stand in a gate definition,
+// which is unitary. Other pragmas (#pragma braket verbatim, another tool's)
+// are ignored, and so are noise pragmas in an OpenQASM 2 program: it gets
+// noise only from a device's noise model.
+//
 // Every error is an [*Error] with a line and column, except that
 // [CompileContext] returns the context's error when the caller gives up.
 // Nothing a program contains can make Compile panic, overflow its stack,
@@ -39,6 +72,11 @@
 //   - [Options].MaxLoopIterations (100,000) iterations of one loop unrolled
 //     at compile time, for, while or over a set.
 //   - [Options].MaxOps (2,000,000) operations in the lowered circuit.
+//     A noise operation counts as one, and costs about 450 bytes of
+//     MaxBytes (sim keeps its channel outside the operation), so the
+//     default MaxBytes holds some 150,000 of them; each distinct channel
+//     (a name with its parameters, or a kraus pragma) is built once and
+//     shared, for a few KiB (a two-qubit kraus, up to 150 KiB).
 //   - [Options].MaxBytes (64 MiB) of memory allocated while lowering: each
 //     operation, gate matrix, expanded gate body, unrolled iteration, array,
 //     classical bit and symbol is charged before it is allocated, and work

@@ -37,6 +37,10 @@ var fuzzSeeds = []string{
 	"qubit q; bit d; int t = 0; while (!d) { t += 1; d = measure q; if (t > 3) { t = 0; } }",
 	"qubit q; bit[3] m = measure q; angle[3] a = m; angle[4] b = a + 100; if (pi < b) { rz(b - pi/8) q; } b = b * 3 << 1; bit[8] r = bit[4](b) | ~(m | 0); def g(angle[4] x) -> angle[4] { { if (m[0]) return x; } end; }",
 	"qubit q; int n = 0; for int i in [0:5] { n += 1; bit c = measure q; if (c) break; int[4] l = n; } def f(qubit a) -> int { int k = 1; if (measure a) return k; k = 2; return k; } bit[70] r; r = f(q) - n;",
+	// Noise pragmas: each takes the rest of its line.
+	"qubit[2] q; bit[2] c; h q[0];\n#pragma braket noise depolarizing(0.1) q[0]\ncnot q[0], q[1];\n#pragma braket noise two_qubit_depolarizing(0.05) q[0], q[1]\nfor int i in [0:3] {\n#pragma braket noise bit_flip(0.01 * i) q\n}\nif (c[0]) {\n#pragma braket noise pauli_channel(0.1, 0, pi/40) q[1]\n}\nc = measure q;",
+	"qubit[2] q;\n#pragma braket noise kraus([[0.6, 0], [0, 0.6]], [[0.48, -0.384 + 0.512im], [0.384 + 0.512im, 0.48]]) q\n#pragma braket noise kraus([[1, 0, 0, 0], [0, 1, 0, 0], [0, 0, 0, 1], [0, 0, 1, 0]]) q[1], q[0]\ndef f(qubit a) {\n#pragma braket noise amplitude_damping(0.2) a\n}\nf(q[0]); f(q[1]);\n#pragma braket verbatim",
+	"x $1;\n#pragma braket noise generalized_amplitude_damping(0.1, 0.9) $0, $1\n#pragma braket noise phase_damping(2) $0",
 }
 
 // deepSeeds are the deep inputs of TestDeepInputs, at sizes around the

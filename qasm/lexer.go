@@ -45,6 +45,9 @@ func (t *token) isOp(op string) bool {
 func (t token) describe() string {
 	switch t.kind {
 	case tEOF:
+		if t.text != "" {
+			return t.text // the end of a pragma's line (lexer.end)
+		}
 		return "end of program"
 	case tString:
 		return "string " + t.text
@@ -75,6 +78,9 @@ type lexer struct {
 	i         int
 	line, col int32
 	poll      *poller
+	// end is the text of the end token, "" for the end of the program:
+	// a lexer of one pragma's line ends with the line.
+	end string
 }
 
 func newLexer(src string, poll *poller) *lexer {
@@ -330,7 +336,7 @@ func (lx *lexer) next() token {
 		lx.advance(len(op))
 		return token{tOp, op, p}
 	}
-	return token{tEOF, "", position{lx.line, lx.col}}
+	return token{tEOF, lx.end, position{lx.line, lx.col}}
 }
 
 func atLineStart(src string, i int) bool {

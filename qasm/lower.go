@@ -228,6 +228,8 @@ func (c *compiler) lowerStmt1(s stmt) ctl {
 		c.eval(s.X)
 	case *sBlock:
 		return c.lowerBlock(s.Body)
+	case *sNoise:
+		c.lowerNoise(s)
 	case *sIgnored:
 		// timing, calibration and pragmas: nothing for a state vector
 	default:

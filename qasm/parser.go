@@ -35,6 +35,10 @@ type parser struct {
 	// token at a time by the lexer's general path (next, not lexInto):
 	// the tests compare the two.
 	general bool
+	// pragmaLx and pragmaToks lex the line of a noise pragma
+	// (noisePragma), kept for the next: a program may have a million.
+	pragmaLx   lexer
+	pragmaToks []token
 
 	idents  slab[xIdent]
 	ints    slab[xInt]
@@ -44,6 +48,7 @@ type parser struct {
 	floats  slab[xFloat]
 	binarys slab[xBinary]
 	unarys  slab[xUnary]
+	noises  slab[sNoise]
 }
 
 // topStatement parses the next top-level statement of a program that is
@@ -74,6 +79,7 @@ func (p *parser) recycle(kept bool) {
 		p.floats.retain()
 		p.binarys.retain()
 		p.unarys.retain()
+		p.noises.retain()
 		return
 	}
 	p.idents.reuse()
@@ -84,6 +90,7 @@ func (p *parser) recycle(kept bool) {
 	p.floats.reuse()
 	p.binarys.reuse()
 	p.unarys.reuse()
+	p.noises.reuse()
 }
 
 // parse turns src into its statements and its major version; general
@@ -408,6 +415,9 @@ func (p *parser) statement1(t token) stmt {
 	switch t.kind {
 	case tPragma:
 		p.next()
+		if s := p.noisePragma(t); s != nil {
+			return s
+		}
 		return &sIgnored{t.pos, "pragma"}
 	case tAnnotation:
 		p.next()

@@ -223,4 +223,7 @@ type compiler struct {
 	included  string // "qelib1.inc" or "stdgates.inc" once included
 	registers []Register
 	endJumps  []int
+	// channels are the noise pragmas' channels built so far, shared by
+	// every operation that applies one
+	channels map[noiseKey]*sim.Channel
 }

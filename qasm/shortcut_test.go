@@ -92,6 +92,8 @@ func dump(v reflect.Value) string {
 		return fmt.Sprint(v.Uint())
 	case reflect.Bool:
 		return fmt.Sprint(v.Bool())
+	case reflect.Complex128:
+		return fmt.Sprint(v.Complex())
 	}
 	panic("dump: a node holds a " + v.Kind().String())
 }
@@ -109,6 +111,10 @@ func shortcutStatements(param, operand string) []string {
 		"cx " + operand + ", " + operand + ";",
 		"cx q[1], " + operand + ";\nh q;",
 		"rz(" + param + ") " + operand + ";",
+		// a pragma takes the rest of its line
+		"#pragma braket noise depolarizing(" + param + ") " + operand,
+		"#pragma braket noise pauli_channel(0.1, " + param + ", 0) q[0], " + operand + "\nh q;",
+		"#pragma braket noise kraus([[1, 0], [0, 1]]) " + operand,
 	}
 }
 

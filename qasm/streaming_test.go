@@ -66,6 +66,12 @@ func render(p *qasm.Program) string {
 			fmt.Fprintf(&b, " %v=%s", op.Bits(), renderExpr(op.Expr()))
 		case sim.OpJump:
 			fmt.Fprintf(&b, " ->%d", op.JumpTarget())
+		case sim.OpNoise:
+			ch := op.Channel()
+			fmt.Fprintf(&b, " %s %v", ch, ch.Kraus())
+			for i := range op.NumTargets() {
+				fmt.Fprintf(&b, " %d", op.TargetAt(i))
+			}
 		}
 		if cond := op.Cond(); cond != nil {
 			fmt.Fprintf(&b, " if %s", renderCond(cond))
