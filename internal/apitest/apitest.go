@@ -74,6 +74,7 @@ var suite = []struct {
 	{"QPU/MinRunTime", testQPUMinRunTime},
 	{"Noise/Models", testNoiseModels},
 	{"Noise/Feedback", testNoiseFeedback},
+	{"Noise/Pragmas", testNoisePragmas},
 	{"Noise/QPU", testNoiseQPU},
 	{"Noise/EmulatedQPU", testNoiseEmulatedQPU},
 	{"Noise/Invalid", testNoiseInvalid},

@@ -403,3 +403,81 @@ attributes #1 = { "irreversible" }
 		t.Fatalf("cost %v, want Braket's 30 credits a task and 0.145 a shot", done.Cost)
 	}
 }
+
+// pragmaProgram applies channels where it says, as Braket's simulators
+// read OpenQASM 3: one-qubit, two-qubit and a kraus written as
+// decisions.md writes it.
+const pragmaProgram = `OPENQASM 3.0;
+include "stdgates.inc";
+qubit[2] q;
+bit[2] c;
+h q[0];
+#pragma braket noise depolarizing(0.1) q[0]
+cx q[0], q[1];
+#pragma braket noise two_qubit_depolarizing(0.05) q[0], q[1]
+#pragma braket noise kraus([[0.9486832980505138, 0], [0, 0.9486832980505138]], [[0, 0.31622776601683794], [0.31622776601683794, 0]]) q[1]
+#pragma braket noise amplitude_damping(0.2) q[0]
+c = measure q;
+`
+
+// testNoisePragmas: an OpenQASM 3 program's Braket noise pragmas give the
+// counts of the reference on the flagship, without a model and under the
+// depolarizing model (whose channels follow the gates, not the pragmas);
+// a pragma that is wrong is a 422 at its line and column, and nothing is
+// stored.
+func testNoisePragmas(t *testing.T, target Target) {
+	e := open(t, target)
+	program := func(withModel bool) map[string]float64 {
+		r := noiseref.New(2)
+		after := func(qs ...int) {
+			if !withModel {
+				return
+			}
+			if len(qs) == 2 {
+				r.Channel(noiseref.TwoQubitDepolarizing(0.02), qs...)
+				return
+			}
+			r.Channel(noiseref.Depolarizing(0.01), qs...)
+		}
+		r.Gate(noiseref.H, 0)
+		after(0)
+		r.Channel(noiseref.Depolarizing(0.1), 0)
+		r.Gate(noiseref.CX, 0, 1)
+		after(0, 1)
+		r.Channel(noiseref.TwoQubitDepolarizing(0.05), 0, 1).Channel(noiseref.BitFlip(0.1), 1).Channel(noiseref.AmplitudeDamping(0.2), 0)
+		return r.Measure(0, 0, 0).Measure(1, 1, 0).Probabilities(2)
+	}
+	for _, model := range []string{"", "depolarizing"} {
+		t.Run("model="+model, func(t *testing.T) {
+			e := e.with(t)
+			req := quantum.JobRequest{DeviceQRN: flagship, Program: &quantum.Program{Format: "qasm3", Data: pragmaProgram}}
+			if model != "" {
+				req.RuntimeOptions = map[string]any{"noiseModel": model}
+			}
+			done, counts := e.noisyJob(req)
+			checkCounts(t, "pragmas", counts, program(model != ""))
+			if done.Metadata["method"] != "densitymatrix" {
+				t.Fatalf("metadata %v", done.Metadata)
+			}
+		})
+	}
+	line := func(pragma string) *quantum.Program {
+		return &quantum.Program{Format: "qasm3", Data: "OPENQASM 3.0;\nqubit[2] q;\n" + pragma + "\n"}
+	}
+	for _, tc := range []struct {
+		name, pragma, want string
+	}{
+		{"unknown channel", "#pragma braket noise thermal(0.1) q[0]", `3:22: unknown noise channel "thermal"; the channels are bit_flip, phase_flip, pauli_channel, depolarizing, two_qubit_depolarizing, two_qubit_dephasing, amplitude_damping, phase_damping, generalized_amplitude_damping, kraus`},
+		{"out of range", "#pragma braket noise bit_flip(0.7) q[0]", "3:31: bit_flip: p = 0.7 is outside [0, 0.5]"},
+		{"one qubit for two", "#pragma braket noise two_qubit_depolarizing(0.1) q[0]", `3:50: noise channel "two_qubit_depolarizing" acts on 2 qubits, the pragma names 1`},
+		{"not trace preserving", "#pragma braket noise kraus([[1, 0], [0, 0.5]]) q[0]", "3:22: invalid channel: kraus: Σ K†K is not the identity (largest entry of |Σ K†K − I| is 0.75, over 1e-09): the channel does not preserve the trace"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := e.alice.CreateJob(ctx, quantum.JobRequest{DeviceQRN: flagship, Shots: 10, Program: line(tc.pragma)})
+			wantErr(t, tc.name, err, invalid(field("program.data", tc.want)))
+		})
+	}
+	if p := e.list(e.alice, quantum.JobQuery{}); p.Pagination.Total != 2 {
+		t.Fatalf("%d jobs stored, want the 2 that ran", p.Pagination.Total)
+	}
+}
