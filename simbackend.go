@@ -43,7 +43,17 @@ type program struct {
 	qubits     []int
 	circuit    *sim.Circuit // qasm, and QIR that is the same circuit every shot
 	resultBits int
-	qir        *qir.Program
+	qir        *qir.Program // QIR that runs shot by shot
+	entryPoint string       // QIR's
+}
+
+// fits is the most qubits, up to n, whose state in precision prec the
+// memory budget holds.
+func (b *simBackend) fits(n int, prec sim.Precision) int {
+	for n > 0 && (sim.Limits{MaxQubits: n, MemoryBudget: b.budget}).CheckPrecision(n, prec) != nil {
+		n--
+	}
+	return n
 }
 
 func (p *program) memoryNeed(opts sim.Options) int64 {
@@ -76,14 +86,11 @@ func (b *simBackend) compile(ctx context.Context, t Task, checking bool) (*progr
 		return nil, err
 	}
 	noise, noiseName := noiseOf(t)
-	// A QASM circuit is simulated on the qubits it uses (Compact), so it
-	// may declare as many as the device has; a QIR program runs on all it
-	// allocates, so it may allocate only what the budget holds.
+	// A circuit is simulated on the qubits it uses (Compact), so a
+	// program may name any of the device's; a QIR program that reads its
+	// measurements runs on every qubit it allocates, so those must fit the
+	// budget (compileQIR).
 	limit := t.Device.NumberQubits
-	for slices.Contains(qirFormats, t.Program.Format) && limit > 0 &&
-		(sim.Limits{MaxQubits: limit, MemoryBudget: b.budget}).CheckPrecision(limit, prec) != nil {
-		limit--
-	}
 	key, keyed := cacheKey(t, limit)
 	if keyed && !checking {
 		if p := b.compiled.take(key); p != nil {
@@ -91,13 +98,16 @@ func (b *simBackend) compile(ctx context.Context, t Task, checking bool) (*progr
 			return p, nil
 		}
 	}
-	p, err := b.compileFormat(ctx, t, limit)
+	p, err := b.compileFormat(ctx, t, limit, prec)
 	if err != nil {
 		return nil, err
 	}
 	p.setOptions(prec, method, noise, noiseName)
 	if keyed && checking {
-		b.compiled.put(key, p)
+		// A copy: the run that takes it sets its options while this
+		// check still reads p's.
+		c := *p
+		b.compiled.put(key, &c)
 	}
 	return p, nil
 }
@@ -139,9 +149,9 @@ func methodOption(opts map[string]any) (sim.Method, error) {
 	return m, nil
 }
 
-func (b *simBackend) compileFormat(ctx context.Context, t Task, limit int) (*program, error) {
+func (b *simBackend) compileFormat(ctx context.Context, t Task, limit int, prec sim.Precision) (*program, error) {
 	if slices.Contains(qirFormats, t.Program.Format) {
-		return b.compileQIR(ctx, t, limit)
+		return b.compileQIR(ctx, t, limit, prec)
 	}
 	p, err := qasm.CompileProgramContext(ctx, t.Program.Data, qasm.Options{
 		MaxQubits: limit,
@@ -166,7 +176,7 @@ func (b *simBackend) compileFormat(ctx context.Context, t Task, limit int) (*pro
 
 // compileQIR reads a QIR program; runtimeOptions.entryPoint picks the
 // function of a module with several entry points.
-func (b *simBackend) compileQIR(ctx context.Context, t Task, limit int) (*program, error) {
+func (b *simBackend) compileQIR(ctx context.Context, t Task, limit int, prec sim.Precision) (*program, error) {
 	entry, _ := t.RuntimeOptions["entryPoint"].(string)
 	if v, ok := t.RuntimeOptions["entryPoint"]; ok && entry == "" {
 		return nil, invalid("runtimeOptions.entryPoint", "must be a function's name, a non-empty string (got %v)", v)
@@ -175,12 +185,17 @@ func (b *simBackend) compileQIR(ctx context.Context, t Task, limit int) (*progra
 	var ep *qir.EntryPointError
 	switch {
 	case err == nil:
-		if p.Circuit != nil {
-			if err := checkCoupling(t.Device, p.Circuit); err != nil {
-				return nil, err
+		if p.Circuit == nil {
+			if fits := b.fits(t.Device.NumberQubits, prec); p.NumQubits > fits {
+				return nil, invalid("program.data", "the program reads its measurements, so it runs shot by shot on a state of all its %d qubits (its qubit ids from 0 up, and those it allocates); a state within the memory budget holds %d", p.NumQubits, fits)
 			}
+			return &program{numQubits: p.NumQubits, resultBits: p.ResultBits, qir: p, entryPoint: p.EntryPoint}, nil
 		}
-		return &program{numQubits: p.NumQubits, circuit: p.Circuit, resultBits: p.ResultBits, qir: p}, nil
+		if err := checkCoupling(t.Device, p.Circuit); err != nil {
+			return nil, err
+		}
+		c, qubits := p.Circuit.Compact()
+		return &program{numQubits: c.NumQubits, declaredQubits: p.NumQubits, circuit: c, qubits: qubits, resultBits: p.ResultBits, entryPoint: p.EntryPoint}, nil
 	case isContextErr(err):
 		return nil, err
 	case errors.As(err, &ep):
@@ -266,8 +281,8 @@ func (b *simBackend) Run(ctx context.Context, t Task) (*RunResult, error) {
 		"simulationMs":  time.Since(start).Milliseconds(),
 		"precision":     p.precision.String(),
 	}
-	if p.qir != nil {
-		md["entryPoint"] = p.qir.EntryPoint
+	if p.entryPoint != "" {
+		md["entryPoint"] = p.entryPoint
 	}
 	if p.declaredQubits > p.numQubits {
 		md["declaredQubits"] = p.declaredQubits

@@ -72,6 +72,7 @@ var suite = []struct {
 	{"QPU/Coupling", testQPUCoupling},
 	{"QPU/Documents", testQPUDocuments},
 	{"QPU/MinRunTime", testQPUMinRunTime},
+	{"QPU/Wide", testQPUWide},
 	{"Noise/Models", testNoiseModels},
 	{"Noise/Feedback", testNoiseFeedback},
 	{"Noise/Pragmas", testNoisePragmas},

@@ -1,10 +1,12 @@
 package apitest
 
 import (
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/qjobs/quantum"
+	"github.com/qjobs/quantum/quantumtest"
 )
 
 // mockQPU registers a 2×3 square-lattice QPU on the Service's simulator,
@@ -162,5 +164,62 @@ func testQPUMinRunTime(t *testing.T, target Target) {
 	}
 	if done := e.wait(e.alice, j.JobQRN); done.Status != quantum.StatusCancelled {
 		t.Fatalf("a cancelled job held for an hour: %s", done.Status)
+	}
+}
+
+// testQPUWide: a QPU with more qubits than a state vector holds (Ankaa-3,
+// 84) runs programs that use few of them, in OpenQASM and in QIR that is
+// the same circuit every shot: only the qubits used are simulated. A QIR
+// program that reads its measurements runs on every qubit it allocates,
+// so it must fit the memory budget, and says so when it does not.
+func testQPUWide(t *testing.T, target Target) {
+	e := open(t, target)
+	const ankaa = "aws:rigetti:qpu:ankaa-3"
+	// 70 and 71 are neighbours on row 5 of the 7×12 lattice.
+	qasm := "OPENQASM 2.0;\ninclude \"qelib1.inc\";\nqreg q[84];\ncreg c[2];\nx q[70];\ncx q[70],q[71];\nmeasure q[70] -> c[0];\nmeasure q[71] -> c[1];\n"
+	qir := `define void @main() #0 {
+  call void @__quantum__qis__x__body(ptr inttoptr (i64 70 to ptr))
+  call void @__quantum__qis__cnot__body(ptr inttoptr (i64 70 to ptr), ptr inttoptr (i64 71 to ptr))
+  call void @__quantum__qis__mz__body(ptr inttoptr (i64 70 to ptr), ptr null)
+  call void @__quantum__qis__mz__body(ptr inttoptr (i64 71 to ptr), ptr inttoptr (i64 1 to ptr))
+  call void @__quantum__rt__result_record_output(ptr null, ptr null)
+  call void @__quantum__rt__result_record_output(ptr inttoptr (i64 1 to ptr), ptr null)
+  ret void
+}
+
+declare void @__quantum__qis__x__body(ptr)
+declare void @__quantum__qis__cnot__body(ptr, ptr)
+declare void @__quantum__qis__mz__body(ptr, ptr writeonly) #1
+declare void @__quantum__rt__result_record_output(ptr, ptr)
+
+attributes #0 = { "entry_point" "qir_profiles"="base_profile" "required_num_qubits"="84" "required_num_results"="2" }
+attributes #1 = { "irreversible" }
+`
+	for _, p := range []quantum.Program{{Format: "qasm2", Data: qasm}, {Format: "qir.ll", Data: qir}} {
+		t.Run(p.Format, func(t *testing.T) {
+			e := e.with(t)
+			done := e.wait(e.alice, e.create(e.alice, quantum.JobRequest{DeviceQRN: ankaa, Shots: 100, Program: &p,
+				RuntimeOptions: map[string]any{"noiseModel": "ideal"}}).JobQRN)
+			if done.Status != quantum.StatusCompleted {
+				t.Fatalf("%s: %s", done.Status, quantumtest.StatusMsg(done))
+			}
+			if done.Metadata["numQubits"] != 2 && done.Metadata["numQubits"] != int64(2) && done.Metadata["numQubits"] != float64(2) {
+				t.Fatalf("metadata %v: want numQubits 2", done.Metadata)
+			}
+			res, err := e.alice.GetJobResult(ctx, done.JobQRN)
+			if err != nil {
+				t.Fatal(err)
+			}
+			wantEqual(t, "counts", res.ResultData.MeasurementCounts, map[string]int{"11": 100})
+		})
+	}
+	adaptive := strings.Replace(qir, "  call void @__quantum__rt__result_record_output(ptr null, ptr null)",
+		"  %r = call i1 @__quantum__qis__read_result__body(ptr null)\n  call void @__quantum__rt__result_record_output(ptr null, ptr null)", 1)
+	adaptive = strings.Replace(adaptive, "declare void @__quantum__rt__result_record_output(ptr, ptr)",
+		"declare void @__quantum__rt__result_record_output(ptr, ptr)\ndeclare i1 @__quantum__qis__read_result__body(ptr)", 1)
+	adaptive = strings.Replace(adaptive, "base_profile", "adaptive_profile", 1)
+	_, err := e.alice.CreateJob(ctx, quantum.JobRequest{DeviceQRN: ankaa, Shots: 100, Program: &quantum.Program{Format: "qir.ll", Data: adaptive}})
+	if quantum.ErrorCode(err) != quantum.EVALIDATION || !strings.Contains(err.Error(), "runs shot by shot on a state of all its 72 qubits (its qubit ids from 0 up, and those it allocates); a state within the memory budget holds 28") {
+		t.Fatalf("an adaptive program on qubit 71: %v", err)
 	}
 }
