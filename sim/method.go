@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"strings"
 )
 
@@ -69,13 +70,28 @@ const AutoDensityMaxQubits = 12
 // seconds) 1.4 times.
 const densityShotFactor = 3
 
+// trajectoryShots is how many trajectories shots cost: one a shot, or,
+// when shots are grouped by their errors (patterns.go), about one for
+// each shot that draws an error: shots·(1 − e^−λ), λ the errors a shot
+// draws on average (fewer when shots draw the same errors).
+func trajectoryShots(c *Circuit, sh shape, shots int) int {
+	ok, _ := groupable(c, sh, shots)
+	if !ok {
+		return shots
+	}
+	return int(float64(shots) * -math.Expm1(-meanErrors(c)))
+}
+
 // Method returns the method Run(ctx, c, opts) uses, and when opts.Method
 // is MethodAuto, why in a few words (for metadata.methodReason). MethodAuto
 // runs a circuit without noise channels on the state vector as it always
 // has; a noisy one on the density matrix when the density-matrix method
 // can run it, it has at most AutoDensityMaxQubits qubits, ρ fits
-// opts.Limits and there are at least 3·2^n shots (fewer trajectories cost
-// less than ρ), and by trajectories on the state vector otherwise.
+// opts.Limits and there are at least 3·2^n trajectories to run (fewer cost
+// less than ρ): a trajectory a shot, or when shots are grouped by the
+// errors they draw (Pauli channels, terminal measurements) about one for
+// each shot that draws any; by trajectories on the state vector
+// otherwise.
 //
 // The error wraps ErrMethod: a method not implemented, or the density
 // matrix asked for a circuit it cannot run (saying why). Limits are
@@ -113,7 +129,7 @@ func chooseMethod(c *Circuit, sh shape, opts Options) (Method, string, error) {
 		return MethodStateVector, "noise with mid-circuit measurement or classical control: quantum trajectories", nil
 	case n > AutoDensityMaxQubits:
 		return MethodStateVector, fmt.Sprintf("noise on %d qubits, over %d for a density matrix: quantum trajectories", n, AutoDensityMaxQubits), nil
-	case opts.Shots < densityShotFactor<<n:
+	case trajectoryShots(c, sh, opts.Shots) < densityShotFactor<<n:
 		return MethodStateVector, fmt.Sprintf("noise on %d qubits, %d shots: quantum trajectories cost less than a density matrix", n, opts.Shots), nil
 	case opts.Limits.checkDensity(n, opts.Precision) != nil:
 		return MethodStateVector, fmt.Sprintf("noise on %d qubits, whose density matrix exceeds the limits: quantum trajectories", n), nil

@@ -53,14 +53,19 @@ func TestNoiselessRunsUnchanged(t *testing.T) {
 
 // What auto chooses, and why, by the circuit and the limits.
 func TestAutoMethod(t *testing.T) {
+	// Amplitude damping is not a mixture of unitaries: its shots run a
+	// trajectory each. Depolarizing is, and its shots are grouped by the
+	// errors they draw, so only those that draw one count.
+	damp := must(t)(sim.AmplitudeDamping(0.1))
 	dep := must(t)(sim.Depolarizing(0.1))
-	noisy := func(n int) *sim.Circuit {
+	noisyWith := func(ch *sim.Channel, n int) *sim.Circuit {
 		c := &sim.Circuit{NumQubits: n}
 		for q := range n {
-			c.Apply(stdGate("h", nil, q)).Append(sim.NoiseOp(dep, q))
+			c.Apply(stdGate("h", nil, q)).Append(sim.NoiseOp(ch, q))
 		}
 		return c
 	}
+	noisy := func(n int) *sim.Circuit { return noisyWith(damp, n) }
 	midCircuit := noisy(2)
 	midCircuit.NumClbits = 1
 	midCircuit.Measure(0, 0).Apply(stdGate("x", nil, 0))
@@ -83,6 +88,9 @@ func TestAutoMethod(t *testing.T) {
 		{"small and noisy", noisy(3), 1000, sim.Limits{}, sim.MethodDensityMatrix, "noise on 3 qubits: the density matrix fits the memory budget"},
 		{"3·2^n shots", noisy(3), 24, sim.Limits{}, sim.MethodDensityMatrix, "density matrix"},
 		{"fewer", noisy(3), 23, sim.Limits{}, sim.MethodStateVector, "noise on 3 qubits, 23 shots: quantum trajectories cost less than a density matrix"},
+		// 0.3 errors a shot: 1 − e^−0.3 of 93 shots is 24.1 that draw one.
+		{"3·2^n shots that draw an error", noisyWith(dep, 3), 93, sim.Limits{}, sim.MethodDensityMatrix, "density matrix"},
+		{"fewer that draw an error", noisyWith(dep, 3), 92, sim.Limits{}, sim.MethodStateVector, "noise on 3 qubits, 92 shots: quantum trajectories cost less than a density matrix"},
 		{"a reset is a channel", withReset, 1000, sim.Limits{}, sim.MethodDensityMatrix, "density matrix"},
 		{"at the size limit", noisy(sim.AutoDensityMaxQubits), 3 << sim.AutoDensityMaxQubits, sim.Limits{}, sim.MethodDensityMatrix, "density matrix"},
 		{"past it", noisy(sim.AutoDensityMaxQubits + 1), 10, sim.Limits{}, sim.MethodStateVector, "over 12 for a density matrix: quantum trajectories"},

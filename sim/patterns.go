@@ -56,7 +56,18 @@ func groupable(c *Circuit, sh shape, shots int) (ok bool, events int64) {
 	if !sh.noise || !sh.terminal {
 		return false, 0
 	}
-	var mean float64 // errors a shot draws on average
+	mean := meanErrors(c)
+	if mean < 0 || mean > maxErrorsPerShot {
+		return false, 0
+	}
+	return true, maxEvents(mean, shots)
+}
+
+// meanErrors is how many errors a shot of c draws on average: the sum of
+// its channels' error probabilities; −1 when a channel is not a mixture
+// of unitaries.
+func meanErrors(c *Circuit) float64 {
+	var mean float64
 	for i := range c.Ops {
 		op := &c.Ops[i]
 		if op.Kind != OpNoise {
@@ -64,14 +75,11 @@ func groupable(c *Circuit, sh shape, shots int) (ok bool, events int64) {
 		}
 		ch := op.Channel()
 		if ch.mix == nil {
-			return false, 0
+			return -1
 		}
 		mean += errorProbability(ch)
 	}
-	if mean > maxErrorsPerShot {
-		return false, 0
-	}
-	return true, maxEvents(mean, shots)
+	return mean
 }
 
 // maxEvents bounds the errors shots draw with mean errors a shot: the
