@@ -4,15 +4,16 @@ import (
 	"math"
 	"math/cmplx"
 
+	"github.com/qjobs/quantum/internal/noiseref"
 	"github.com/qjobs/quantum/sim"
 )
 
-// A reference density-matrix simulator in plain matrix algebra, written
-// apart from sim's: every operation is embedded as a full 2^n × 2^n
-// matrix, and ρ → Σ K ρ K† by dense products. It is slow (8^n an
-// operation) and obviously right, which is what the noise tests compare
-// the simulator's two methods with. The channels' Kraus matrices are
-// written here again from decisions.md, not read from sim.
+// The reference density-matrix simulator is internal/noiseref, plain
+// matrix algebra written apart from sim: every operation embedded as a
+// full 2^n × 2^n matrix, and ρ → Σ K ρ K† by dense products. It is slow
+// (8^n an operation) and obviously right, which is what the noise tests
+// compare the simulator's two methods with. The channels' Kraus matrices
+// are written here again from decisions.md, not read from sim.
 
 // refOp is a gate (one matrix) or a channel (its Kraus matrices) on
 // qubits, qubit j the bit j of the matrices' index, as NoiseOp takes them.
@@ -53,19 +54,11 @@ func (b *refBuilder) reset(q int) *refBuilder {
 
 // rho is the reference density matrix after the operations, row-major.
 func (b *refBuilder) rho() []complex128 {
-	n := b.c.NumQubits
-	d := 1 << n
-	rho := make([]complex128, d*d)
-	rho[0] = 1
+	r := noiseref.New(b.c.NumQubits)
 	for _, op := range b.ops {
-		next := make([]complex128, d*d)
-		for _, k := range op.kraus {
-			full := embed(k, op.qubits, n)
-			add(next, mul(mul(full, rho, d), dagger(full, d), d))
-		}
-		rho = next
+		r.Channel(op.kraus, op.qubits...)
 	}
-	return rho
+	return r.Rho()
 }
 
 // probs is the diagonal of rho keyed by bit string, qubit 0 rightmost.
@@ -86,88 +79,12 @@ func bitString(i, n int) string {
 	return string(b)
 }
 
-// embed is the 2^n × 2^n matrix of m acting on qubits.
-func embed(m []complex128, qubits []int, n int) []complex128 {
-	d, k := 1<<n, 1<<len(qubits)
-	mask := 0
-	for _, q := range qubits {
-		mask |= 1 << q
-	}
-	sub := func(i int) int {
-		s := 0
-		for j, q := range qubits {
-			s |= (i >> q & 1) << j
-		}
-		return s
-	}
-	full := make([]complex128, d*d)
-	for r := range d {
-		for c := range d {
-			if r&^mask == c&^mask {
-				full[r*d+c] = m[sub(r)*k+sub(c)]
-			}
-		}
-	}
-	return full
-}
-
-func mul(a, b []complex128, d int) []complex128 {
-	out := make([]complex128, d*d)
-	for r := range d {
-		for k := range d {
-			if a[r*d+k] == 0 {
-				continue
-			}
-			for c := range d {
-				out[r*d+c] += a[r*d+k] * b[k*d+c]
-			}
-		}
-	}
-	return out
-}
-
-func dagger(a []complex128, d int) []complex128 {
-	out := make([]complex128, d*d)
-	for r := range d {
-		for c := range d {
-			out[c*d+r] = cmplx.Conj(a[r*d+c])
-		}
-	}
-	return out
-}
-
-func add(dst, a []complex128) {
-	for i := range dst {
-		dst[i] += a[i]
-	}
-}
-
-func scale(m []complex128, s float64) []complex128 {
-	out := make([]complex128, len(m))
-	for i, v := range m {
-		out[i] = v * complex(s, 0)
-	}
-	return out
-}
-
-// kron is a ⊗ b, b on the low bits of the index (target 0).
-func kron(a, b []complex128) []complex128 {
-	da, db := isqrt(len(a)), isqrt(len(b))
-	d := da * db
-	out := make([]complex128, d*d)
-	for i := range da {
-		for j := range da {
-			for k := range db {
-				for l := range db {
-					out[(i*db+k)*d+j*db+l] = a[i*da+j] * b[k*db+l]
-				}
-			}
-		}
-	}
-	return out
-}
-
-func isqrt(n int) int { return int(math.Round(math.Sqrt(float64(n)))) }
+// The matrix algebra of the reference (internal/noiseref).
+var (
+	mul   = noiseref.Mul
+	scale = noiseref.Scale
+	kron  = noiseref.Kron
+)
 
 // The matrices the tests build circuits and channels from.
 var (

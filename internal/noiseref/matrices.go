@@ -36,19 +36,19 @@ func RX(t float64) []complex128 {
 
 // The channels of decisions.md, "Noise", as Kraus matrices.
 
-func BitFlip(p float64) [][]complex128   { return [][]complex128{scale(I, sq(1-p)), scale(X, sq(p))} }
-func PhaseFlip(p float64) [][]complex128 { return [][]complex128{scale(I, sq(1-p)), scale(Z, sq(p))} }
+func BitFlip(p float64) [][]complex128   { return [][]complex128{Scale(I, sq(1-p)), Scale(X, sq(p))} }
+func PhaseFlip(p float64) [][]complex128 { return [][]complex128{Scale(I, sq(1-p)), Scale(Z, sq(p))} }
 
 func Depolarizing(p float64) [][]complex128 {
-	return [][]complex128{scale(I, sq(1-p)), scale(X, sq(p/3)), scale(Y, sq(p/3)), scale(Z, sq(p/3))}
+	return [][]complex128{Scale(I, sq(1-p)), Scale(X, sq(p/3)), Scale(Y, sq(p/3)), Scale(Z, sq(p/3))}
 }
 
 // TwoQubitDepolarizing is (1−p)ρ + p/15 Σ PρP over the 15 Paulis ≠ I⊗I.
 func TwoQubitDepolarizing(p float64) [][]complex128 {
 	ps := [][]complex128{I, X, Y, Z}
-	out := [][]complex128{scale(kron(I, I), sq(1-p))}
+	out := [][]complex128{Scale(Kron(I, I), sq(1-p))}
 	for i := 1; i < 16; i++ {
-		out = append(out, scale(kron(ps[i/4], ps[i%4]), sq(p/15)))
+		out = append(out, Scale(Kron(ps[i/4], ps[i%4]), sq(p/15)))
 	}
 	return out
 }

@@ -184,7 +184,7 @@ func (s *Sim) sandwich(full [][]complex128, rho []complex128) []complex128 {
 	d := 1 << s.N
 	out := make([]complex128, d*d)
 	for _, k := range full {
-		kr := mul(k, rho, d)
+		kr := Mul(k, rho, d)
 		for r := range d {
 			for c := range d {
 				var v complex128
@@ -226,7 +226,8 @@ func (s *Sim) embed(m []complex128, qubits []int) []complex128 {
 	return full
 }
 
-func mul(a, b []complex128, d int) []complex128 {
+// Mul is the product of the d×d matrices a and b.
+func Mul(a, b []complex128, d int) []complex128 {
 	out := make([]complex128, d*d)
 	for r := range d {
 		for k := range d {
@@ -277,7 +278,8 @@ func format(p map[string]float64) string {
 
 var sq = math.Sqrt
 
-func scale(m []complex128, f float64) []complex128 {
+// Scale is f·m.
+func Scale(m []complex128, f float64) []complex128 {
 	out := slices.Clone(m)
 	for i := range out {
 		out[i] *= complex(f, 0)
@@ -285,7 +287,8 @@ func scale(m []complex128, f float64) []complex128 {
 	return out
 }
 
-func kron(a, b []complex128) []complex128 {
+// Kron is a ⊗ b, b on the low bits of the index (qubit 0).
+func Kron(a, b []complex128) []complex128 {
 	da, db := isqrt(len(a)), isqrt(len(b))
 	d := da * db
 	out := make([]complex128, d*d)
