@@ -68,3 +68,17 @@ func (s *State) ReducedDensity(targets []int, diagOnly bool, workers int) []comp
 	d := 1 << len(targets)
 	return rho[:d*d]
 }
+
+// SparseAmplitudes applies c's gates on the sparse method and returns its
+// nonzero amplitudes.
+func SparseAmplitudes(ctx context.Context, c *Circuit, lim Limits) (map[uint64]complex128, error) {
+	s := newSparse(c.NumQubits, sparseMax(lim))
+	r := &sparseRun{c: c, ops: c.Ops, gates: map[int]*sparseGate{}, max: s.max}
+	budget := newWorkBudget(0, 0)
+	for i := range c.Ops {
+		if err := r.step(ctx, s, i, &budget); err != nil {
+			return nil, err
+		}
+	}
+	return s.amp, nil
+}

@@ -50,7 +50,7 @@ const fixedBytes = 64 << 10
 // math.MaxInt64 for a circuit no state can hold (Run refuses it).
 func MemoryNeed(c *Circuit, opts Options) int64 {
 	n := c.NumQubits
-	if n < 0 || n > hardMaxQubits || c.NumClbits < 0 || c.NumClbits > MaxClbits {
+	if n < 0 || n > max(hardMaxQubits, MaxSparseQubits) || c.NumClbits < 0 || c.NumClbits > MaxClbits {
 		return math.MaxInt64
 	}
 	if opts.Noise != nil {
@@ -69,7 +69,14 @@ func memoryNeed(c *Circuit, opts Options, noisyEnd bool) int64 {
 	n := c.NumQubits
 	sh, _ := analyse(context.Background(), c) // never cancelled
 	sh.noise = sh.noise || noisyEnd
-	if m, _, err := chooseMethod(c, sh, opts); err == nil && m == MethodDensityMatrix {
+	m, _, err := chooseMethod(c, sh, opts)
+	if err == nil && m == MethodSparse {
+		return sparseNeed(c, sh, opts)
+	}
+	if n > hardMaxQubits {
+		return math.MaxInt64
+	}
+	if err == nil && m == MethodDensityMatrix {
 		if 2*n > hardMaxQubits {
 			return math.MaxInt64
 		}

@@ -28,7 +28,9 @@ const (
 	MethodDensityMatrix
 	// MethodStabilizer is not implemented yet.
 	MethodStabilizer
-	// MethodSparse is not implemented yet.
+	// MethodSparse keeps only the nonzero amplitudes (sparse.go), for
+	// up to MaxSparseQubits qubits whose state stays sparse; MethodAuto
+	// takes it when the state vector does not fit the limits.
 	MethodSparse
 )
 
@@ -116,13 +118,17 @@ func chooseMethod(c *Circuit, sh shape, opts Options) (Method, string, error) {
 			return 0, "", fmt.Errorf("%w: densitymatrix runs circuits whose measurements are all terminal, without classical control: %s; statevector runs it (with quantum trajectories for its noise)", ErrMethod, sh.densityBlock)
 		}
 		return MethodDensityMatrix, "", nil
-	case MethodStabilizer, MethodSparse:
-		return 0, "", fmt.Errorf("%w: the %s method is not implemented yet; auto, statevector and densitymatrix are", ErrMethod, opts.Method)
+	case MethodSparse:
+		return MethodSparse, "", nil
+	case MethodStabilizer:
+		return 0, "", fmt.Errorf("%w: the %s method is not implemented yet; auto, statevector, densitymatrix and sparse are", ErrMethod, opts.Method)
 	case MethodAuto:
 	default:
 		return 0, "", fmt.Errorf("%w: unknown method %d", ErrMethod, uint8(opts.Method))
 	}
 	switch {
+	case opts.Limits.CheckPrecision(n, opts.Precision) != nil && opts.Limits.checkSparse(n, opts.Precision) == nil:
+		return MethodSparse, fmt.Sprintf("%d qubits: over what a state vector within the limits holds, so sparse", n), nil
 	case !sh.noise:
 		return MethodStateVector, "no noise: the state vector", nil
 	case sh.densityBlock != "":

@@ -145,7 +145,6 @@ func TestMethodRefusals(t *testing.T) {
 		{"classical control", jump, sim.Options{Method: sim.MethodDensityMatrix}, sim.ErrMethod, "operation 0 (jump) is classical control; statevector runs it"},
 		{"reset after a measurement", resetAfter, sim.Options{Method: sim.MethodDensityMatrix}, sim.ErrMethod, "operation 1 (reset) acts on qubit 0 after its measurement"},
 		{"stabilizer", small, sim.Options{Method: sim.MethodStabilizer}, sim.ErrMethod, "the stabilizer method is not implemented yet"},
-		{"sparse", small, sim.Options{Method: sim.MethodSparse}, sim.ErrMethod, "the sparse method is not implemented yet"},
 		{"unknown", small, sim.Options{Method: 42}, sim.ErrMethod, "unknown method 42"},
 		{"ρ over the budget", small, sim.Options{Method: sim.MethodDensityMatrix, Limits: sim.Limits{MemoryBudget: 1 << 20}}, sim.ErrMemoryBudget, "the density matrix of 10 qubits needs 16.02 MiB, the budget is 1 MiB"},
 		{"over MaxQubits", small, sim.Options{Method: sim.MethodDensityMatrix, Limits: sim.Limits{MaxQubits: 9}}, sim.ErrTooManyQubits, "10 qubits requested, the limit is 9"},

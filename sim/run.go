@@ -403,8 +403,12 @@ func Run(ctx context.Context, c *Circuit, opts Options) (*Result, error) {
 		return nil, err
 	}
 	check := opts.Limits.CheckPrecision
-	if opts.Method == MethodDensityMatrix {
+	switch {
+	case opts.Method == MethodDensityMatrix:
 		check = opts.Limits.checkDensity
+	case opts.Method == MethodSparse,
+		opts.Method == MethodAuto && check(c.NumQubits, opts.Precision) != nil && opts.Limits.checkSparse(c.NumQubits, opts.Precision) == nil:
+		check = opts.Limits.checkSparse // auto chooses sparse
 	}
 	if err := check(c.NumQubits, opts.Precision); err != nil {
 		return nil, err
@@ -443,6 +447,14 @@ func Run(ctx context.Context, c *Circuit, opts Options) (*Result, error) {
 	}
 	res := &Result{Seed: seed, Method: method, MethodReason: reason}
 	budget := newWorkBudget(opts.MaxSteps, opts.MaxWork)
+	if method == MethodSparse {
+		res.PerShot = sh.perShot()
+		if res.Counts, err = runSparse(ctx, c, sh, extra, opts, src, k, lim, &budget); err != nil {
+			return nil, err
+		}
+		res.Work = budget.total - budget.left
+		return res, nil
+	}
 	if method == MethodDensityMatrix {
 		if err := budget.charge(sampleWork(c.NumQubits, opts.Shots)); err != nil {
 			return nil, err
