@@ -59,8 +59,19 @@ func TestUnusedQubitsAreNotSimulated(t *testing.T) {
 		t.Fatalf("counts %v", c)
 	}
 	all := "OPENQASM 2.0;\ninclude \"qelib1.inc\";\nqreg q[28];\ncreg c[28];\nh q;\nmeasure q -> c;\n"
-	_, err = svc.CreateJob(ctx, u, quantum.JobRequest{DeviceQRN: "qbraid:qbraid:sim:qir-sv", Shots: 10, Program: &quantum.Program{Format: "qasm2", Data: all}})
+	_, err = svc.CreateJob(ctx, u, quantum.JobRequest{DeviceQRN: "qbraid:qbraid:sim:qir-sv", Shots: 10, Program: &quantum.Program{Format: "qasm2", Data: all},
+		RuntimeOptions: map[string]any{"method": "statevector"}})
 	if quantum.ErrorCode(err) != quantum.EVALIDATION || !strings.Contains(err.Error(), "more than the service's budget") {
-		t.Fatalf("28 qubits used under 64 MiB: %v", err)
+		t.Fatalf("28 qubits used under 64 MiB, on the state vector: %v", err)
+	}
+	// auto takes the sparse method, whose state does not stay sparse here:
+	// the job fails naming the count it reached.
+	j, err = svc.CreateJob(ctx, u, quantum.JobRequest{DeviceQRN: "qbraid:qbraid:sim:qir-sv", Shots: 10, Program: &quantum.Program{Format: "qasm2", Data: all}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	done = quantumtest.WaitForJob(t, svc, u, j.JobQRN)
+	if msg := quantumtest.StatusMsg(done); done.Status != quantum.StatusFailed || !strings.Contains(msg, "the sparse state reached") {
+		t.Fatalf("28 qubits used under 64 MiB, sparse: %s %q", done.Status, msg)
 	}
 }

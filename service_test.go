@@ -79,7 +79,7 @@ func TestCreateJobValidation(t *testing.T) {
 	svc, u := quantumtest.NewService(t)
 	offline := fakeDevice(t, svc, "offline", &quantumtest.FakeBackend{}, func(d *quantum.Device) { d.Status = quantum.DeviceOffline })
 	qasm3only := fakeDevice(t, svc, "q3", &quantumtest.FakeBackend{}, func(d *quantum.Device) { d.RunInputTypes = []string{"qasm3"}; d.MaxShots = 10 })
-	wide := "OPENQASM 2.0;\ninclude \"qelib1.inc\";\nqreg q[29];\nh q[0];\n"
+	wide := "OPENQASM 2.0;\ninclude \"qelib1.inc\";\nqreg q[65];\nh q[0];\n"
 	tests := []struct {
 		name   string
 		req    quantum.JobRequest
@@ -99,7 +99,7 @@ func TestCreateJobValidation(t *testing.T) {
 		{"QIR with two entry points", request(flagship, "qir.ll", twoEntries, 1), []string{"runtimeOptions.entryPoint"}, "2 entry points"},
 		{"version mismatch", request(flagship, "qasm2", bell3, 1), []string{"program.format"}, "OpenQASM 3"},
 		{"parse error with position", request(flagship, "qasm2", "OPENQASM 2.0;\nqreg q[1];\nfoo q[0];\n", 1), []string{"program.data"}, "3:"},
-		{"more qubits than the device", request(flagship, "qasm2", wide, 1), []string{"program.data"}, "28"},
+		{"more qubits than the device", request(flagship, "qasm2", wide, 1), []string{"program.data"}, "64"},
 		{"bad tag", quantum.JobRequest{DeviceQRN: flagship, Shots: 1, Program: &quantum.Program{Format: "qasm2", Data: bell2}, Tags: map[string]any{"f": 1.5, "ok": "x", "n": nil}}, []string{"tags.f", "tags.n"}, ""},
 		{"bad seed", quantum.JobRequest{DeviceQRN: flagship, Shots: 1, Program: &quantum.Program{Format: "qasm2", Data: bell2}, RuntimeOptions: map[string]any{"seed": -1}}, []string{"runtimeOptions.seed"}, "non-negative"},
 		{"fractional seed", quantum.JobRequest{DeviceQRN: flagship, Shots: 1, Program: &quantum.Program{Format: "qasm2", Data: bell2}, RuntimeOptions: map[string]any{"seed": 1.5}}, []string{"runtimeOptions.seed"}, ""},

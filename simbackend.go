@@ -329,13 +329,21 @@ func builtinDevices(now time.Time) []Device {
 		d.CreatedAt, d.UpdatedAt = now, now
 		return d
 	}
+	// The flagship has the 64 qubits the public docs list: programs whose
+	// state vector does not fit run on the sparse method (decisions.md).
+	sparseModality := "sparse_simulator"
+	sparse := func(d Device) Device {
+		d.NumberQubits = sim.MaxSparseQubits
+		d.Modality = &sparseModality
+		return d
+	}
 	return append([]Device{
-		common(Device{
+		sparse(common(Device{
 			Name: "QIR Simulator", QRN: "qbraid:qbraid:sim:qir-sv", Vendor: "qbraid", Provider: "qbraid",
-			Description: "qBraid's free state-vector simulator, running in-process on this service's own simulator: " +
-				"exact amplitudes, seeded sampling, up to 28 qubits.",
-			About: "state vector simulator, OpenQASM 2 and 3, QIR (base and adaptive profiles)",
-		}),
+			Description: "qBraid's free simulator, running in-process on this service's own simulator: a state vector " +
+				"up to 28 qubits, a sparse state (nonzero amplitudes only) past it up to 64, exact amplitudes, seeded sampling.",
+			About: "state vector and sparse simulator, OpenQASM 2 and 3, QIR (base and adaptive profiles)",
+		})),
 		common(Device{
 			Name: "SV1", QRN: "aws:aws:sim:sv1", Vendor: "aws", Provider: "aws",
 			Description: "A state-vector simulator priced like Amazon Braket's SV1 (7.5 credits per minute), " +

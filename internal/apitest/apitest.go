@@ -73,6 +73,7 @@ var suite = []struct {
 	{"QPU/Documents", testQPUDocuments},
 	{"QPU/MinRunTime", testQPUMinRunTime},
 	{"QPU/Wide", testQPUWide},
+	{"Methods/Sparse64", testSparse64},
 	{"Noise/Models", testNoiseModels},
 	{"Noise/Feedback", testNoiseFeedback},
 	{"Noise/Pragmas", testNoisePragmas},

@@ -241,7 +241,7 @@ func testCreateValidation(t *testing.T, target Target) {
 			invalid(field("program.format", "is qasm2 but the program is OpenQASM 3"))},
 		{"parse error", request(flagship, "OPENQASM 3.0;\ninclude \"stdgates.inc\";\nqubit[2] q;\nh q[0]\ncx q[0], q[1];\n", 10),
 			invalid(field("program.data", parseError))},
-		{"more qubits than the device has", request(flagship, "OPENQASM 3.0;\nqubit[29] q;\n", 10),
+		{"more qubits than the device has", request(flagship, "OPENQASM 3.0;\nqubit[65] q;\n", 10),
 			invalid(field("program.data", tooWide))},
 		{"bad tags", with(func(r *quantum.JobRequest) { r.Tags = map[string]any{"f": 1.5, "n": nil, "ok": "x", "l": []any{1}} }),
 			invalid(field("tags.f", tagRule), field("tags.l", tagRule), field("tags.n", tagRule))},
@@ -289,5 +289,5 @@ func testCreateValidation(t *testing.T, target Target) {
 // The compiler's words for the programs above, at line:column.
 const (
 	parseError = `5:1: expected ";" after the gate call, got "cx"`
-	tooWide    = `2:1: qubit register "q" takes the program to 29 qubits, more than the limit of 28`
+	tooWide    = `2:1: qubit register "q" takes the program to 65 qubits, more than the limit of 64`
 )

@@ -19,6 +19,13 @@ func builtinDevice(qrn, name, vendor string, pricing quantum.Pricing) *quantum.D
 	}
 }
 
+// sparseDevice is d as the flagship is: 64 qubits, the sparse method past
+// what a state vector holds.
+func sparseDevice(d *quantum.Device) *quantum.Device {
+	d.NumberQubits, d.Modality = 64, ptr("sparse_simulator")
+	return d
+}
+
 // fakeDevice is a quantumtest.Device as a list shows it.
 func fakeDevice(qrn, name, status string) *quantum.Device {
 	return &quantum.Device{
@@ -62,7 +69,7 @@ func openDevices(t *testing.T, target Target) *deviceEnv {
 		ionq:     builtinDevice(ionqSim, "IonQ Simulator", "ionq", quantum.Pricing{}),
 		private:  fakeDevice(private, "Mine", quantum.DeviceOnline),
 		retired:  fakeDevice(retired, "Old", quantum.DeviceRetired),
-		flagship: builtinDevice(flagship, "QIR Simulator", "qbraid", quantum.Pricing{}),
+		flagship: sparseDevice(builtinDevice(flagship, "QIR Simulator", "qbraid", quantum.Pricing{})),
 		sv1:      builtinDevice(sv1, "SV1", "aws", quantum.Pricing{PerMinute: 7.5}),
 		ankaa:    e.listed("aws:rigetti:qpu:ankaa-3"),
 		aria:     e.listed("aws:ionq:qpu:aria-1"),
@@ -121,7 +128,7 @@ func testListDevices(t *testing.T, target Target) {
 			[]*quantum.Device{e.private, e.ionq}, quantum.Pagination{Page: 2, Limit: 2, Total: 9, TotalPages: 5, HasPrev: true, HasNext: true}},
 		{"by vendor", quantum.DeviceQuery{SortBy: "vendor"}, []*quantum.Device{e.ibex, e.sv1, e.aria, e.garnet, e.ankaa, e.h1, e.ionq, e.private, e.flagship}, one(9)}, // ties by QRN
 		{"by qubits desc", quantum.DeviceQuery{SortBy: "numberQubits", SortOrder: "desc"},
-			[]*quantum.Device{e.ankaa, e.private, e.sv1, e.ionq, e.flagship, e.aria, e.garnet, e.h1, e.ibex}, one(9)},
+			[]*quantum.Device{e.ankaa, e.flagship, e.private, e.sv1, e.ionq, e.aria, e.garnet, e.h1, e.ibex}, one(9)},
 		{"by status, retired too", quantum.DeviceQuery{SortBy: "status", Retired: yes},
 			[]*quantum.Device{e.ibex, e.sv1, e.aria, e.garnet, e.ankaa, e.h1, e.ionq, e.private, e.flagship, e.retired}, one(10)},
 		{"by type asc", quantum.DeviceQuery{SortBy: "deviceType", SortOrder: "asc"},

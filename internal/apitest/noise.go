@@ -326,7 +326,7 @@ func testNoiseInvalid(t *testing.T, target Target) {
 			Program: &quantum.Program{Format: "qir.ll", Data: adaptiveQIR}, RuntimeOptions: map[string]any{"method": "densitymatrix"}},
 			invalid(field("runtimeOptions.method", "a QIR program that reads its measurements runs on the state vector, shot by shot, not as densitymatrix"))},
 		{"stabilizer", quantum.JobRequest{DeviceQRN: flagship, Shots: 10, Program: bell, RuntimeOptions: map[string]any{"method": "stabilizer"}},
-			invalid(field("runtimeOptions.method", "the stabilizer method is not implemented yet; auto, statevector and densitymatrix are"))},
+			invalid(field("runtimeOptions.method", "the stabilizer method is not implemented yet; auto, statevector, densitymatrix and sparse are"))},
 		{"method not a string", quantum.JobRequest{DeviceQRN: flagship, Shots: 10, Program: bell, RuntimeOptions: map[string]any{"method": 3}},
 			invalid(field("runtimeOptions.method", "must be one of auto, statevector, densitymatrix, stabilizer, sparse (got 3)"))},
 	}
