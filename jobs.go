@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"hash/fnv"
-	"regexp"
 	"runtime"
 	"slices"
 	"strings"
@@ -16,15 +15,6 @@ import (
 	"github.com/google/uuid"
 	"go.uber.org/zap"
 )
-
-var (
-	deviceQRNPattern = regexp.MustCompile(`^[a-z0-9]+:[a-z0-9]+:(sim|qpu):[a-z0-9][a-z0-9._-]*$`)
-	jobQRNPattern    = regexp.MustCompile(`^([a-z0-9]+:[a-z0-9]+:(?:sim|qpu):[a-z0-9][a-z0-9._-]*)-([0-9a-f]{4})-qjob-([0-9a-f]{24})$`)
-)
-
-// ValidJobQRN reports whether qrn has the form of a job QRN:
-// <deviceQrn>-<4 hex>-qjob-<24 hex>.
-func ValidJobQRN(qrn string) bool { return jobQRNPattern.MatchString(qrn) }
 
 // CheckJobQRN returns the VALIDATION_ERROR on job_qrn that every method
 // taking a job QRN answers for one of the wrong form, or nil. A client
@@ -38,7 +28,7 @@ func CheckJobQRN(qrn string) error {
 
 // CheckDeviceQRN is CheckJobQRN for a device QRN (device_qrn).
 func CheckDeviceQRN(qrn string) error {
-	if !deviceQRNPattern.MatchString(qrn) {
+	if !validDeviceQRN(qrn) {
 		return invalid("device_qrn", "must be a device QRN vendor:provider:type:name")
 	}
 	return nil

@@ -98,8 +98,8 @@ func (s *Service) Stats(ctx context.Context) (Stats, error) {
 	st := Stats{MemoryInUse: s.runner.memoryUsed(), MemoryBudget: s.budget, Workers: s.workers,
 		Running: map[string]int{}, Queued: map[string]int{}}
 	for _, qrn := range s.runner.runningQRNs() {
-		if m := jobQRNPattern.FindStringSubmatch(qrn); m != nil {
-			st.Running[m[1]]++
+		if dev, ok := jobDevice(qrn); ok {
+			st.Running[dev]++
 		}
 	}
 	for _, d := range s.devices.all() {

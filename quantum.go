@@ -385,7 +385,7 @@ func (s *Service) RegisterDevice(d Device, b Backend) error {
 	switch {
 	case d.QRN == "":
 		return fmt.Errorf("quantum: device %q: qrn is required (vendor:provider:sim|qpu:name)", id)
-	case !deviceQRNPattern.MatchString(d.QRN):
+	case !validDeviceQRN(d.QRN):
 		return fmt.Errorf("quantum: device %q: qrn is not vendor:provider:sim|qpu:name (lowercase letters and digits)", id)
 	case d.Vendor == "":
 		return fmt.Errorf("quantum: device %q: vendor is required (one of %s)", id, vendors)
