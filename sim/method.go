@@ -25,7 +25,11 @@ const (
 	// whose measurements are all terminal (resets are channels and may
 	// stand anywhere before them); others need MethodStateVector.
 	MethodDensityMatrix
-	// MethodStabilizer is not implemented yet.
+	// MethodStabilizer holds the state as a stabilizer tableau, O(n²)
+	// bits (stabilizer.go): it runs circuits whose gates are all Clifford
+	// and whose channels are all Pauli channels, on up to
+	// MaxStabilizerQubits qubits, and samples shots without classical
+	// control as Pauli frames, 64 to a word.
 	MethodStabilizer
 	// MethodSparse is not implemented yet.
 	MethodSparse
@@ -87,7 +91,47 @@ func (c *Circuit) Method(opts Options) (m Method, reason string, err error) {
 	}
 	sh, _ := analyse(context.Background(), c)
 	sh.noise = sh.noise || noisyEnd
+	if err := sh.judge(context.Background(), c, opts, &cliffordJudge{}); err != nil {
+		return 0, "", err
+	}
 	return chooseMethod(c, sh, opts)
+}
+
+// check fails for a method Run does not know or cannot run at all.
+func (m Method) check() error {
+	switch m {
+	case MethodAuto, MethodStateVector, MethodDensityMatrix, MethodStabilizer:
+		return nil
+	case MethodSparse:
+		return fmt.Errorf("%w: the %s method is not implemented yet; auto, statevector, densitymatrix and stabilizer are", ErrMethod, m)
+	}
+	return fmt.Errorf("%w: unknown method %d", ErrMethod, uint8(m))
+}
+
+// checkMethod checks n qubits against the limits of method m.
+func (o Options) checkMethod(m Method, n int) error {
+	switch m {
+	case MethodStabilizer:
+		if o.Precision > Single {
+			return fmt.Errorf("%w: unknown precision %d", ErrInvalidCircuit, o.Precision)
+		}
+		return o.Limits.checkStabilizer(n)
+	case MethodDensityMatrix:
+		return o.Limits.checkDensity(n, o.Precision)
+	}
+	return o.Limits.CheckPrecision(n, o.Precision)
+}
+
+// checkAnyMethod checks n qubits against the limits of the method
+// o.Method names, or for auto those of the state vector or, past them,
+// the stabilizer's: the widest it may choose. checkMethod checks the
+// method chosen.
+func (o Options) checkAnyMethod(n int) error {
+	err := o.checkMethod(o.Method, n)
+	if err != nil && o.Method == MethodAuto && n <= o.Limits.stabilizerMaxQubits() && o.Precision <= Single {
+		return nil
+	}
+	return err
 }
 
 func chooseMethod(c *Circuit, sh shape, opts Options) (Method, string, error) {
@@ -100,13 +144,23 @@ func chooseMethod(c *Circuit, sh shape, opts Options) (Method, string, error) {
 			return 0, "", fmt.Errorf("%w: densitymatrix runs circuits whose measurements are all terminal, without classical control: %s; statevector runs it (with quantum trajectories for its noise)", ErrMethod, sh.densityBlock)
 		}
 		return MethodDensityMatrix, "", nil
-	case MethodStabilizer, MethodSparse:
-		return 0, "", fmt.Errorf("%w: the %s method is not implemented yet; auto, statevector and densitymatrix are", ErrMethod, opts.Method)
+	case MethodStabilizer:
+		if !sh.judged {
+			return 0, "", fmt.Errorf("%w: the circuit was not judged for the stabilizer method", ErrMethod)
+		}
+		if sh.stabilizerBlock != "" {
+			return 0, "", fmt.Errorf("%w: stabilizer runs Clifford gates and Pauli channels only: %s", ErrMethod, sh.stabilizerBlock)
+		}
+		return MethodStabilizer, "", nil
 	case MethodAuto:
 	default:
-		return 0, "", fmt.Errorf("%w: unknown method %d", ErrMethod, uint8(opts.Method))
+		if err := opts.Method.check(); err != nil {
+			return 0, "", err
+		}
 	}
 	switch {
+	case sh.judged && sh.stabilizerBlock == "":
+		return MethodStabilizer, "all gates Clifford", nil
 	case !sh.noise:
 		return MethodStateVector, "no noise: the state vector", nil
 	case sh.densityBlock != "":

@@ -114,6 +114,12 @@ type shape struct {
 	// circuit (classical control, a mid-circuit measurement), "" when it
 	// can: unlike sampling, it applies resets.
 	densityBlock string
+	// judged: stabilizerBlock was worked out (only for the methods that
+	// need it, auto and stabilizer: judging every gate costs a little).
+	// stabilizerBlock says why the stabilizer method cannot run the
+	// circuit (a gate not Clifford, a channel not Pauli), "" when it can.
+	judged          bool
+	stabilizerBlock string
 }
 
 // opWhere names operation i for a message: where the front end read it
@@ -395,18 +401,16 @@ func Run(ctx context.Context, c *Circuit, opts Options) (*Result, error) {
 	if opts.Shots < 1 {
 		return nil, fmt.Errorf("%w: shots must be at least 1, got %d", ErrInvalidCircuit, opts.Shots)
 	}
-	if _, _, err := chooseMethod(c, shape{}, opts); err != nil {
+	if err := opts.Method.check(); err != nil {
 		return nil, err // an unknown method, or one not implemented
 	}
 	c, noisyEnd, err := withNoise(ctx, c, opts)
 	if err != nil {
 		return nil, err
 	}
-	check := opts.Limits.CheckPrecision
-	if opts.Method == MethodDensityMatrix {
-		check = opts.Limits.checkDensity
-	}
-	if err := check(c.NumQubits, opts.Precision); err != nil {
+	// The limits of the widest method opts allow, before anything grows
+	// with the circuit; those of the method chosen once it is.
+	if err := opts.checkAnyMethod(c.NumQubits); err != nil {
 		return nil, err
 	}
 	if err := c.validate(ctx); err != nil {
@@ -437,12 +441,31 @@ func Run(ctx context.Context, c *Circuit, opts Options) (*Result, error) {
 		return nil, err
 	}
 	sh.noise = sh.noise || noisyEnd
+	var judge cliffordJudge
+	if err := sh.judge(ctx, c, opts, &judge); err != nil {
+		return nil, err
+	}
 	method, reason, err := chooseMethod(c, sh, opts)
 	if err != nil {
 		return nil, err
 	}
+	if err := opts.checkMethod(method, c.NumQubits); err != nil {
+		return nil, err
+	}
 	res := &Result{Seed: seed, Method: method, MethodReason: reason}
 	budget := newWorkBudget(opts.MaxSteps, opts.MaxWork)
+	if method == MethodStabilizer {
+		p, err := prepareStabilizer(ctx, c, extra, sh, &judge)
+		if err != nil {
+			return nil, err
+		}
+		res.Counts, res.PerShot, err = runStabilizer(ctx, p, opts.Shots, rand.New(src), &budget, k, lim)
+		if err != nil {
+			return nil, err
+		}
+		res.Work = budget.total - budget.left
+		return res, nil
+	}
 	if method == MethodDensityMatrix {
 		if err := budget.charge(sampleWork(c.NumQubits, opts.Shots)); err != nil {
 			return nil, err
