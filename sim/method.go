@@ -12,8 +12,9 @@ import (
 type Method uint8
 
 const (
-	// MethodAuto lets Run choose (see Circuit.Method): the density matrix
-	// for a small noisy circuit it can run, the state vector otherwise.
+	// MethodAuto lets Run choose (see Circuit.Method): the stabilizer for
+	// Clifford gates and Pauli channels, the density matrix for another
+	// small noisy circuit it can run, the state vector otherwise.
 	MethodAuto Method = iota
 	// MethodStateVector holds the 2^n amplitudes of the state. A circuit
 	// with noise channels runs as quantum trajectories, once per shot:
@@ -75,15 +76,18 @@ const densityShotFactor = 3
 
 // Method returns the method Run(ctx, c, opts) uses, and when opts.Method
 // is MethodAuto, why in a few words (for metadata.methodReason). MethodAuto
-// runs a circuit without noise channels on the state vector as it always
-// has; a noisy one on the density matrix when the density-matrix method
-// can run it, it has at most AutoDensityMaxQubits qubits, ρ fits
-// opts.Limits and there are at least 3·2^n shots (fewer trajectories cost
-// less than ρ), and by trajectories on the state vector otherwise.
+// runs a circuit whose gates are all Clifford and whose channels are all
+// Pauli channels on the stabilizer ("all gates Clifford"), as decisions.md
+// says, whatever its size; another circuit without noise channels on the
+// state vector as it always has; a noisy one on the density matrix when
+// the density-matrix method can run it, it has at most
+// AutoDensityMaxQubits qubits, ρ fits opts.Limits and there are at least
+// 3·2^n shots (fewer trajectories cost less than ρ), and by trajectories
+// on the state vector otherwise.
 //
 // The error wraps ErrMethod: a method not implemented, or the density
-// matrix asked for a circuit it cannot run (saying why). Limits are
-// Run's to check.
+// matrix or the stabilizer asked for a circuit it cannot run (saying why:
+// "gate t at 7:1 is not a Clifford gate"). Limits are Run's to check.
 func (c *Circuit) Method(opts Options) (m Method, reason string, err error) {
 	c, noisyEnd, err := withNoise(context.Background(), c, opts) // never cancelled
 	if err != nil {

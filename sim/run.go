@@ -73,9 +73,10 @@ type Result struct {
 	// what is left.
 	Work int64
 	// Method is the method the run used: MethodStateVector (with quantum
-	// trajectories when the circuit has noise, and PerShot) or
-	// MethodDensityMatrix. MethodReason says in a few words why, when
-	// Options.Method was MethodAuto.
+	// trajectories when the circuit has noise, and PerShot),
+	// MethodDensityMatrix or MethodStabilizer (PerShot with classical
+	// control, else Pauli frames). MethodReason says in a few words why,
+	// when Options.Method was MethodAuto.
 	Method       Method
 	MethodReason string
 }
