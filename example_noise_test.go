@@ -61,6 +61,6 @@ func ExampleDevice_noise() {
 	fmt.Println("counts:", res.ResultData.MeasurementCounts)
 	// Output:
 	// noise models: [ideal noisy]
-	// model: noisy method: densitymatrix
-	// counts: map[00:453 01:51 10:43 11:453]
+	// model: noisy method: stabilizer
+	// counts: map[00:451 01:65 10:60 11:424]
 }

@@ -68,5 +68,5 @@ c = measure q;`
 	// Output:
 	// created: INITIALIZING
 	// status: COMPLETED
-	// counts: map[00:501 11:499]
+	// counts: map[00:518 11:482]
 }

@@ -245,11 +245,12 @@ func TestWorkBound(t *testing.T) {
 			t.Errorf("statusMsg %q does not say %q", *j.StatusMsg, want)
 		}
 	}
-	// Sampled, the same bound refuses a run before it starts.
-	wide := "OPENQASM 3.0;\ninclude \"stdgates.inc\";\nqubit[20] q;\nfor int i in [0:99] { h q; }\n"
+	// Sampled, the same bound refuses a run before it starts (rx, not
+	// Clifford: on the state vector).
+	wide := "OPENQASM 3.0;\ninclude \"stdgates.inc\";\nqubit[20] q;\nfor int i in [0:99] { rx(0.5) q; }\n"
 	j = quantumtest.WaitForJob(t, svc, u, create(t, svc, u, request(flagship, "qasm3", wide, 1)).JobQRN)
 	if j.Status != quantum.StatusFailed || j.StatusMsg == nil || !strings.Contains(*j.StatusMsg, "work limit exceeded") {
-		t.Fatalf("a circuit of 100 layers of H on 20 qubits under a bound of 5·10^6: %+v", j)
+		t.Fatalf("a circuit of 100 layers of rx on 20 qubits under a bound of 5·10^6: %+v", j)
 	}
 }
 

@@ -58,5 +58,5 @@ c = measure q;`},
 	fmt.Println("00:", counts["00"], "11:", counts["11"])
 	// Output:
 	// status: COMPLETED
-	// 00: 501 11: 499
+	// 00: 518 11: 482
 }

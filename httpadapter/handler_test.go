@@ -396,8 +396,10 @@ func TestJobErrors(t *testing.T) {
 
 func TestCancelAndUnfinishedJobs(t *testing.T) {
 	e := newEnv(t)
-	// 22 qubits and per-shot execution keep the job busy long enough.
-	long := "OPENQASM 3.0;\ninclude \"stdgates.inc\";\nqubit[22] q;\nbit[1] c;\nfor int i in [0:21] { h q[i]; }\nc[0] = measure q[0];\nreset q[0];\nh q[1];\n"
+	// 22 qubits and per-shot execution on the state vector keep the job
+	// busy long enough (rx: not Clifford, else the stabilizer runs it in
+	// milliseconds).
+	long := "OPENQASM 3.0;\ninclude \"stdgates.inc\";\nqubit[22] q;\nbit[1] c;\nfor int i in [0:21] { rx(0.5) q[i]; }\nc[0] = measure q[0];\nreset q[0];\nrx(0.5) q[1];\n"
 	body := map[string]any{"program": map[string]any{"format": "qasm3", "data": long}, "shots": 100000, "deviceQrn": device}
 	qrn := e.create(aliceKey, body)
 

@@ -160,7 +160,7 @@ func BenchmarkPerShot18(b *testing.B) {
 	}
 	c.Measure(0, 0).Reset(0).Apply(stdGate("h", nil, 0))
 	for b.Loop() {
-		if _, err := sim.Run(context.Background(), c, sim.Options{Shots: 100, Seed: seed(3)}); err != nil {
+		if _, err := sim.Run(context.Background(), c, sim.Options{Shots: 100, Seed: seed(3), Method: sim.MethodStateVector}); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -70,28 +70,28 @@ func BenchmarkCancelLatency(b *testing.B) {
 	b.Run("per-shot-loop", func(b *testing.B) {
 		c := coinFlips(10, 10)
 		measureCancel(b, "shots", func(ctx context.Context) error {
-			_, err := sim.Run(ctx, c, sim.Options{Shots: 10_000_000})
+			_, err := sim.Run(ctx, c, sim.Options{Shots: 10_000_000, Method: sim.MethodStateVector})
 			return err
 		})
 	})
 	b.Run("per-shot-loop-20-qubits", func(b *testing.B) {
 		c := hadamards(20, 21, true)
 		measureCancel(b, "shots", func(ctx context.Context) error {
-			_, err := sim.Run(ctx, c, sim.Options{Shots: 1000})
+			_, err := sim.Run(ctx, c, sim.Options{Shots: 1000, Method: sim.MethodStateVector})
 			return err
 		})
 	})
 	b.Run("sample-24-qubits-50M-shots", func(b *testing.B) {
 		c := hadamards(24, 24, false)
 		measureCancel(b, "sample", func(ctx context.Context) error {
-			_, err := sim.Run(ctx, c, sim.Options{Shots: 50_000_000})
+			_, err := sim.Run(ctx, c, sim.Options{Shots: 50_000_000, Method: sim.MethodStateVector})
 			return err
 		})
 	})
 	b.Run("count-1M-outcomes", func(b *testing.B) {
 		c := hadamards(22, 22, false)
 		measureCancel(b, "count", func(ctx context.Context) error {
-			_, err := sim.Run(ctx, c, sim.Options{Shots: 3_000_000, Seed: seed(rand.Uint64())})
+			_, err := sim.Run(ctx, c, sim.Options{Shots: 3_000_000, Seed: seed(rand.Uint64()), Method: sim.MethodStateVector})
 			return err
 		})
 	})

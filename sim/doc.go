@@ -34,15 +34,22 @@
 //     probability on the shot's state (a Pauli channel with fixed
 //     probabilities, without reading the state). It runs everything,
 //     mid-circuit measurement and classical control included.
-//   - [MethodAuto], the default, takes the density matrix for a noisy
-//     circuit it can run, small enough and with enough shots to pay for it
-//     (see [Circuit.Method]), trajectories for other noisy circuits, and
-//     the state vector as before for circuits without noise.
+//   - [MethodStabilizer] holds a stabilizer tableau, O(n²) bits, and runs
+//     circuits whose gates are all Clifford (judged by their matrices, one
+//     at a time as written) and whose channels are all Pauli channels, on
+//     up to [MaxStabilizerQubits] qubits. Without classical control it
+//     runs the tableau once for a reference sample and samples the shots
+//     as Pauli frames, 64 to a word; with it, the tableau once per shot.
+//   - [MethodAuto], the default, takes the stabilizer for a circuit of
+//     Clifford gates and Pauli channels (decisions.md), else the density
+//     matrix for a noisy circuit it can run, small enough and with enough
+//     shots to pay for it (see [Circuit.Method]), trajectories for other
+//     noisy circuits, and the state vector for circuits without noise.
 //
 // Either way every shot is an independent sample of the density matrix's
 // distribution, reproducible with Options.Seed. A channel that is a Pauli
-// channel says so with its probabilities ([Channel.PauliProbabilities]),
-// for a stabilizer method to come.
+// channel says so with its probabilities ([Channel.PauliProbabilities]):
+// the stabilizer draws a Pauli from them for each shot.
 //
 // Run takes circuits from clients and assumes nothing good of them: every
 // phase (validation, fusion, gates, channels, shots, sampling, counting) is

@@ -102,5 +102,5 @@ func ExampleNoiseOp() {
 	// P(01) = 0.0053
 	// P(10) = 0.0053
 	// P(11) = 0.4947
-	// densitymatrix - noise on 2 qubits: the density matrix fits the memory budget
+	// stabilizer - all gates Clifford
 }

@@ -50,7 +50,11 @@ const fixedBytes = 64 << 10
 // math.MaxInt64 for a circuit no state can hold (Run refuses it).
 func MemoryNeed(c *Circuit, opts Options) int64 {
 	n := c.NumQubits
-	if n < 0 || n > max(hardMaxQubits, MaxSparseQubits) || c.NumClbits < 0 || c.NumClbits > MaxClbits {
+	maxQubits := max(hardMaxQubits, MaxSparseQubits)
+	if opts.Method == MethodAuto || opts.Method == MethodStabilizer {
+		maxQubits = max(maxQubits, MaxStabilizerQubits)
+	}
+	if n < 0 || n > maxQubits || c.NumClbits < 0 || c.NumClbits > MaxClbits {
 		return math.MaxInt64
 	}
 	if opts.Noise != nil {
@@ -69,7 +73,11 @@ func memoryNeed(c *Circuit, opts Options, noisyEnd bool) int64 {
 	n := c.NumQubits
 	sh, _ := analyse(context.Background(), c) // never cancelled
 	sh.noise = sh.noise || noisyEnd
+	_ = sh.judge(context.Background(), c, opts, &cliffordJudge{}) // never cancelled
 	m, _, err := chooseMethod(c, sh, opts)
+	if err == nil && m == MethodStabilizer {
+		return stabilizerNeed(c, sh, opts)
+	}
 	if err == nil && m == MethodSparse {
 		return sparseNeed(c, sh, opts)
 	}

@@ -54,6 +54,7 @@ func TestMemoryNeedBoundsRun(t *testing.T) {
 				t.Fatalf("PerShot() = %v, want %v", got, tc.perShot)
 			}
 			tc.opts.Seed = seed(4)
+			tc.opts.Method = sim.MethodStateVector // these Clifford circuits would run on the stabilizer
 			need := sim.MemoryNeed(tc.c, tc.opts)
 			var res *sim.Result
 			used := allocated(t, func() {
@@ -93,10 +94,12 @@ func TestMemoryNeedExtremes(t *testing.T) {
 		opts sim.Options
 		want int64 // 0: any value in (0, MaxInt64]
 	}{
-		{"too many qubits", &sim.Circuit{NumQubits: 1000}, sim.Options{Shots: 1}, math.MaxInt64},
+		{"too many qubits", &sim.Circuit{NumQubits: 1000}, sim.Options{Shots: 1, Method: sim.MethodStateVector}, math.MaxInt64},
+		{"a stabilizer of 1000 qubits", &sim.Circuit{NumQubits: 1000}, sim.Options{Shots: 1}, 0},
+		{"too many for the stabilizer", &sim.Circuit{NumQubits: sim.MaxStabilizerQubits + 1}, sim.Options{Shots: 1}, math.MaxInt64},
 		{"negative qubits", &sim.Circuit{NumQubits: -1}, sim.Options{Shots: 1}, math.MaxInt64},
 		{"too many bits", &sim.Circuit{NumQubits: 1, NumClbits: sim.MaxClbits + 1}, sim.Options{Shots: 1}, math.MaxInt64},
-		{"58 qubits per shot", perShot(58, 1), sim.Options{Shots: 1}, math.MaxInt64},
+		{"58 qubits per shot", perShot(58, 1), sim.Options{Shots: 1, Method: sim.MethodStateVector}, math.MaxInt64},
 		{"shots at the limit of int", perShot(2, 65536), sim.Options{Shots: math.MaxInt}, 0},
 		{"negative shots", perShot(2, 2), sim.Options{Shots: -5}, 0},
 		{"every option at its extreme", perShot(20, sim.MaxClbits), sim.Options{Shots: math.MaxInt, MaxResultBytes: math.MaxInt64,

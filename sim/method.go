@@ -13,8 +13,9 @@ import (
 type Method uint8
 
 const (
-	// MethodAuto lets Run choose (see Circuit.Method): the density matrix
-	// for a small noisy circuit it can run, the state vector otherwise.
+	// MethodAuto lets Run choose (see Circuit.Method): the stabilizer for
+	// Clifford gates and Pauli channels, the density matrix for another
+	// small noisy circuit it can run, the state vector otherwise.
 	MethodAuto Method = iota
 	// MethodStateVector holds the 2^n amplitudes of the state. A circuit
 	// with noise channels runs as quantum trajectories, once per shot:
@@ -26,7 +27,11 @@ const (
 	// whose measurements are all terminal (resets are channels and may
 	// stand anywhere before them); others need MethodStateVector.
 	MethodDensityMatrix
-	// MethodStabilizer is not implemented yet.
+	// MethodStabilizer holds the state as a stabilizer tableau, O(n²)
+	// bits (stabilizer.go): it runs circuits whose gates are all Clifford
+	// and whose channels are all Pauli channels, on up to
+	// MaxStabilizerQubits qubits, and samples shots without classical
+	// control as Pauli frames, 64 to a word.
 	MethodStabilizer
 	// MethodSparse keeps only the nonzero amplitudes (sparse.go), for
 	// up to MaxSparseQubits qubits whose state stays sparse; MethodAuto
@@ -86,18 +91,21 @@ func trajectoryShots(c *Circuit, sh shape, shots int) int {
 
 // Method returns the method Run(ctx, c, opts) uses, and when opts.Method
 // is MethodAuto, why in a few words (for metadata.methodReason). MethodAuto
-// runs a circuit without noise channels on the state vector as it always
-// has; a noisy one on the density matrix when the density-matrix method
-// can run it, it has at most AutoDensityMaxQubits qubits, ρ fits
-// opts.Limits and there are at least 3·2^n trajectories to run (fewer cost
-// less than ρ): a trajectory a shot, or when shots are grouped by the
-// errors they draw (Pauli channels, terminal measurements) about one for
-// each shot that draws any; by trajectories on the state vector
-// otherwise.
+// runs a circuit whose gates are all Clifford and whose channels are all
+// Pauli channels on the stabilizer ("all gates Clifford"), as decisions.md
+// says, whatever its size; another whose state vector does not fit
+// opts.Limits on the sparse method; another without noise channels on the
+// state vector as it always has; a noisy one on the density matrix when
+// the density-matrix method can run it, it has at most
+// AutoDensityMaxQubits qubits, ρ fits opts.Limits and there are at least
+// 3·2^n trajectories to run (fewer cost less than ρ): a trajectory a shot,
+// or when shots are grouped by the errors they draw (Pauli channels,
+// terminal measurements) about one for each shot that draws any; by
+// trajectories on the state vector otherwise.
 //
 // The error wraps ErrMethod: a method not implemented, or the density
-// matrix asked for a circuit it cannot run (saying why). Limits are
-// Run's to check.
+// matrix or the stabilizer asked for a circuit it cannot run (saying why:
+// "gate t at 7:1 is not a Clifford gate"). Limits are Run's to check.
 func (c *Circuit) Method(opts Options) (m Method, reason string, err error) {
 	c, noisyEnd, err := withNoise(context.Background(), c, opts) // never cancelled
 	if err != nil {
@@ -105,7 +113,47 @@ func (c *Circuit) Method(opts Options) (m Method, reason string, err error) {
 	}
 	sh, _ := analyse(context.Background(), c)
 	sh.noise = sh.noise || noisyEnd
+	if err := sh.judge(context.Background(), c, opts, &cliffordJudge{}); err != nil {
+		return 0, "", err
+	}
 	return chooseMethod(c, sh, opts)
+}
+
+// check fails for a method Run does not know or cannot run at all.
+func (m Method) check() error {
+	switch m {
+	case MethodAuto, MethodStateVector, MethodDensityMatrix, MethodStabilizer, MethodSparse:
+		return nil
+	}
+	return fmt.Errorf("%w: unknown method %d", ErrMethod, uint8(m))
+}
+
+// checkMethod checks n qubits against the limits of method m.
+func (o Options) checkMethod(m Method, n int) error {
+	switch m {
+	case MethodStabilizer:
+		if o.Precision > Single {
+			return fmt.Errorf("%w: unknown precision %d", ErrInvalidCircuit, o.Precision)
+		}
+		return o.Limits.checkStabilizer(n)
+	case MethodDensityMatrix:
+		return o.Limits.checkDensity(n, o.Precision)
+	case MethodSparse:
+		return o.Limits.checkSparse(n, o.Precision)
+	}
+	return o.Limits.CheckPrecision(n, o.Precision)
+}
+
+// checkAnyMethod checks n qubits against the limits of the method
+// o.Method names, or for auto those of the state vector or, past them,
+// the stabilizer's or the sparse method's: the widest it may choose. checkMethod checks the
+// method chosen.
+func (o Options) checkAnyMethod(n int) error {
+	err := o.checkMethod(o.Method, n)
+	if err != nil && o.Method == MethodAuto && (n <= o.Limits.stabilizerMaxQubits() && o.Precision <= Single || o.Limits.checkSparse(n, o.Precision) == nil) {
+		return nil
+	}
+	return err
 }
 
 func chooseMethod(c *Circuit, sh shape, opts Options) (Method, string, error) {
@@ -121,12 +169,22 @@ func chooseMethod(c *Circuit, sh shape, opts Options) (Method, string, error) {
 	case MethodSparse:
 		return MethodSparse, "", nil
 	case MethodStabilizer:
-		return 0, "", fmt.Errorf("%w: the %s method is not implemented yet; auto, statevector, densitymatrix and sparse are", ErrMethod, opts.Method)
+		if !sh.judged {
+			return 0, "", fmt.Errorf("%w: the circuit was not judged for the stabilizer method", ErrMethod)
+		}
+		if sh.stabilizerBlock != "" {
+			return 0, "", fmt.Errorf("%w: stabilizer runs Clifford gates and Pauli channels only: %s", ErrMethod, sh.stabilizerBlock)
+		}
+		return MethodStabilizer, "", nil
 	case MethodAuto:
 	default:
-		return 0, "", fmt.Errorf("%w: unknown method %d", ErrMethod, uint8(opts.Method))
+		if err := opts.Method.check(); err != nil {
+			return 0, "", err
+		}
 	}
 	switch {
+	case sh.judged && sh.stabilizerBlock == "":
+		return MethodStabilizer, "all gates Clifford", nil
 	case opts.Limits.CheckPrecision(n, opts.Precision) != nil && opts.Limits.checkSparse(n, opts.Precision) == nil:
 		return MethodSparse, fmt.Sprintf("%d qubits: over what a state vector within the limits holds, so sparse", n), nil
 	case !sh.noise:

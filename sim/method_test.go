@@ -58,14 +58,22 @@ func TestAutoMethod(t *testing.T) {
 	// errors they draw, so only those that draw one count.
 	damp := must(t)(sim.AmplitudeDamping(0.1))
 	dep := must(t)(sim.Depolarizing(0.1))
+	// ry(0.3) is not Clifford: these circuits are not for the stabilizer.
 	noisyWith := func(ch *sim.Channel, n int) *sim.Circuit {
 		c := &sim.Circuit{NumQubits: n}
 		for q := range n {
-			c.Apply(stdGate("h", nil, q)).Append(sim.NoiseOp(ch, q))
+			c.Apply(stdGate("ry", []float64{0.3}, q)).Append(sim.NoiseOp(ch, q))
 		}
 		return c
 	}
 	noisy := func(n int) *sim.Circuit { return noisyWith(damp, n) }
+	notClifford := func(c *sim.Circuit) *sim.Circuit {
+		return &sim.Circuit{NumQubits: c.NumQubits, NumClbits: c.NumClbits, Ops: append([]sim.Op{sim.GateOp(stdGate("t", nil, 0))}, c.Ops...)}
+	}
+	cliffordNoisy := &sim.Circuit{NumQubits: 3}
+	for q := range 3 {
+		cliffordNoisy.Apply(stdGate("h", nil, q)).Append(sim.NoiseOp(dep, q))
+	}
 	midCircuit := noisy(2)
 	midCircuit.NumClbits = 1
 	midCircuit.Measure(0, 0).Apply(stdGate("x", nil, 0))
@@ -83,8 +91,11 @@ func TestAutoMethod(t *testing.T) {
 		want   sim.Method
 		reason string
 	}{
-		{"no noise", hadamards(5, 5, false), 10, sim.Limits{}, sim.MethodStateVector, "no noise"},
-		{"no noise, per shot", hadamards(5, 5, true), 10, sim.Limits{}, sim.MethodStateVector, "no noise"},
+		{"Clifford", hadamards(5, 5, false), 10, sim.Limits{}, sim.MethodStabilizer, "all gates Clifford"},
+		{"Clifford, per shot", hadamards(5, 5, true), 10, sim.Limits{}, sim.MethodStabilizer, "all gates Clifford"},
+		{"Clifford and Pauli noise", cliffordNoisy, 1000, sim.Limits{}, sim.MethodStabilizer, "all gates Clifford"},
+		{"no noise", notClifford(hadamards(5, 5, false)), 10, sim.Limits{}, sim.MethodStateVector, "no noise"},
+		{"no noise, per shot", notClifford(hadamards(5, 5, true)), 10, sim.Limits{}, sim.MethodStateVector, "no noise"},
 		{"small and noisy", noisy(3), 1000, sim.Limits{}, sim.MethodDensityMatrix, "noise on 3 qubits: the density matrix fits the memory budget"},
 		{"3·2^n shots", noisy(3), 24, sim.Limits{}, sim.MethodDensityMatrix, "density matrix"},
 		{"fewer", noisy(3), 23, sim.Limits{}, sim.MethodStateVector, "noise on 3 qubits, 23 shots: quantum trajectories cost less than a density matrix"},
@@ -113,7 +124,7 @@ func TestAutoMethod(t *testing.T) {
 			if r.Method != m || r.MethodReason != reason {
 				t.Fatalf("ran as %s (%q), Method said %s (%q)", r.Method, r.MethodReason, m, reason)
 			}
-			if perShot := tc.c.PerShot(); r.PerShot != (perShot && m == sim.MethodStateVector) {
+			if perShot := tc.c.PerShot(); m != sim.MethodStabilizer && r.PerShot != (perShot && m == sim.MethodStateVector) {
 				t.Fatalf("PerShot() = %v on the state vector, the run on %s says %v", perShot, m, r.PerShot)
 			}
 		})
@@ -133,6 +144,8 @@ func TestMethodRefusals(t *testing.T) {
 	resetAfter.Measure(0, 0).Reset(0)
 	small := &sim.Circuit{NumQubits: 10}
 	small.Append(sim.NoiseOp(dep, 9))
+	tGate := &sim.Circuit{NumQubits: 2}
+	tGate.Apply(stdGate("h", nil, 0)).Apply(stdGate("t", nil, 1))
 
 	tests := []struct {
 		name   string
@@ -144,7 +157,7 @@ func TestMethodRefusals(t *testing.T) {
 		{"measured, then noise", mid, sim.Options{Method: sim.MethodDensityMatrix}, sim.ErrMethod, "operation 2 (noise) acts on qubit 0 after its measurement"},
 		{"classical control", jump, sim.Options{Method: sim.MethodDensityMatrix}, sim.ErrMethod, "operation 0 (jump) is classical control; statevector runs it"},
 		{"reset after a measurement", resetAfter, sim.Options{Method: sim.MethodDensityMatrix}, sim.ErrMethod, "operation 1 (reset) acts on qubit 0 after its measurement"},
-		{"stabilizer", small, sim.Options{Method: sim.MethodStabilizer}, sim.ErrMethod, "the stabilizer method is not implemented yet"},
+		{"stabilizer", tGate, sim.Options{Method: sim.MethodStabilizer}, sim.ErrMethod, "gate t (operation 1) is not a Clifford gate"},
 		{"unknown", small, sim.Options{Method: 42}, sim.ErrMethod, "unknown method 42"},
 		{"ρ over the budget", small, sim.Options{Method: sim.MethodDensityMatrix, Limits: sim.Limits{MemoryBudget: 1 << 20}}, sim.ErrMemoryBudget, "the density matrix of 10 qubits needs 16.02 MiB, the budget is 1 MiB"},
 		{"over MaxQubits", small, sim.Options{Method: sim.MethodDensityMatrix, Limits: sim.Limits{MaxQubits: 9}}, sim.ErrTooManyQubits, "10 qubits requested, the limit is 9"},

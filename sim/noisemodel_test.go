@@ -298,7 +298,7 @@ func TestMemoryNeedWithNoise(t *testing.T) {
 	ch := must(t)
 	c := &sim.Circuit{NumQubits: 10}
 	for i := range 1000 {
-		c.ApplyStd("h", nil, i%10)
+		c.ApplyStd("rx", []float64{0.5}, i%10) // not Clifford: not for the stabilizer
 	}
 	model := &sim.NoiseModel{Rules: []sim.NoiseRule{{Channel: ch(sim.Depolarizing(0.01))}}}
 	applied, err := model.Apply(context.Background(), c)

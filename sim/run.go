@@ -73,9 +73,10 @@ type Result struct {
 	// what is left.
 	Work int64
 	// Method is the method the run used: MethodStateVector (with quantum
-	// trajectories when the circuit has noise, and PerShot) or
-	// MethodDensityMatrix. MethodReason says in a few words why, when
-	// Options.Method was MethodAuto.
+	// trajectories when the circuit has noise, and PerShot),
+	// MethodDensityMatrix or MethodStabilizer (PerShot with classical
+	// control, else Pauli frames). MethodReason says in a few words why,
+	// when Options.Method was MethodAuto.
 	Method       Method
 	MethodReason string
 }
@@ -114,6 +115,12 @@ type shape struct {
 	// circuit (classical control, a mid-circuit measurement), "" when it
 	// can: unlike sampling, it applies resets.
 	densityBlock string
+	// judged: stabilizerBlock was worked out (only for the methods that
+	// need it, auto and stabilizer: judging every gate costs a little).
+	// stabilizerBlock says why the stabilizer method cannot run the
+	// circuit (a gate not Clifford, a channel not Pauli), "" when it can.
+	judged          bool
+	stabilizerBlock string
 }
 
 // opWhere names operation i for a message: where the front end read it
@@ -395,22 +402,16 @@ func Run(ctx context.Context, c *Circuit, opts Options) (*Result, error) {
 	if opts.Shots < 1 {
 		return nil, fmt.Errorf("%w: shots must be at least 1, got %d", ErrInvalidCircuit, opts.Shots)
 	}
-	if _, _, err := chooseMethod(c, shape{}, opts); err != nil {
+	if err := opts.Method.check(); err != nil {
 		return nil, err // an unknown method, or one not implemented
 	}
 	c, noisyEnd, err := withNoise(ctx, c, opts)
 	if err != nil {
 		return nil, err
 	}
-	check := opts.Limits.CheckPrecision
-	switch {
-	case opts.Method == MethodDensityMatrix:
-		check = opts.Limits.checkDensity
-	case opts.Method == MethodSparse,
-		opts.Method == MethodAuto && check(c.NumQubits, opts.Precision) != nil && opts.Limits.checkSparse(c.NumQubits, opts.Precision) == nil:
-		check = opts.Limits.checkSparse // auto chooses sparse
-	}
-	if err := check(c.NumQubits, opts.Precision); err != nil {
+	// The limits of the widest method opts allow, before anything grows
+	// with the circuit; those of the method chosen once it is.
+	if err := opts.checkAnyMethod(c.NumQubits); err != nil {
 		return nil, err
 	}
 	if err := c.validate(ctx); err != nil {
@@ -441,8 +442,15 @@ func Run(ctx context.Context, c *Circuit, opts Options) (*Result, error) {
 		return nil, err
 	}
 	sh.noise = sh.noise || noisyEnd
+	var judge cliffordJudge
+	if err := sh.judge(ctx, c, opts, &judge); err != nil {
+		return nil, err
+	}
 	method, reason, err := chooseMethod(c, sh, opts)
 	if err != nil {
+		return nil, err
+	}
+	if err := opts.checkMethod(method, c.NumQubits); err != nil {
 		return nil, err
 	}
 	res := &Result{Seed: seed, Method: method, MethodReason: reason}
@@ -450,6 +458,18 @@ func Run(ctx context.Context, c *Circuit, opts Options) (*Result, error) {
 	if method == MethodSparse {
 		res.PerShot = sh.perShot()
 		if res.Counts, err = runSparse(ctx, c, sh, extra, opts, src, k, lim, &budget); err != nil {
+			return nil, err
+		}
+		res.Work = budget.total - budget.left
+		return res, nil
+	}
+	if method == MethodStabilizer {
+		p, err := prepareStabilizer(ctx, c, extra, sh, &judge)
+		if err != nil {
+			return nil, err
+		}
+		res.Counts, res.PerShot, err = runStabilizer(ctx, p, opts.Shots, rand.New(src), &budget, k, lim)
+		if err != nil {
 			return nil, err
 		}
 		res.Work = budget.total - budget.left

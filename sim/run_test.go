@@ -176,7 +176,7 @@ func TestTeleportation(t *testing.T) {
 func TestReset(t *testing.T) {
 	c := &sim.Circuit{NumQubits: 2, NumClbits: 2}
 	c.Apply(gate(t, "h", nil, 0)).Apply(gate(t, "cx", nil, 0, 1)).Reset(0).Measure(0, 0).Measure(1, 1)
-	r := run(t, c, sim.Options{Shots: 4000, Seed: seed(5)})
+	r := run(t, c, sim.Options{Shots: 4000, Seed: seed(5), Method: sim.MethodStateVector}) // auto: the stabilizer
 	if !r.PerShot {
 		t.Fatal("reset did not run per shot")
 	}

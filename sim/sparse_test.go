@@ -140,7 +140,7 @@ func TestSparseGHZ64(t *testing.T) {
 func TestSparseOverBudget(t *testing.T) {
 	c := &sim.Circuit{NumQubits: 40}
 	for q := range 40 {
-		c.ApplyStd("h", nil, q)
+		c.ApplyStd("ry", []float64{0.3}, q) // not Clifford: not for the stabilizer
 	}
 	lim := sim.Limits{MaxQubits: 40, MemoryBudget: 1 << 20}
 	_, err := sim.Run(context.Background(), c, sim.Options{Shots: 1, Limits: lim})

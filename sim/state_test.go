@@ -259,8 +259,9 @@ func TestStateErrors(t *testing.T) {
 				t.Fatalf("NewState(%d) = %v, want %v", tc.n, err, tc.want)
 			}
 			c := &sim.Circuit{NumQubits: tc.n}
-			// On the state vector: auto would take the sparse method where
-			// the state vector does not fit (sparse_test.go).
+			// On the state vector: auto would take the stabilizer (the
+			// circuit has no gates, so it is Clifford) or the sparse method
+			// where the state vector does not fit.
 			if _, err := sim.Run(context.Background(), c, sim.Options{Shots: 1, Limits: tc.lim, Method: sim.MethodStateVector}); !errors.Is(err, tc.want) {
 				t.Fatalf("Run on %d qubits = %v, want %v", tc.n, err, tc.want)
 			}

@@ -59,6 +59,7 @@ func TestMaxWork(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			tc.opts.Seed = seed(3)
+			tc.opts.Method = sim.MethodStateVector // Clifford circuits: auto would take the stabilizer
 			_, err := sim.Run(context.Background(), tc.c, tc.opts)
 			switch {
 			case tc.wantErr == "":
@@ -90,7 +91,7 @@ func TestWorkBoundsLoopsOnLargeStates(t *testing.T) {
 	c.Measure(n-1, 0)                                  // 2
 	c.Append(sim.JumpOp(1).WithIf(sim.BitIs(0, true))) // 3
 	start := time.Now()
-	_, err := sim.Run(context.Background(), c, sim.Options{Shots: 1, Seed: seed(1), MaxWork: 200 * 3 << n})
+	_, err := sim.Run(context.Background(), c, sim.Options{Shots: 1, Seed: seed(1), MaxWork: 200 * 3 << n, Method: sim.MethodStateVector})
 	if !errors.Is(err, sim.ErrWorkLimit) {
 		t.Fatalf("got %v, want ErrWorkLimit", err)
 	}
@@ -102,7 +103,7 @@ func TestWorkBoundsLoopsOnLargeStates(t *testing.T) {
 func TestSampledWorkIsRefusedUpFront(t *testing.T) {
 	var phases []string
 	remove := sim.SetTestHook(func(phase string) { phases = append(phases, phase) })
-	_, err := sim.Run(context.Background(), hadamards(12, 12, false), sim.Options{Shots: 10, MaxWork: 1 << 12})
+	_, err := sim.Run(context.Background(), hadamards(12, 12, false), sim.Options{Shots: 10, MaxWork: 1 << 12, Method: sim.MethodStateVector})
 	remove()
 	if !errors.Is(err, sim.ErrWorkLimit) {
 		t.Fatalf("got %v, want ErrWorkLimit", err)

@@ -12,7 +12,7 @@ func TestRunPrintsBellCounts(t *testing.T) {
 	if err := run(t.Context(), &out); err != nil {
 		t.Fatal(err)
 	}
-	if want := "00 501\n11 499\n"; out.String() != want {
+	if want := "00 518\n11 482\n"; out.String() != want {
 		t.Fatalf("run printed %q, want %q", out.String(), want)
 	}
 }

@@ -170,8 +170,9 @@ func TestSession(t *testing.T) {
 		}
 	}
 
-	// A long job, cancelled while it runs or waits.
-	long := "OPENQASM 3.0;\ninclude \"stdgates.inc\";\nqubit[20] q;\nbit c;\nfor int i in [0:19] { h q[i]; }\nc = measure q[0];\nreset q[0];\nh q[0];\n"
+	// A long job, cancelled while it runs or waits (rx: not Clifford, on
+	// the state vector).
+	long := "OPENQASM 3.0;\ninclude \"stdgates.inc\";\nqubit[20] q;\nbit c;\nfor int i in [0:19] { rx(0.5) q[i]; }\nc = measure q[0];\nreset q[0];\nrx(0.5) q[0];\n"
 	jl := alice.submit("qasm3", long, 1000000)
 	d := alice.ok("POST", "/api/v1/jobs/"+jl+"/cancel", nil, http.StatusAccepted)
 	if d["status"] != "CANCELLING" {

@@ -218,10 +218,11 @@ func testBatchFailsNamingCircuit(t *testing.T, target Target) {
 // for each circuit: circuits that each fit fail together, naming the
 // circuit that would pass it.
 func testBatchWorkBound(t *testing.T, target Target) {
-	// A 10-qubit circuit of 10 H gates and 1,000 sampled shots is about
-	// 14,000 units; 50,000 hold three of them, not ten.
+	// A 10-qubit circuit of 10 rx gates (not Clifford: the state vector)
+	// and 1,000 sampled shots is about 14,000 units; 50,000 hold three of
+	// them, not ten.
 	e := open(t, target, quantum.WithMaxWork(50_000))
-	h10 := quantum.Program{Format: "qasm3", Data: "OPENQASM 3.0;\ninclude \"stdgates.inc\";\nqubit[10] q;\nbit[10] c;\nh q;\nc = measure q;\n"}
+	h10 := quantum.Program{Format: "qasm3", Data: "OPENQASM 3.0;\ninclude \"stdgates.inc\";\nqubit[10] q;\nbit[10] c;\nrx(0.5) q;\nc = measure q;\n"}
 	one := e.wait(e.alice, e.create(e.alice, quantum.JobRequest{DeviceQRN: flagship, Shots: 1000, Program: &h10}).JobQRN)
 	if one.Status != quantum.StatusCompleted {
 		t.Fatalf("one circuit: %s: %s", one.Status, quantumtest.StatusMsg(one))

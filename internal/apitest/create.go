@@ -72,7 +72,7 @@ func testCreateCompletes(t *testing.T, target Target) {
 	}
 	want = ended(t, want, done, quantum.StatusCompleted, map[string]any{
 		"node": node, "seed": int64(42), "executionPath": "sampled", "numQubits": int64(2), "simulationMs": ms, "precision": "double",
-		"method": "statevector", "methodReason": "no noise: the state vector",
+		"method": "stabilizer", "methodReason": "all gates Clifford", // a Bell pair is Clifford
 	})
 	wantEqual(t, "job from Wait", done, want)
 	wantEqual(t, "job from GetJob after Wait", e.get(e.alice, created.JobQRN), want)
