@@ -61,6 +61,11 @@ type Device struct {
 	Noise map[string]*sim.NoiseModel `json:"-"`
 	// DefaultNoiseModel is the model of a job that names none; "" is ideal.
 	DefaultNoiseModel string `json:"-"`
+	// Method, when not "", is the one simulation method the device runs
+	// (a runtimeOptions.method name, e.g. "stabilizer" for a Clifford
+	// simulator): a program that method cannot run is refused at create
+	// on program.data, saying why, and a job may ask for no other method.
+	Method string `json:"-"`
 	// MinRunTime is the least a job takes on the device, as a QPU's
 	// shortest task does (its cancel still stops it at once): a job that
 	// ran faster is held until then. Its cost counts the time held.

@@ -397,6 +397,9 @@ func (s *Service) RegisterDevice(d Device, b Backend) error {
 	if err := d.checkTopology(); err != nil {
 		return fmt.Errorf("quantum: device %q: %w", id, err)
 	}
+	if _, err := sim.ParseMethod(d.Method); d.Method != "" && err != nil {
+		return fmt.Errorf("quantum: device %q: method: %w", id, err)
+	}
 	d = d.clone() // the caller's topology and calibration stay theirs
 	if err := d.setUpNoise(); err != nil {
 		return fmt.Errorf("quantum: device %q: %w", id, err)

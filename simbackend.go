@@ -81,7 +81,7 @@ func (b *simBackend) compile(ctx context.Context, t Task, checking bool) (*progr
 	if err != nil {
 		return nil, err
 	}
-	method, err := methodOption(t.RuntimeOptions)
+	method, err := methodOption(t.RuntimeOptions, t.Device)
 	if err != nil {
 		return nil, err
 	}
@@ -135,18 +135,28 @@ func precision(opts map[string]any) (sim.Precision, error) {
 }
 
 // methodOption reads runtimeOptions.method (decisions.md, "Simulation
-// methods"); auto when absent.
-func methodOption(opts map[string]any) (sim.Method, error) {
-	v, ok := opts["method"]
-	if !ok || v == nil {
-		return sim.MethodAuto, nil
+// methods"); auto when absent, or the device's own method (Device.Method),
+// which a job may name too but no other.
+func methodOption(opts map[string]any, d *Device) (sim.Method, error) {
+	var m sim.Method
+	if v, ok := opts["method"]; ok && v != nil {
+		name, _ := v.(string)
+		var err error
+		if m, err = sim.ParseMethod(name); err != nil {
+			return 0, invalid("runtimeOptions.method", "must be one of auto, statevector, densitymatrix, stabilizer, sparse (got %v)", v)
+		}
 	}
-	name, _ := v.(string)
-	m, err := sim.ParseMethod(name)
+	if d == nil || d.Method == "" {
+		return m, nil
+	}
+	own, err := sim.ParseMethod(d.Method)
 	if err != nil {
-		return 0, invalid("runtimeOptions.method", "must be one of auto, statevector, densitymatrix, stabilizer, sparse (got %v)", v)
+		return 0, fmt.Errorf("device %s: method %q: %w", d.QRN, d.Method, err)
 	}
-	return m, nil
+	if m != sim.MethodAuto && m != own {
+		return 0, invalid("runtimeOptions.method", "%s runs the %s method only (got %s)", d.QRN, own, m)
+	}
+	return own, nil
 }
 
 func (b *simBackend) compileFormat(ctx context.Context, t Task, limit int, prec sim.Precision) (*program, error) {
@@ -211,6 +221,12 @@ func (b *simBackend) Check(ctx context.Context, t Task) (Resources, error) {
 	}
 	opts := b.options(t, p, nil)
 	if err := p.checkMethod(opts); err != nil {
+		var e *Error
+		if t.Device.Method != "" && errors.As(err, &e) && len(e.Details) == 1 {
+			// The device's method, not one the job asked for: the program
+			// is at fault.
+			return Resources{}, invalid("program.data", "%s; %s (%s) runs the %s method only", e.Details[0].Message, t.Device.Name, t.Device.QRN, t.Device.Method)
+		}
 		return Resources{}, err
 	}
 	return Resources{Memory: p.memoryNeed(opts)}, nil
@@ -337,6 +353,7 @@ func builtinDevices(now time.Time) []Device {
 		d.Modality = &sparseModality
 		return d
 	}
+	clifford := "stabilizer_simulator"
 	return append([]Device{
 		sparse(common(Device{
 			Name: "QIR Simulator", QRN: "qbraid:qbraid:sim:qir-sv", Vendor: "qbraid", Provider: "qbraid",
@@ -351,6 +368,20 @@ func builtinDevices(now time.Time) []Device {
 			About:   "Amazon Braket state vector simulator",
 			Pricing: Pricing{PerMinute: 7.5},
 		}),
+		func() Device {
+			d := common(Device{
+				Name: "Clifford Simulator", QRN: "qbraid:qbraid:sim:stabilizer", Vendor: "qbraid", Provider: "qbraid",
+				Description: "A free Clifford simulator (ours), running in-process on this service's own stabilizer " +
+					"tableau: up to 10,000 qubits, Clifford gates and Pauli noise only, a million shots in about a second.",
+				About:  "stabilizer tableau simulator, Clifford circuits, error correction, randomized benchmarking",
+				Method: "stabilizer",
+			})
+			d.NumberQubits = sim.MaxStabilizerQubits
+			d.Modality = &clifford
+			// The Pauli channels among the simulators' models.
+			d.NoiseModels = []string{NoiseIdeal, "depolarizing", "phase_damping", "bit_flip", "phase_flip"}
+			return d
+		}(),
 		common(Device{
 			Name: "IonQ Simulator", QRN: "ionq:ionq:sim:simulator", Vendor: "ionq", Provider: "ionq",
 			Description: "A free ideal simulator in the manner of IonQ's cloud simulator, running in-process on " +

@@ -74,6 +74,8 @@ var suite = []struct {
 	{"QPU/MinRunTime", testQPUMinRunTime},
 	{"QPU/Wide", testQPUWide},
 	{"Methods/Sparse64", testSparse64},
+	{"Methods/Stabilizer", testStabilizer},
+	{"Methods/WideDeviceFewQubits", testWideDeviceFewQubits},
 	{"Noise/Models", testNoiseModels},
 	{"Noise/Feedback", testNoiseFeedback},
 	{"Noise/Pragmas", testNoisePragmas},

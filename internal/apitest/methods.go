@@ -70,3 +70,115 @@ attributes #1 = { "irreversible" }
 		})
 	}
 }
+
+const clifford = "qbraid:qbraid:sim:stabilizer"
+
+// ghzQIR is a base-profile GHZ on n qubits, every qubit measured and
+// recorded.
+func ghzQIR(n int) string {
+	var b strings.Builder
+	ptr := func(i int) string {
+		if i == 0 {
+			return "ptr null"
+		}
+		return fmt.Sprintf("ptr inttoptr (i64 %d to ptr)", i)
+	}
+	b.WriteString("define void @main() #0 {\n  call void @__quantum__qis__h__body(ptr null)\n")
+	for i := range n - 1 {
+		fmt.Fprintf(&b, "  call void @__quantum__qis__cnot__body(%s, %s)\n", ptr(i), ptr(i+1))
+	}
+	for i := range n {
+		fmt.Fprintf(&b, "  call void @__quantum__qis__mz__body(%s, %s)\n", ptr(i), ptr(i))
+	}
+	for i := range n {
+		fmt.Fprintf(&b, "  call void @__quantum__rt__result_record_output(%s, ptr null)\n", ptr(i))
+	}
+	fmt.Fprintf(&b, `  ret void
+}
+
+declare void @__quantum__qis__h__body(ptr)
+declare void @__quantum__qis__cnot__body(ptr, ptr)
+declare void @__quantum__qis__mz__body(ptr, ptr writeonly) #1
+declare void @__quantum__rt__result_record_output(ptr, ptr)
+
+attributes #0 = { "entry_point" "qir_profiles"="base_profile" "required_num_qubits"="%d" "required_num_results"="%d" }
+attributes #1 = { "irreversible" }
+`, n, n)
+	return b.String()
+}
+
+// testStabilizer: the Clifford Simulator runs a 1,000-qubit GHZ in
+// OpenQASM (and a 300-qubit one in QIR) on the stabilizer method, only
+// all zeros and all ones; a non-Clifford gate is refused at create naming
+// its line, column and gate, as is another method; nothing is stored.
+func testStabilizer(t *testing.T, target Target) {
+	e := open(t, target)
+	var qasm strings.Builder
+	qasm.WriteString("OPENQASM 3.0;\ninclude \"stdgates.inc\";\nqubit[1000] q;\nbit[1000] c;\nh q[0];\n")
+	for i := range 999 {
+		fmt.Fprintf(&qasm, "cx q[%d], q[%d];\n", i, i+1)
+	}
+	qasm.WriteString("c = measure q;\n")
+	for _, tc := range []struct {
+		p quantum.Program
+		n int
+	}{{quantum.Program{Format: "qasm3", Data: qasm.String()}, 1000}, {quantum.Program{Format: "qir.ll", Data: ghzQIR(300)}, 300}} {
+		t.Run(tc.p.Format, func(t *testing.T) {
+			e := e.with(t)
+			const shots = 100_000
+			done := e.wait(e.alice, e.create(e.alice, quantum.JobRequest{DeviceQRN: clifford, Shots: shots, Program: &tc.p,
+				RuntimeOptions: map[string]any{"seed": 5}}).JobQRN)
+			if done.Status != quantum.StatusCompleted {
+				t.Fatalf("%s: %s", done.Status, quantumtest.StatusMsg(done))
+			}
+			if done.Metadata["method"] != "stabilizer" {
+				t.Fatalf("metadata %v", done.Metadata)
+			}
+			t.Logf("%d qubits, %d shots: simulationMs %v", tc.n, shots, done.Metadata["simulationMs"])
+			res, err := e.alice.GetJobResult(ctx, done.JobQRN)
+			if err != nil {
+				t.Fatal(err)
+			}
+			c := res.ResultData.MeasurementCounts
+			zeros, ones := strings.Repeat("0", tc.n), strings.Repeat("1", tc.n)
+			if len(c) != 2 || c[zeros]+c[ones] != shots || c[zeros] < shots*45/100 || c[ones] < shots*45/100 {
+				t.Fatalf("%d outcomes: all zeros %d, all ones %d", len(c), c[zeros], c[ones])
+			}
+		})
+	}
+	tGate := &quantum.Program{Format: "qasm2", Data: "OPENQASM 2.0;\ninclude \"qelib1.inc\";\nqreg q[2];\ncreg c[2];\nh q[0];\nt q[1];\nmeasure q -> c;\n"}
+	_, err := e.alice.CreateJob(ctx, quantum.JobRequest{DeviceQRN: clifford, Shots: 10, Program: tGate})
+	wantErr(t, "a t gate", err, invalid(field("program.data",
+		"stabilizer runs Clifford gates and Pauli channels only: gate t at 6:1 is not a Clifford gate; Clifford Simulator (qbraid:qbraid:sim:stabilizer) runs the stabilizer method only")))
+	_, err = e.alice.CreateJob(ctx, quantum.JobRequest{DeviceQRN: clifford, Shots: 10, Program: &quantum.Program{Format: "qasm2", Data: bell2},
+		RuntimeOptions: map[string]any{"method": "statevector"}})
+	wantErr(t, "another method", err, invalid(field("runtimeOptions.method", "qbraid:qbraid:sim:stabilizer runs the stabilizer method only (got statevector)")))
+	_, err = e.alice.CreateJob(ctx, quantum.JobRequest{DeviceQRN: clifford, Shots: 10, Program: &quantum.Program{Format: "qasm2", Data: bell2},
+		RuntimeOptions: map[string]any{"noiseModel": "amplitude_damping"}})
+	wantErr(t, "a model that is not Pauli", err, invalid(field("runtimeOptions.noiseModel", "must be one of ideal, depolarizing, phase_damping, bit_flip, phase_flip")))
+	if p := e.list(e.alice, quantum.JobQuery{}); p.Pagination.Total != 2 {
+		t.Fatalf("%d jobs stored, want the 2 that ran", p.Pagination.Total)
+	}
+}
+
+// testWideDeviceFewQubits: a program declaring the 127 qubits of a device
+// of one's own and using 6 (one gate not Clifford) runs on the state
+// vector of 6.
+func testWideDeviceFewQubits(t *testing.T, target Target) {
+	e := open(t, target)
+	d := quantum.Device{Name: "Eagle", QRN: "qbraid:qbraid:qpu:eagle", Vendor: "qbraid", Provider: "qbraid", DeviceType: quantum.DeviceQPU,
+		RunInputTypes: []string{"qasm2"}, NumberQubits: 127}
+	if err := e.svc.RegisterDevice(d, e.svc.Simulator()); err != nil {
+		t.Fatal(err)
+	}
+	src := "OPENQASM 2.0;\ninclude \"qelib1.inc\";\nqreg q[127];\ncreg c[6];\nh q[0];\nt q[0];\ncx q[0],q[20];\ncx q[20],q[40];\ncx q[40],q[60];\ncx q[60],q[80];\ncx q[80],q[126];\n" +
+		"measure q[0] -> c[0];\nmeasure q[20] -> c[1];\nmeasure q[40] -> c[2];\nmeasure q[60] -> c[3];\nmeasure q[80] -> c[4];\nmeasure q[126] -> c[5];\n"
+	done := e.wait(e.alice, e.create(e.alice, quantum.JobRequest{DeviceQRN: d.QRN, Shots: 1000, Program: &quantum.Program{Format: "qasm2", Data: src}}).JobQRN)
+	if done.Status != quantum.StatusCompleted {
+		t.Fatalf("%s: %s", done.Status, quantumtest.StatusMsg(done))
+	}
+	reason, _ := done.Metadata["methodReason"].(string)
+	if done.Metadata["method"] != "statevector" || fmt.Sprint(done.Metadata["numQubits"]) != "6" || fmt.Sprint(done.Metadata["declaredQubits"]) != "127" {
+		t.Fatalf("metadata %v (%s)", done.Metadata, reason)
+	}
+}
