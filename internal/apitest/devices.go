@@ -90,7 +90,7 @@ func testListDevices(t *testing.T, target Target) {
 		return quantum.Pagination{Page: 1, Limit: 20, Total: total, TotalPages: min(total, 1)}
 	}
 	none := []*quantum.Device{}
-	qpus := []*quantum.Device{e.ankaa, e.aria, e.garnet, e.h1, e.ibex} // by name
+	qpus := []*quantum.Device{e.ankaa, e.aria, e.garnet, e.h1, e.ibex}              // by name
 	first := []*quantum.Device{e.ankaa, e.aria, e.clifford, e.garnet, e.h1, e.ibex} // the names before "IonQ"
 	join := func(lists ...[]*quantum.Device) []*quantum.Device {
 		var out []*quantum.Device
