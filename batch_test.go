@@ -77,3 +77,20 @@ func TestUnusedQubitsAreNotSimulated(t *testing.T) {
 		t.Fatalf("28 qubits used under 64 MiB, sparse: %s %q", done.Status, msg)
 	}
 }
+
+// A 64-qubit program whose state does not stay sparse fails on the
+// flagship naming the count of nonzero amplitudes it reached, within the
+// memory budget; it never takes the process down.
+func TestDenseSixtyFourQubits(t *testing.T) {
+	svc, u := quantumtest.NewService(t, quantum.WithMemoryBudget(64<<20))
+	ctx := context.Background()
+	src := "OPENQASM 2.0;\ninclude \"qelib1.inc\";\nqreg q[64];\ncreg c[64];\nry(0.3) q;\nmeasure q -> c;\n"
+	j, err := svc.CreateJob(ctx, u, quantum.JobRequest{DeviceQRN: "qbraid:qbraid:sim:qir-sv", Shots: 10, Program: &quantum.Program{Format: "qasm2", Data: src}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	done := quantumtest.WaitForJob(t, svc, u, j.JobQRN)
+	if msg := quantumtest.StatusMsg(done); done.Status != quantum.StatusFailed || !strings.Contains(msg, "the sparse state reached") || !strings.Contains(msg, "nonzero amplitudes") {
+		t.Fatalf("%s %q", done.Status, msg)
+	}
+}

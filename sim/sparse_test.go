@@ -156,3 +156,55 @@ func TestSparseOverBudget(t *testing.T) {
 		t.Fatalf("sparse on 65 qubits: %v", err)
 	}
 }
+
+// Random programs with mid-circuit measurement, reset, classical control
+// and noise: the sparse method's counts are samples of the exact
+// distribution of the reference (internal/noiseref), at fixed seeds.
+func TestSparseRandomDynamic(t *testing.T) {
+	const shots = 20_000
+	rng := rand.New(rand.NewPCG(8, 9))
+	dep := must(t)(sim.Depolarizing(0.15))
+	reset := [][]complex128{{1, 0, 0, 0}, {0, 1, 0, 0}}
+	for trial := range 12 {
+		n := 2 + rng.IntN(3)
+		nbits := 3
+		c := &sim.Circuit{NumQubits: n, NumClbits: nbits}
+		ref := noiseref.New(n)
+		for range 12 {
+			switch kind := rng.IntN(6); kind {
+			case 0, 1:
+				q := rng.IntN(n)
+				m := randomUnitary(rng, 2)
+				c.Apply(sim.Gate{Name: "u", Matrix: m, Targets: []int{q}})
+				ref.Gate(m, q)
+			case 2:
+				qs := rng.Perm(n)[:2]
+				m := randomUnitary(rng, 4)
+				c.Apply(sim.Gate{Name: "u2", Matrix: m, Targets: qs})
+				ref.Gate(m, qs...)
+			case 3:
+				q, b := rng.IntN(n), rng.IntN(nbits)
+				c.Measure(q, b)
+				ref.Measure(q, b, 0)
+			case 4:
+				q := rng.IntN(n)
+				if rng.IntN(2) == 0 {
+					c.Reset(q)
+					ref.Channel(reset, q)
+				} else {
+					c.Append(sim.NoiseOp(dep, q))
+					ref.Channel(noiseref.Depolarizing(0.15), q)
+				}
+			case 5:
+				q, b := rng.IntN(n), rng.IntN(nbits)
+				c.If(sim.BitIs(b, true), sim.GateOp(stdGate("x", nil, q)))
+				ref.GateIf(b, true, noiseref.X, q)
+			}
+		}
+		q, b := rng.IntN(n), rng.IntN(nbits)
+		c.Measure(q, b)
+		ref.Measure(q, b, 0)
+		r := run(t, c, sim.Options{Shots: shots, Seed: seed(uint64(trial)), Method: sim.MethodSparse})
+		chiSquared(t, r.Counts, ref.Probabilities(nbits), shots)
+	}
+}
