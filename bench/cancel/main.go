@@ -60,8 +60,10 @@ func main() {
 		if *only != "" && j.phase != *only {
 			continue
 		}
+		// On the state vector: the Clifford ones would run on the
+		// stabilizer, in other phases than those measured here.
 		created, err := svc.CreateJob(ctx, u, quantum.JobRequest{DeviceQRN: "qbraid:qbraid:sim:qir-sv", Shots: j.shots,
-			Program: &quantum.Program{Format: j.format, Data: j.program}})
+			Program: &quantum.Program{Format: j.format, Data: j.program}, RuntimeOptions: map[string]any{"method": "statevector"}})
 		if err != nil {
 			fmt.Printf("%-11s %-60s refused: %v\n", j.phase, j.what, err)
 			continue
