@@ -45,6 +45,7 @@ type program struct {
 	resultBits int
 	qir        *qir.Program // QIR that runs shot by shot
 	entryPoint string       // QIR's
+	fits       int          // QIR run shot by shot: the most qubits a state vector within the budget holds
 }
 
 // fits is the most qubits, up to n, whose state in precision prec the
@@ -196,10 +197,7 @@ func (b *simBackend) compileQIR(ctx context.Context, t Task, limit int, prec sim
 	switch {
 	case err == nil:
 		if p.Circuit == nil {
-			if fits := b.fits(t.Device.NumberQubits, prec); p.NumQubits > fits {
-				return nil, invalid("program.data", "the program reads its measurements, so it runs shot by shot on a state of all its %d qubits (its qubit ids from 0 up, and those it allocates); a state within the memory budget holds %d", p.NumQubits, fits)
-			}
-			return &program{numQubits: p.NumQubits, resultBits: p.ResultBits, qir: p, entryPoint: p.EntryPoint}, nil
+			return &program{numQubits: p.NumQubits, resultBits: p.ResultBits, qir: p, entryPoint: p.EntryPoint, fits: b.fits(t.Device.NumberQubits, prec)}, nil
 		}
 		if err := checkCoupling(t.Device, p.Circuit); err != nil {
 			return nil, err
@@ -239,8 +237,16 @@ func (p *program) checkMethod(opts sim.Options) error {
 	switch {
 	case p.circuit != nil:
 		_, _, err = p.circuit.Method(opts)
-	case opts.Method != sim.MethodAuto && opts.Method != sim.MethodStateVector:
-		err = fmt.Errorf("%w: a QIR program that reads its measurements runs on the state vector, shot by shot, not as %s", sim.ErrMethod, opts.Method)
+	default:
+		var m sim.Method
+		m, _, err = p.qir.Method(opts)
+		if err == nil && m == sim.MethodStateVector && p.numQubits > p.fits {
+			msg := "the program reads its measurements, so it runs shot by shot on a state of all its %d qubits (its qubit ids from 0 up, and those it allocates); a state vector within the memory budget holds %d"
+			if opts.Method == sim.MethodAuto {
+				msg += fmt.Sprintf(", the sparse method %d, and the stabilizer runs Clifford programs only (it calls @%s)", sim.MaxSparseQubits, p.qir.NotClifford())
+			}
+			return invalid("program.data", msg, p.numQubits, p.fits)
+		}
 	}
 	if errors.Is(err, sim.ErrMethod) {
 		return invalid("runtimeOptions.method", "%s", strings.TrimPrefix(err.Error(), sim.ErrMethod.Error()+": "))

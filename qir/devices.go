@@ -202,7 +202,7 @@ func (t *tracer) circuit(qubits int) (c *sim.Circuit, resultBits int, ok bool) {
 // live runs shots on a state vector.
 type live struct {
 	ctx context.Context
-	st  *sim.State
+	st  sim.ShotState
 	rng *rand.Rand
 	res []bool // result values by id
 	rec []byte // this shot's records, '0' or '1', in record order
@@ -217,7 +217,7 @@ type live struct {
 }
 
 // passes charges k passes over the state.
-func (l *live) passes(k int) error { return l.work.charge(sim.PassWork(l.st.NumQubits(), k)) }
+func (l *live) passes(k int) error { return l.work.charge(l.st.Work(k)) }
 
 func (l *live) gate(op sim.Op) error {
 	if err := l.passes(1); err != nil {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"math/rand/v2"
 
 	"github.com/qjobs/quantum/sim"
@@ -127,6 +128,16 @@ func (p *Program) MemoryNeed(opts sim.Options) int64 {
 		opts.ResultBits = p.ResultBits
 		return sim.MemoryNeed(p.Circuit, opts)
 	}
+	m, _, err := p.Method(opts)
+	if err != nil {
+		return math.MaxInt64
+	}
+	if m == sim.MethodSparse {
+		// Its nonzero amplitudes may fill the budget: the gates are known
+		// only as the shots run.
+		return sim.SparseShotNeed(opts.Limits)
+	}
+	opts.Method = m
 	one := &sim.Circuit{NumQubits: p.NumQubits}
 	return sim.MemoryNeed(one, opts) + int64(p.c.results)
 }
@@ -150,21 +161,19 @@ func (p *Program) Run(ctx context.Context, opts sim.Options) (*sim.Result, error
 			return nil, err
 		}
 	}
-	if opts.Method != sim.MethodAuto && opts.Method != sim.MethodStateVector {
-		return nil, fmt.Errorf("%w: a program that reads its measurements runs on the state vector, shot by shot (with quantum trajectories for noise), not as %s", sim.ErrMethod, opts.Method)
-	}
 	var seed uint64
 	if opts.Seed != nil {
 		seed = *opts.Seed
 	} else {
 		seed = rand.Uint64()
 	}
-	st, err := sim.NewStatePrecision(p.NumQubits, opts.Precision, opts.Limits)
+	method, reason, err := p.Method(opts)
 	if err != nil {
 		return nil, err
 	}
-	if opts.Workers > 0 {
-		st.SetWorkers(opts.Workers)
+	st, err := sim.NewShotState(method, p.NumQubits, opts)
+	if err != nil {
+		return nil, err
 	}
 	dev := &live{ctx: ctx, st: st, rng: rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15)), work: newWork(opts.MaxWork), noise: noise}
 	maxSteps := p.maxSteps
@@ -182,7 +191,7 @@ func (p *Program) Run(ctx context.Context, opts sim.Options) (*sim.Result, error
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		if err := dev.work.charge(sim.PassWork(p.NumQubits, 1)); err != nil {
+		if err := dev.work.charge(st.Work(1)); err != nil {
 			return nil, err
 		}
 		if err := st.ResetAll(ctx); err != nil {
@@ -212,9 +221,5 @@ func (p *Program) Run(ctx context.Context, opts sim.Options) (*sim.Result, error
 		}
 		counts[k]++
 	}
-	res := &sim.Result{Counts: counts, Seed: seed, PerShot: true, Work: dev.work.total - dev.work.left, Method: sim.MethodStateVector}
-	if opts.Method == sim.MethodAuto {
-		res.MethodReason = "a program that reads its measurements: shot by shot on the state vector"
-	}
-	return res, nil
+	return &sim.Result{Counts: counts, Seed: seed, PerShot: true, Work: dev.work.total - dev.work.left, Method: method, MethodReason: reason}, nil
 }

@@ -75,6 +75,7 @@ var suite = []struct {
 	{"QPU/Wide", testQPUWide},
 	{"Methods/Sparse64", testSparse64},
 	{"Methods/Stabilizer", testStabilizer},
+	{"Methods/AdaptiveSparse", testAdaptiveSparse},
 	{"Methods/WideDeviceFewQubits", testWideDeviceFewQubits},
 	{"Noise/Models", testNoiseModels},
 	{"Noise/Feedback", testNoiseFeedback},

@@ -182,3 +182,41 @@ func testWideDeviceFewQubits(t *testing.T, target Target) {
 		t.Fatalf("metadata %v (%s)", done.Metadata, reason)
 	}
 }
+
+// testAdaptiveSparse: a QIR program that reads its measurements and uses
+// 40 qubits, with a T (not Clifford), runs shot by shot on the sparse
+// method on the flagship: the qubit measured mid-program decides a flip.
+func testAdaptiveSparse(t *testing.T, target Target) {
+	e := open(t, target)
+	qir := ghzQIR(40)
+	qir = strings.Replace(qir, "  call void @__quantum__qis__h__body(ptr null)\n",
+		"  call void @__quantum__qis__h__body(ptr null)\n  call void @__quantum__qis__t__body(ptr null)\n", 1)
+	// After the measurements: read qubit 0's result and, when 1, flip
+	// qubit 39 back to 0 and measure it again into its result.
+	qir = strings.Replace(qir, "  call void @__quantum__rt__result_record_output(ptr null, ptr null)\n",
+		"  %r = call i1 @__quantum__qis__read_result__body(ptr null)\n  br i1 %r, label %flip, label %out\nflip:\n"+
+			"  call void @__quantum__qis__x__body(ptr inttoptr (i64 39 to ptr))\n"+
+			"  call void @__quantum__qis__mz__body(ptr inttoptr (i64 39 to ptr), ptr inttoptr (i64 39 to ptr))\n  br label %out\nout:\n"+
+			"  call void @__quantum__rt__result_record_output(ptr null, ptr null)\n", 1)
+	qir = strings.Replace(qir, "declare void @__quantum__qis__h__body(ptr)",
+		"declare void @__quantum__qis__h__body(ptr)\ndeclare void @__quantum__qis__t__body(ptr)\ndeclare void @__quantum__qis__x__body(ptr)\ndeclare i1 @__quantum__qis__read_result__body(ptr)", 1)
+	qir = strings.Replace(qir, "base_profile", "adaptive_profile", 1)
+	done := e.wait(e.alice, e.create(e.alice, quantum.JobRequest{DeviceQRN: flagship, Shots: 500, Program: &quantum.Program{Format: "qir.ll", Data: qir},
+		RuntimeOptions: map[string]any{"seed": 2}}).JobQRN)
+	if done.Status != quantum.StatusCompleted {
+		t.Fatalf("%s: %s", done.Status, quantumtest.StatusMsg(done))
+	}
+	reason, _ := done.Metadata["methodReason"].(string)
+	if done.Metadata["method"] != "sparse" || !strings.Contains(reason, "40 qubits") {
+		t.Fatalf("metadata %v", done.Metadata)
+	}
+	res, err := e.alice.GetJobResult(ctx, done.JobQRN)
+	if err != nil {
+		t.Fatal(err)
+	}
+	zeros, flipped := strings.Repeat("0", 40), "0"+strings.Repeat("1", 39) // result 39, leftmost, flipped back
+	c := res.ResultData.MeasurementCounts
+	if len(c) != 2 || c[zeros]+c[flipped] != 500 || c[zeros] < 200 || c[flipped] < 200 {
+		t.Fatalf("counts %v", c)
+	}
+}

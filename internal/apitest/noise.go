@@ -329,7 +329,7 @@ func testNoiseInvalid(t *testing.T, target Target) {
 			invalid(field("runtimeOptions.method", "densitymatrix runs circuits whose measurements are all terminal, without classical control: the gate x at 7:13 is classical control; statevector runs it (with quantum trajectories for its noise)"))},
 		{"densitymatrix on adaptive QIR", quantum.JobRequest{DeviceQRN: strong, Shots: 10,
 			Program: &quantum.Program{Format: "qir.ll", Data: adaptiveQIR}, RuntimeOptions: map[string]any{"method": "densitymatrix"}},
-			invalid(field("runtimeOptions.method", "a QIR program that reads its measurements runs on the state vector, shot by shot, not as densitymatrix"))},
+			invalid(field("runtimeOptions.method", "a program that reads its measurements runs shot by shot, not as densitymatrix"))},
 		{"stabilizer", quantum.JobRequest{DeviceQRN: flagship, Shots: 10, Program: &quantum.Program{Format: "qasm2", Data: "OPENQASM 2.0;\ninclude \"qelib1.inc\";\nqreg q[1];\ncreg c[1];\nt q[0];\nmeasure q -> c;\n"},
 			RuntimeOptions: map[string]any{"method": "stabilizer"}},
 			invalid(field("runtimeOptions.method", "stabilizer runs Clifford gates and Pauli channels only: gate t at 5:1 is not a Clifford gate"))},
