@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/qjobs/quantum/sim"
 )
@@ -150,7 +151,7 @@ func calibrationModel(c *Calibration) (*sim.NoiseModel, error) {
 		if qc.GateErrorRB == 0 {
 			continue
 		}
-		ch, err := sim.Depolarizing(qc.GateErrorRB)
+		ch, err := cachedChannel(channelKey{"depolarizing", qc.GateErrorRB}, sim.Depolarizing)
 		if err != nil {
 			return nil, fmt.Errorf("calibration: qubit %d: gate error %v: %w", q, qc.GateErrorRB, err)
 		}
@@ -165,20 +166,53 @@ func calibrationModel(c *Calibration) (*sim.NoiseModel, error) {
 		if worst[p] == 0 {
 			continue
 		}
-		ch, err := sim.TwoQubitDepolarizing(worst[p])
+		ch, err := cachedChannel(channelKey{"two_qubit_depolarizing", worst[p]}, sim.TwoQubitDepolarizing)
 		if err != nil {
 			return nil, fmt.Errorf("calibration: edge %d-%d: error %v: %w", p[0], p[1], worst[p], err)
 		}
 		m.Rules = append(m.Rules, sim.NoiseRule{Qubits: 2, On: []int{p[0], p[1]}, Channel: ch})
 	}
 	if len(c.Qubits) > 0 && sum > 0 {
-		ch, err := sim.Depolarizing(sum / float64(len(c.Qubits)))
+		ch, err := cachedChannel(channelKey{"depolarizing", sum / float64(len(c.Qubits))}, sim.Depolarizing)
 		if err != nil {
 			return nil, fmt.Errorf("calibration: mean gate error %v: %w", sum/float64(len(c.Qubits)), err)
 		}
 		m.Rules = append(m.Rules, sim.NoiseRule{Channel: ch})
 	}
 	return m, nil
+}
+
+// Calibrations repeat their values (three significant digits, the same
+// calibration at every start), and a two-qubit channel is 16 matrices:
+// channels are built once per process, by value, and shared (a channel is
+// never changed once built).
+type channelKey struct {
+	name string
+	p    float64
+}
+
+var (
+	channels    sync.Map // channelKey → *sim.Channel
+	channelsLen atomic.Int64
+)
+
+// maxCachedChannels bounds the cache (a few MiB): past it, the devices of
+// a process that registers calibrations by the thousand build their own.
+const maxCachedChannels = 4096
+
+func cachedChannel(k channelKey, build func(float64) (*sim.Channel, error)) (*sim.Channel, error) {
+	if ch, ok := channels.Load(k); ok {
+		return ch.(*sim.Channel), nil
+	}
+	ch, err := build(k.p)
+	if err != nil || channelsLen.Load() >= maxCachedChannels {
+		return ch, err
+	}
+	got, loaded := channels.LoadOrStore(k, ch)
+	if !loaded {
+		channelsLen.Add(1)
+	}
+	return got.(*sim.Channel), nil
 }
 
 func cmpPair(a, b [2]int) int {
