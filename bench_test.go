@@ -85,3 +85,17 @@ func oneJob(ctx context.Context, svc *quantum.Service, u quantum.User, req quant
 	_, err = svc.GetJobResult(ctx, u, j.JobQRN)
 	return err
 }
+
+// BenchmarkNewService is what a Service with the default catalogue costs
+// to start and close: test suites start one per test.
+func BenchmarkNewService(b *testing.B) {
+	for b.Loop() {
+		s, err := quantum.New(store.NewMemory())
+		if err != nil {
+			b.Fatal(err)
+		}
+		if err := s.Close(context.Background()); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
