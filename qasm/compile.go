@@ -229,6 +229,9 @@ func (c *compiler) lowerRun(p *parser) (s stmt, k ctl, err *Error) {
 		}
 	}()
 	for {
+		if c.fastGate(p) {
+			continue
+		}
 		var ok bool
 		if s, ok = p.topStatement(); !ok {
 			return nil, ctlNone, nil

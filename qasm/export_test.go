@@ -28,3 +28,17 @@ func Parse(src string) error {
 	}
 	return nil
 }
+
+// FastGates compiles src as a program without physical qubits or inputs
+// is compiled, and reports how many of its statements fastGate placed.
+func FastGates(src string) (n int, err error) {
+	c := newCompiler(Options{}, 3, newPoller(context.Background()))
+	if e := catch(func() {
+		if e := compileStreaming(c, src, false); e != nil {
+			panic(bail{e})
+		}
+	}); e != nil {
+		return 0, e
+	}
+	return c.fastPlaced, nil
+}

@@ -106,8 +106,10 @@ func (lx *lexer) advance(n int) {
 // lexInto appends up to n tokens to toks, as many calls of next would:
 // the common tokens, ASCII names, decimal numbers and ASCII operators, it
 // reads itself, with no call per token, and any other by next. It stops
-// after the end, and fails as next does, the tokens before the error
-// appended.
+// after the end and after a ";" (so that the parser, done with a
+// statement, has nothing buffered past it and the compiler may read the
+// next one from the source itself: fastGate), and fails as next does, the
+// tokens before the error appended.
 func (lx *lexer) lexInto(toks *[]token, n int) {
 	src, i, line, col := lx.src, lx.i, lx.line, lx.col
 	buf := slices.Grow(*toks, n)
@@ -193,15 +195,18 @@ func (lx *lexer) lexInto(toks *[]token, n int) {
 			*toks = buf
 			t := lx.next()
 			buf = append(*toks, t)
-			if t.kind == tEOF {
+			i, line, col = lx.i, lx.line, lx.col
+			if t.kind == tEOF || t.kind == tOp && t.text == ";" {
 				break
 			}
-			i, line, col = lx.i, lx.line, lx.col
 			continue
 		}
 		buf = append(buf, token{k, src[i : i+size], position{line, col}})
 		col += int32(size)
 		i += size
+		if k == tOp && src[i-1] == ';' {
+			break
+		}
 	}
 	lx.i, lx.line, lx.col = i, line, col
 	*toks = buf

@@ -249,6 +249,7 @@ func (c *compiler) include(s *sInclude) {
 	}
 	c.included = s.Path
 	c.builtins = builtins{}
+	c.looked.clear() // a name may be a gate now: fastGate remembers it was not
 }
 
 // Recursion: every cycle through the lowering passes in or enter, so

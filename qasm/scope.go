@@ -87,12 +87,14 @@ func (c *compiler) lookup(name string) *symbol {
 // lookedUp remembers the last few lookups and what they found (nil
 // too): a straight-line program looks up the same few names, its register
 // and its gates, at every statement. Every change to the scopes clears
-// it.
+// it, and moves gen on: fastGate's own memory of names holds while gen
+// stays.
 type lookedUp struct {
 	names [8]string
 	syms  [8]*symbol
 	n     int // entries in use
 	next  int // the entry put replaces
+	gen   uint64
 }
 
 func (l *lookedUp) get(name string) (*symbol, bool) {
@@ -128,7 +130,7 @@ func (l *lookedUp) put(name string, sym *symbol) {
 	l.n = min(l.n+1, len(l.names))
 }
 
-func (l *lookedUp) clear() { l.n, l.next = 0, 0 }
+func (l *lookedUp) clear() { l.n, l.next, l.gen = 0, 0, l.gen+1 }
 
 func (c *compiler) lookupScopes(name string) *symbol {
 	for i := len(c.scopes) - 1; i >= 0; i-- {
@@ -226,4 +228,8 @@ type compiler struct {
 	// channels are the noise pragmas' channels built so far, shared by
 	// every operation that applies one
 	channels map[noiseKey]*sim.Channel
+
+	fast *fastNames // made when fastGate first meets a gate
+	// fastPlaced counts the calls fastGate placed, for the tests
+	fastPlaced int
 }

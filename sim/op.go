@@ -112,6 +112,33 @@ func (s StdGate) Op(p []float64, qubits ...int) (Op, error) {
 	return op, nil
 }
 
+// PutOp writes s.Op(p[:s.NumParams], q[:s.NumQubits]...).WithPos(line,
+// col) to *dst, for a gate held whole in its Op, and reports whether it
+// did; it leaves *dst as it was for a gate of more than three parameters
+// or qubits, which Op holds with its matrix. It takes no slices, checks
+// nothing Op would, and builds the Op where it is to stay: a front end
+// places the gates of a large program by the million.
+func (s *StdGate) PutOp(dst *Op, p *[3]float64, q *[3]int, line, col int) bool {
+	if s.id == 0 || s.NumParams > inlineParams || s.NumQubits > inlineQubits {
+		return false
+	}
+	nc := s.NumControls
+	nt := s.NumQubits - nc
+	*dst = Op{Kind: OpGate, std: s.id, nt: uint8(nt), nc: uint8(nc)}
+	for i := range s.NumParams {
+		dst.p[i] = p[i]
+	}
+	// the targets first, then the controls, which q holds first
+	for i := range nt {
+		dst.q[i] = clampIndex(q[nc+i])
+	}
+	for i := range nc {
+		dst.q[nt+i] = clampIndex(q[i])
+	}
+	dst.line, dst.col = int32(min(max(line, 0), math.MaxInt32)), uint16(min(max(col, 0), math.MaxUint16))
+	return true
+}
+
 func (s StdGate) matrixOp(p []float64, qubits []int) (Op, error) {
 	g, err := s.Gate(p, qubits...)
 	return GateOp(g), err

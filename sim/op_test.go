@@ -35,6 +35,51 @@ func TestOpSize(t *testing.T) {
 	}
 }
 
+// PutOp writes what Op and WithPos build, whatever the Op held before,
+// for every standard gate it takes, at every position; it refuses the
+// others, and leaves the Op as it was.
+func TestPutOpAsOp(t *testing.T) {
+	rng := rand.New(rand.NewPCG(26, 3))
+	cx, _ := sim.LookupGate("cx")
+	before, _ := cx.Op(nil, 5, 6)
+	before = before.WithControls(sim.Control{Qubit: 7, Negated: true}, sim.Control{Qubit: 8}).WithIf(sim.BitIs(2, true)).WithPos(9, 9)
+	for _, name := range sim.StdGateNames() {
+		std, _ := sim.LookupGate(name)
+		for range 20 {
+			var p [3]float64
+			var q [3]int
+			for i := range 3 {
+				p[i] = rng.Float64()*20 - 10
+			}
+			for i, x := range rng.Perm(40)[:3] {
+				q[i] = x
+			}
+			if rng.IntN(4) == 0 {
+				q[rng.IntN(3)] = []int{math.MaxInt64, math.MinInt32 - 1, -1}[rng.IntN(3)]
+			}
+			line, col := rng.IntN(1<<20), rng.IntN(1<<17)-10
+			if rng.IntN(8) == 0 {
+				line = []int{math.MaxInt64, -1}[rng.IntN(2)]
+			}
+			got := before
+			ok := std.PutOp(&got, &p, &q, line, col)
+			if std.NumParams > 3 || std.NumQubits > 3 {
+				if ok || got != before {
+					t.Fatalf("%s: PutOp took a gate of %d parameters on %d qubits", name, std.NumParams, std.NumQubits)
+				}
+				continue
+			}
+			want, err := std.Op(p[:std.NumParams], q[:std.NumQubits]...)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if want = want.WithPos(line, col); !ok || got != want {
+				t.Fatalf("%s %v %v at %d:%d: PutOp gives %+v, %v; Op %+v", name, p, q, line, col, got, ok, want)
+			}
+		}
+	}
+}
+
 // prepared is a 5-qubit circuit whose state has no zero amplitude and no
 // symmetry a wrong qubit order could hide behind.
 func prepared(t *testing.T) *sim.Circuit {
