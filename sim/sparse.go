@@ -442,18 +442,9 @@ func (r *sparseRun) shot(ctx context.Context, s *sparseState, pc int, clbits []b
 			if err := s.noise(ctx, op, rng); err != nil {
 				return err
 			}
-		case OpSetBits:
-			v := op.Value()
-			for j, b := range op.Bits() {
-				clbits[b] = v>>j&1 == 1
-			}
-		case OpCompute:
-			v, err := op.Expr().Eval(clbits)
-			if err != nil {
-				return fmt.Errorf("operation %d: %w", i, err)
-			}
-			for j, b := range op.Bits() {
-				clbits[b] = uint64(v)>>j&1 == 1
+		case OpSetBits, OpCompute:
+			if err := classical(op, clbits, i); err != nil {
+				return err
 			}
 		case OpJump:
 			pc = op.JumpTarget()
@@ -568,4 +559,22 @@ func (op *Op) gateControls() []Control {
 		c[j] = op.ControlAt(j)
 	}
 	return c
+}
+
+// classical runs a SetBits or Compute operation, operation i of its
+// circuit, on a shot's classical bits: what every per-shot method does
+// alike.
+func classical(op *Op, clbits []bool, i int) error {
+	v := op.Value()
+	if op.Kind == OpCompute {
+		r, err := op.Expr().Eval(clbits)
+		if err != nil {
+			return fmt.Errorf("operation %d: %w", i, err)
+		}
+		v = uint64(r)
+	}
+	for j, b := range op.Bits() {
+		clbits[b] = v>>j&1 == 1
+	}
+	return nil
 }

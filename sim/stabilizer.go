@@ -438,18 +438,9 @@ func (p *stabProgram) runShot(ctx context.Context, t *tableau, clbits []bool, rn
 			if rng.Float64() < op.ch.total {
 				t.applyPauli(op.ch.draw(rng.Float64()), op.qs[:op.NumTargets()])
 			}
-		case OpSetBits:
-			v := op.Value()
-			for i, b := range op.Bits() {
-				clbits[b] = v>>i&1 == 1
-			}
-		case OpCompute:
-			v, err := op.Expr().Eval(clbits)
-			if err != nil {
-				return fmt.Errorf("operation %d: %w", pc-1, err)
-			}
-			for i, b := range op.Bits() {
-				clbits[b] = uint64(v)>>i&1 == 1
+		case OpSetBits, OpCompute:
+			if err := classical(op.Op, clbits, pc-1); err != nil {
+				return err
 			}
 		case OpJump:
 			pc = op.JumpTarget()

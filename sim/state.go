@@ -287,18 +287,9 @@ func (s *State) run(ctx context.Context, p *prepared, start int, clbits []bool, 
 			err = s.reset(ctx, op.Qubit(), rng)
 		case OpNoise:
 			err = s.applyNoise(ctx, p, op, rng, &work, budget)
-		case OpSetBits:
-			v := op.Value()
-			for i, b := range op.Bits() {
-				clbits[b] = v>>i&1 == 1
-			}
-		case OpCompute:
-			v, err := op.Expr().Eval(clbits)
-			if err != nil {
-				return fmt.Errorf("operation %d: %w", pc-1, err)
-			}
-			for i, b := range op.Bits() {
-				clbits[b] = uint64(v)>>i&1 == 1
+		case OpSetBits, OpCompute:
+			if err := classical(op.Op, clbits, pc-1); err != nil {
+				return err
 			}
 		case OpJump:
 			pc = op.JumpTarget()
