@@ -75,8 +75,9 @@ func (p *program) run(ctx context.Context, opts sim.Options) (*sim.Result, error
 var qirFormats = []string{"qir.ll", "qir.bc", "pyqir"}
 
 // compile checks the format against the program and lowers it, refusing
-// more qubits than the device has or the budget holds. A small program
-// compiled while checking is kept for its run to take (compiledCache).
+// more qubits than the device has (Check refuses what no method can hold
+// within the budget). A small program compiled while checking is kept
+// for its run to take (compiledCache).
 func (b *simBackend) compile(ctx context.Context, t Task, checking bool) (*program, error) {
 	prec, err := precision(t.RuntimeOptions)
 	if err != nil {
@@ -89,8 +90,8 @@ func (b *simBackend) compile(ctx context.Context, t Task, checking bool) (*progr
 	noise, noiseName := noiseOf(t)
 	// A circuit is simulated on the qubits it uses (Compact), so a
 	// program may name any of the device's; a QIR program that reads its
-	// measurements runs on every qubit it allocates, so those must fit the
-	// budget (compileQIR).
+	// measurements runs on all its qubits, which some method must hold
+	// (checkMethod).
 	limit := t.Device.NumberQubits
 	key, keyed := cacheKey(t, limit)
 	if keyed && !checking {
