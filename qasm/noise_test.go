@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/qjobs/quantum/internal/noiseref"
 	"github.com/qjobs/quantum/qasm"
 	"github.com/qjobs/quantum/sim"
 )
@@ -21,18 +22,13 @@ import (
 // dim is the size d of a d×d matrix.
 func dim(m []complex128) int { return int(math.Round(math.Sqrt(float64(len(m))))) }
 
-func mul(a, b []complex128) []complex128 {
-	d := dim(a)
-	out := make([]complex128, d*d)
-	for r := range d {
-		for c := range d {
-			for k := range d {
-				out[r*d+c] += a[r*d+k] * b[k*d+c]
-			}
-		}
-	}
-	return out
-}
+// The matrix algebra of internal/noiseref, the reference the service's
+// noise tests use too (written apart from sim).
+func mul(a, b []complex128) []complex128           { return noiseref.Mul(a, b, dim(a)) }
+func scale(s float64, a []complex128) []complex128 { return noiseref.Scale(a, s) }
+
+// kron is a ⊗ b, a's index the high part of the product's.
+var kron = noiseref.Kron
 
 func dagger(a []complex128) []complex128 {
 	d := dim(a)
@@ -41,31 +37,6 @@ func dagger(a []complex128) []complex128 {
 		for c := range d {
 			out[c*d+r] = cmplx.Conj(a[r*d+c])
 		}
-	}
-	return out
-}
-
-// kron is a ⊗ b, a's index the high part of the product's.
-func kron(a, b []complex128) []complex128 {
-	da, db := dim(a), dim(b)
-	d := da * db
-	out := make([]complex128, d*d)
-	for ar := range da {
-		for ac := range da {
-			for br := range db {
-				for bc := range db {
-					out[(ar*db+br)*d+ac*db+bc] = a[ar*da+ac] * b[br*db+bc]
-				}
-			}
-		}
-	}
-	return out
-}
-
-func scale(s float64, a []complex128) []complex128 {
-	out := make([]complex128, len(a))
-	for i, v := range a {
-		out[i] = complex(s, 0) * v
 	}
 	return out
 }
