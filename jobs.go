@@ -446,20 +446,18 @@ func (s *Service) GetJob(ctx context.Context, u User, qrn string) (*Job, error) 
 	return s.withQueuePosition(ctx, shown(j))
 }
 
-// shown is the job a user sees of a record: its metadata names the node
-// that claimed it last, so that an operator can follow it across the
-// nodes that share a store.
+// shown is the user's own copy of a record (which the store may share,
+// read-only): its metadata names the node that claimed it last, so that
+// an operator can follow it across the nodes that share a store.
 func shown(r *JobRecord) *Job {
-	if r.NumCircuits == 0 {
-		r.NumCircuits = 1 // stored before batches existed
+	j := r.Job.Clone()
+	if j.NumCircuits == 0 {
+		j.NumCircuits = 1 // stored before batches existed
 	}
 	if r.Node != "" {
-		if r.Metadata == nil {
-			r.Metadata = map[string]any{}
-		}
-		r.Metadata["node"] = r.Node
+		j.Metadata["node"] = r.Node
 	}
-	return &r.Job
+	return j
 }
 
 func (s *Service) withQueuePosition(ctx context.Context, j *Job) (*Job, error) {
@@ -490,7 +488,9 @@ func (s *Service) GetJobResult(ctx context.Context, u User, qrn string) (*JobRes
 	if err != nil {
 		return nil, s.internal(ctx, err, "get result")
 	}
+	stored = stored.Clone() // the user's own: the store's is read-only
 	res := &JobResult{Status: j.Status, Cost: j.Cost, TimeStamps: j.TimeStamps}
+	res.TimeStamps.EndedAt = clonePtr(j.TimeStamps.EndedAt)
 	if stored.Circuits == nil {
 		res.ResultData.MeasurementCounts = stored.Counts
 		return res, nil

@@ -92,16 +92,12 @@ func (o *observedStore) ClaimJob(ctx context.Context, c Claim) (*JobRecord, erro
 	return rec, nil
 }
 
-// changed publishes rec, copied only if someone watches it.
+// changed publishes rec, a snapshot the store never changes (see Store).
 func (o *observedStore) changed(rec *JobRecord) {
 	if ce := o.log.Check(zap.DebugLevel, "job status"); ce != nil {
 		ce.Write(zap.String("job", rec.JobQRN), zap.String("status", string(rec.Status)), zap.String("node", rec.Node))
 	}
-	var snap *JobRecord
-	if o.n.watching(rec.JobQRN, rec.Owner) {
-		snap = rec.Clone()
-	}
-	o.n.publish(rec.JobQRN, rec.Owner, snap)
+	o.n.publish(rec.JobQRN, rec.Owner, rec)
 }
 
 // The calls that change nothing are only timed.

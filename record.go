@@ -86,7 +86,7 @@ func (r *runner) finish(job *JobRecord, elapsed time.Duration, out *ran, runErr 
 	ms := elapsed.Milliseconds()
 	if runErr == nil {
 		d, _ := r.s.devices.get(job.DeviceQRN)
-		meta := cloneMap(out.metadata)
+		meta := out.metadata
 		_, err := r.update("record the result", qrn, StatusRunning, func(j *JobRecord) {
 			now := r.s.now().UTC()
 			j.Status, j.UpdatedAt, j.LeaseUntil = StatusCompleted, now, time.Time{}
@@ -99,9 +99,12 @@ func (r *runner) finish(job *JobRecord, elapsed time.Duration, out *ran, runErr 
 			default:
 				j.Cost = d.cost(j.Shots, elapsed)
 			}
+			// A new map: the record's own is the stored job's.
+			merged := cloneMap(j.Metadata)
 			for k, v := range meta {
-				j.Metadata[k] = v
+				merged[k] = v
 			}
+			j.Metadata = merged
 		}, out.result)
 		switch {
 		case err == nil:

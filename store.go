@@ -16,6 +16,14 @@ import (
 // ones below (or the end of its context), so a Store may return errors
 // that pass, such as a timeout. Its errors are logged: they must not
 // carry job data (programs, results, tags, names).
+//
+// Records are snapshots: a record a Store returns (from GetJob, UpdateJob,
+// ClaimJob, ListJobs, Unfinished, JobByIdempotencyKey) is read-only to
+// the caller, and the Store never changes it afterwards, so a store may
+// hand one record to many callers at once instead of copying it for each
+// (the memory Store does: a job read while it polls costs nothing). A
+// change to a job makes a new record. The Service copies what it hands
+// on to users. Results are read-only in the same way.
 type Store interface {
 	// CreateJob stores a new job and its program. The job's QRN must be
 	// new. A batch's programs come as one Program whose Format is
@@ -36,15 +44,20 @@ type Store interface {
 	// JobByIdempotencyKey returns the owner's job that holds key, created
 	// at or after since, or ErrJobNotFound. A deleted job holds no key.
 	JobByIdempotencyKey(ctx context.Context, owner, key string, since time.Time) (*JobRecord, error)
-	// GetJob returns a copy of the job, or ErrJobNotFound.
+	// GetJob returns the job (read-only, see above), or ErrJobNotFound.
 	GetJob(ctx context.Context, qrn string) (*JobRecord, error)
 	// GetProgram returns the job's program, or ErrJobNotFound.
 	GetProgram(ctx context.Context, qrn string) (*Program, error)
-	// GetResult returns the job's result, or ErrJobNotFound when the job
-	// or its result does not exist.
+	// GetResult returns the job's result (read-only), or ErrJobNotFound
+	// when the job or its result does not exist.
 	GetResult(ctx context.Context, qrn string) (*Result, error)
 	// UpdateJob applies change to the job if its status is expect, and
-	// returns the job as stored after the change. A job in another status
+	// returns the job as stored after the change. change gets a copy of
+	// the record whose maps and pointers are still the stored job's: it
+	// sets fields, and replaces a map or pointer with a new one rather
+	// than modify what it points to (the Store may keep what it puts
+	// there). It may be called more than once (a store retrying a
+	// transaction), and may panic: the job is then unchanged. A job in another status
 	// gives ErrStatusChanged and is left as it was. When result is not nil
 	// it is stored in the same atomic step (before or with a move to
 	// COMPLETED, so a client that sees COMPLETED can read the result).
@@ -52,7 +65,8 @@ type Store interface {
 	// Reserved never change, whatever change does. A result or job larger
 	// than the store holds gives an error wrapping ErrTooLarge and changes
 	// nothing. A store that is a CreditLedger settles a job's reservation
-	// in the same atomic step as its move to a terminal status.
+	// in the same atomic step as its move to a terminal status. The store
+	// may keep result: the caller does not change it afterwards.
 	UpdateJob(ctx context.Context, qrn string, expect JobStatus, change func(*JobRecord), result *Result) (*JobRecord, error)
 	// DeleteJob removes the job, its program and its result if its status
 	// is expect; otherwise ErrStatusChanged (or ErrJobNotFound).

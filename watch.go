@@ -271,7 +271,7 @@ func (w *Watch) event(ctx context.Context, rec *JobRecord, id string) (JobEvent,
 		return JobEvent{}, false, nil
 	}
 	w.last[rec.JobQRN] = sent{version: v, updatedAt: rec.UpdatedAt}
-	job, err := w.s.withQueuePosition(ctx, shown(rec.Clone()))
+	job, err := w.s.withQueuePosition(ctx, shown(rec))
 	if err != nil {
 		return JobEvent{}, false, err
 	}
@@ -305,25 +305,28 @@ const waitResync = 30 * time.Second
 // woken by the job's changes rather than polling. It answers the errors
 // GetJob answers, REQUEST_CANCELLED when ctx ends first, and SERVICE_BUSY
 // when the Service closes first.
+//
+// It follows the job as a WatchJob does, but looks only at the status of
+// each change: the job is copied for the caller once, at its end.
 func (s *Service) Wait(ctx context.Context, u User, qrn string) (*Job, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, s.internal(ctx, err, "the job ended")
 	}
-	w, err := s.WatchJob(ctx, u, qrn, "")
+	if s.notes.isClosed() {
+		return nil, errClosing()
+	}
+	w := s.newWatch(u, qrn)
+	s.notes.add(w)
+	defer w.Close()
+	// Read only once registered, so that no change falls between the read
+	// and the registration.
+	rec, err := s.ownJob(ctx, u, qrn)
 	if err != nil {
 		return nil, err
 	}
-	defer w.Close()
 	t := time.NewTimer(waitResync)
 	defer t.Stop()
-	for {
-		events, err := w.Next(ctx)
-		if err != nil {
-			return nil, err
-		}
-		if n := len(events); n > 0 && events[n-1].Job.Status.IsTerminal() {
-			return events[n-1].Job, nil
-		}
+	for !rec.Status.IsTerminal() {
 		select {
 		case <-w.Ready():
 		case <-t.C:
@@ -332,5 +335,25 @@ func (s *Service) Wait(ctx context.Context, u User, qrn string) (*Job, error) {
 		case <-ctx.Done():
 			return nil, s.internal(ctx, ctx.Err(), "the job ended")
 		}
+		if s.notes.isClosed() {
+			return nil, errClosing()
+		}
+		w.mu.Lock()
+		queue, lost := w.queue, w.lost
+		w.queue, w.lost = nil, false
+		w.mu.Unlock()
+		for _, p := range queue { // in the order the store made them
+			if p.rec == nil {
+				lost = true // another node's change: read the job
+			} else {
+				rec = p.rec
+			}
+		}
+		if lost {
+			if rec, err = s.ownJob(ctx, u, qrn); err != nil {
+				return nil, err
+			}
+		}
 	}
+	return s.withQueuePosition(ctx, shown(rec))
 }

@@ -169,8 +169,9 @@ func (f *FaultyStore) GetResult(ctx context.Context, qrn string) (*quantum.Resul
 func (f *FaultyStore) UpdateJob(ctx context.Context, qrn string, expect quantum.JobStatus, change func(*quantum.JobRecord), result *quantum.Result) (*quantum.JobRecord, error) {
 	c := Call{Method: "UpdateJob", JobQRN: qrn, Expect: expect, Result: result != nil}
 	if j, err := f.Store.GetJob(ctx, qrn); err == nil && j.Status == expect {
-		change(j)
-		c.To = j.Status
+		trial := *j // the store's record is read-only; change replaces maps, never writes in them
+		change(&trial)
+		c.To = trial.Status
 	}
 	if err := f.enter(ctx, c); err != nil {
 		return nil, err

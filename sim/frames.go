@@ -221,7 +221,10 @@ func transpose64(a *[64]uint64) {
 // packedTally counts outcomes keyed by their live bits (those some
 // measurement writes) packed 8 to a byte, and turns them into Run's keys
 // at the end: a key of a thousand bits hashes as 125 bytes, not 1000.
+// Keys of at most denseTallyBits bits are counted in an array instead,
+// indexed by the key: no hashing at all.
 type packedTally struct {
+	dense []int
 	index map[string]int
 	keys  []string
 	n     []int
@@ -234,10 +237,37 @@ type packedTally struct {
 	buf      []byte
 }
 
+// denseTallyBits is the widest key counted in an array (8 KiB of counts).
+const denseTallyBits = 10
+
 func newPackedTally(width, full int, live []int, lim outcomeLimit) *packedTally {
 	kw := (width + 63) / 64
-	return &packedTally{index: make(map[string]int), lim: lim, width: width, full: full, live: live,
+	t := &packedTally{lim: lim, width: width, full: full, live: live,
 		shotKeys: make([]uint64, 64*kw), buf: make([]byte, 8*kw)}
+	if width <= denseTallyBits {
+		t.dense = make([]int, 1<<width)
+	} else {
+		t.index = make(map[string]int)
+	}
+	return t
+}
+
+// fromDense moves the array's counts into keys and n, in key order.
+func (t *packedTally) fromDense() error {
+	for k, c := range t.dense {
+		if c == 0 {
+			continue
+		}
+		if len(t.n) >= t.lim.max {
+			return t.lim.err()
+		}
+		var b [2]byte
+		bin.LittleEndian.PutUint16(b[:], uint16(k))
+		t.keys = append(t.keys, string(b[:(t.width+7)/8]))
+		t.n = append(t.n, c)
+	}
+	t.dense = nil
+	return nil
 }
 
 func (t *packedTally) add(key []byte) error {
@@ -259,6 +289,11 @@ func (t *packedTally) add(key []byte) error {
 // full−1−b, 0 unless live.
 func (t *packedTally) counts(ctx context.Context) (map[string]int, error) {
 	enter("count")
+	if t.dense != nil {
+		if err := t.fromDense(); err != nil {
+			return nil, err
+		}
+	}
 	tick := ticker{ctx: ctx}
 	out := make(map[string]int, len(t.n))
 	buf := make([]byte, t.full)
@@ -300,6 +335,12 @@ func (t *packedTally) tallyBatch(ctx context.Context, rec [][]uint64, w, shots i
 			for s := range 64 {
 				keys[s*kw+kb] = blk[s]
 			}
+		}
+		if t.dense != nil {
+			for s := range min(64, shots-64*i) {
+				t.dense[keys[s]]++
+			}
+			continue
 		}
 		for s := range min(64, shots-64*i) {
 			for kb := range kw {

@@ -23,6 +23,11 @@ import (
 // Memory is a Store that keeps everything in memory, safe for concurrent
 // use. Jobs are lost when the process ends.
 //
+// A stored record is never changed: an update stores a new one. So every
+// read hands out the stored record itself, read-only as the Store
+// contract says, and costs no copy; a create copies the caller's record
+// once, and an update copies the record (not its maps) once.
+//
 // One mutex guards the jobs and every index of them (the owners' lists,
 // the counts, the queues, the jobs by status): each index changes in the
 // same critical section as the job it mirrors. Every method releases the
@@ -225,7 +230,7 @@ func (m *Memory) GetJob(ctx context.Context, qrn string) (*quantum.JobRecord, er
 	if !ok {
 		return nil, quantum.ErrJobNotFound
 	}
-	return e.job.Clone(), nil
+	return e.job, nil
 }
 
 func (m *Memory) JobByIdempotencyKey(ctx context.Context, owner, key string, since time.Time) (*quantum.JobRecord, error) {
@@ -238,7 +243,7 @@ func (m *Memory) JobByIdempotencyKey(ctx context.Context, owner, key string, sin
 	if !ok || e.job.TimeStamps.CreatedAt.Before(since) {
 		return nil, quantum.ErrJobNotFound
 	}
-	return e.job.Clone(), nil
+	return e.job, nil
 }
 
 func (m *Memory) GetProgram(ctx context.Context, qrn string) (*quantum.Program, error) {
@@ -253,26 +258,18 @@ func (m *Memory) GetProgram(ctx context.Context, qrn string) (*quantum.Program, 
 }
 
 func (m *Memory) GetResult(ctx context.Context, qrn string) (*quantum.Result, error) {
-	r, err := func() (*quantum.Result, error) {
-		defer m.lock()()
-		m.fault("GetResult")
-		e, ok := m.jobs[qrn]
-		if !ok || e.result == nil {
-			return nil, quantum.ErrJobNotFound
-		}
-		return e.result, nil
-	}()
-	// A stored result is never changed, only replaced: copy it outside
-	// the lock, however large it is.
-	return r.Clone(), err
+	defer m.lock()()
+	m.fault("GetResult")
+	e, ok := m.jobs[qrn]
+	if !ok || e.result == nil {
+		return nil, quantum.ErrJobNotFound
+	}
+	return e.result, nil // never changed, only replaced
 }
 
 func (m *Memory) UpdateJob(ctx context.Context, qrn string, expect quantum.JobStatus, change func(*quantum.JobRecord), result *quantum.Result) (*quantum.JobRecord, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
-	}
-	if result != nil {
-		result = result.Clone() // outside the lock: it may be large
 	}
 	defer m.lock()()
 	m.fault("UpdateJob")
@@ -284,13 +281,11 @@ func (m *Memory) UpdateJob(ctx context.Context, qrn string, expect quantum.JobSt
 		return nil, quantum.ErrStatusChanged
 	}
 	old := e.job
-	j := old.Clone()
+	j := new(quantum.JobRecord)
+	*j = *old // its maps are old's: change replaces them, never writes in them
 	change(j) // may panic: nothing has changed yet
-	// Identity never changes; and the change may have put the caller's
-	// own maps in j, which the store must not share.
 	j.JobQRN, j.Owner, j.DeviceQRN, j.TimeStamps.CreatedAt = old.JobQRN, old.Owner, old.DeviceQRN, old.TimeStamps.CreatedAt
 	j.IdempotencyKey, j.RequestHash, j.Reserved = old.IdempotencyKey, old.RequestHash, old.Reserved
-	j = j.Clone()
 	if err := m.settle(old, j); err != nil {
 		return nil, err
 	}
@@ -299,7 +294,7 @@ func (m *Memory) UpdateJob(ctx context.Context, qrn string, expect quantum.JobSt
 		e.result = result
 	}
 	m.index(e, old)
-	return j.Clone(), nil
+	return j, nil
 }
 
 func (m *Memory) DeleteJob(ctx context.Context, qrn string, expect quantum.JobStatus) error {
@@ -350,7 +345,7 @@ func (m *Memory) ListJobs(ctx context.Context, f quantum.JobFilter) ([]*quantum.
 		start, end := f.PageBounds(total)
 		var page []*quantum.JobRecord
 		for c := o.jobs.At(start); c.Valid() && len(page) < end-start; c.Next() {
-			page = append(page, m.jobs[c.Key().qrn].job.Clone())
+			page = append(page, m.jobs[c.Key().qrn].job)
 		}
 		return page, total, nil
 	}
@@ -389,7 +384,7 @@ func (m *Memory) ListJobs(ctx context.Context, f quantum.JobFilter) ([]*quantum.
 					continue
 				}
 				if total >= first && total < last {
-					page = append(page, j.Clone())
+					page = append(page, j)
 				}
 				total++
 			}
@@ -463,15 +458,16 @@ func (m *Memory) ClaimJob(ctx context.Context, c quantum.Claim) (*quantum.JobRec
 	head := q.First()
 	e := m.jobs[head.Key().qrn]
 	if e.job.MemoryNeed > c.MaxMemory {
-		return e.job.Clone(), quantum.ErrMemoryShort
+		return e.job, quantum.ErrMemoryShort
 	}
 	old := e.job
-	j := old.Clone()
+	j := new(quantum.JobRecord)
+	*j = *old
 	j.Status, j.UpdatedAt, j.LeaseUntil, j.Node = quantum.StatusRunning, c.Now, c.LeaseUntil, c.Node
 	j.Attempts++
 	e.job = j
 	m.index(e, old)
-	return j.Clone(), nil
+	return j, nil
 }
 
 func (m *Memory) Unfinished(ctx context.Context, statuses []quantum.JobStatus, before time.Time, limit int) ([]*quantum.JobRecord, error) {
@@ -494,9 +490,5 @@ func (m *Memory) Unfinished(ctx context.Context, statuses []quantum.JobStatus, b
 		}
 	}
 	inproc.SortByUpdate(out)
-	out = out[:min(len(out), max(limit, 0))]
-	for i, j := range out {
-		out[i] = j.Clone()
-	}
-	return out, nil
+	return out[:min(len(out), max(limit, 0))], nil
 }

@@ -437,8 +437,10 @@ func fingerprint(j *quantum.JobRecord) string {
 	return fmt.Sprint(j.Metadata, j.RuntimeOptions, j.Tags)
 }
 
-// A job that any method returns, and any map a caller gave, can be
-// changed at any depth without changing the stored job.
+// A job created with nested maps is the caller's to change afterwards,
+// and every record a method returns is a snapshot: later changes of the
+// job (one whose change put the caller's own maps in it, a claim) do not
+// show in it.
 func testDeepCopies(t *testing.T, s quantum.Store) {
 	j := newJob("alice", deviceA, 0)
 	nested(j)
@@ -448,50 +450,58 @@ func testDeepCopies(t *testing.T, s quantum.Store) {
 	if want != fingerprint(j) {
 		t.Fatalf("stored %s, created %s", want, fingerprint(j))
 	}
-	check := func(after string) {
-		t.Helper()
-		if got := fingerprint(mustGet(t, s, j.JobQRN)); got != want {
-			t.Fatalf("after %s the stored job changed:\n%s\nwant\n%s", after, got, want)
-		}
-	}
 	scribble(j)
-	check("changing the created job")
-	scribble(mustGet(t, s, j.JobQRN))
-	check("changing GetJob's copy")
+	if got := fingerprint(mustGet(t, s, j.JobQRN)); got != want {
+		t.Fatalf("after changing the created job the stored job changed:\n%s\nwant\n%s", got, want)
+	}
+	type snapshot struct {
+		what string
+		rec  *quantum.JobRecord
+		was  string
+	}
+	var snaps []snapshot
+	took := func(what string, rec *quantum.JobRecord) {
+		snaps = append(snaps, snapshot{what, rec, fmt.Sprint(*rec)})
+	}
+	took("GetJob", mustGet(t, s, j.JobQRN))
 	mine := &quantum.JobRecord{}
 	nested(mine)
 	got, err := s.UpdateJob(ctx, j.JobQRN, quantum.StatusInitializing, func(r *quantum.JobRecord) {
-		r.Metadata, r.RuntimeOptions = mine.Metadata, mine.RuntimeOptions // the caller's own maps
+		r.Metadata, r.RuntimeOptions = mine.Metadata, mine.RuntimeOptions // maps of the caller's own
 		r.Status, r.UpdatedAt, r.QueuedAt = quantum.StatusQueued, epoch, epoch
 	}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	scribble(got)
-	scribble(mine)
-	check("changing UpdateJob's copy and the maps its change put in")
+	took("UpdateJob", got)
 	page, _, _ := s.ListJobs(ctx, quantum.JobFilter{Owner: "alice", Limit: 10})
-	scribble(page[0])
+	took("ListJobs", page[0])
 	page, _, _ = s.ListJobs(ctx, quantum.JobFilter{Owner: "alice", Search: "job", Limit: 10})
-	scribble(page[0])
-	check("changing ListJobs' copies")
+	took("a filtered ListJobs", page[0])
 	list, _ := s.Unfinished(ctx, []quantum.JobStatus{quantum.StatusQueued}, time.Time{}, 10)
-	scribble(list[0])
-	check("changing Unfinished's copy")
+	took("Unfinished", list[0])
 	c := claimOf(deviceA, "alice")
 	c.MaxMemory = 1
 	short, err := s.ClaimJob(ctx, c)
 	if !errors.Is(err, quantum.ErrMemoryShort) {
 		t.Fatal(err)
 	}
-	scribble(short)
-	check("changing the copy of a claim short of memory")
+	took("a claim short of memory", short)
 	claimed, err := s.ClaimJob(ctx, claimOf(deviceA, "alice"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	scribble(claimed)
-	check("changing ClaimJob's copy")
+	took("ClaimJob", claimed)
+	if _, err := s.UpdateJob(ctx, j.JobQRN, quantum.StatusRunning, func(r *quantum.JobRecord) {
+		r.Status, r.Metadata = quantum.StatusCompleted, map[string]any{"other": true}
+	}, nil); err != nil {
+		t.Fatal(err)
+	}
+	for _, sn := range snaps {
+		if now := fmt.Sprint(*sn.rec); now != sn.was {
+			t.Errorf("the record %s returned changed with the job:\n%s\nwas\n%s", sn.what, now, sn.was)
+		}
+	}
 }
 
 // A result larger than a store's bound fails with ErrTooLarge, naming
