@@ -88,12 +88,15 @@ func jobProgram(p *Program) (*JobProgram, error) {
 
 // programs are the programs of a request, in order, with the name each
 // one's fields go by in errors: program, or program[i] in a batch.
+// programName names the program of a job of one (read-only).
+var programName = []string{"program"}
+
 func (req JobRequest) programs() ([]Program, []string) {
 	if req.Batch == nil {
 		if req.Program == nil {
 			return nil, nil
 		}
-		return []Program{*req.Program}, []string{"program"}
+		return []Program{*req.Program}, programName
 	}
 	names := make([]string, len(req.Batch))
 	for i := range req.Batch {

@@ -2,100 +2,130 @@ package quantum
 
 import (
 	"container/list"
-	"crypto/sha256"
 	"encoding/json"
-	"strconv"
+	"hash/maphash"
 	"sync"
 )
 
-// compiledCache hands a small program compiled at create (Check) to its
-// run, so that it is compiled once: a batch of thousands of small
-// circuits would otherwise spend a quarter of its time compiling each
-// twice. An entry is taken by the run that uses it (never shared between
-// two runs), and the oldest go when the cache is full: a run that finds
-// nothing compiles again, as it always could.
+// compiledCache keeps small OpenQASM programs as compiled, by what their
+// compile depends on, so that a program is compiled once: at create, and
+// not again for its run, nor for the next job that sends the same text
+// (a test suite's Bell pair, a sweep's repeated circuit). A compiled
+// program is shared by every job that finds it, read-only: each job
+// copies the program's small header and sets its own options on the
+// copy (simBackend.compile). The least recently used go when the cache is
+// full; a job that finds nothing compiles, as it always could.
 type compiledCache struct {
+	seed  maphash.Seed
 	mu    sync.Mutex
-	byKey map[[32]byte][]*list.Element
-	order *list.List // of *cachedProgram, oldest first
-	ops   int        // of the programs kept
+	byKey map[uint64][]*list.Element // by the hash of a compileKey
+	order *list.List                 // of *cachedProgram, least recently used first
+	ops   int                        // of the programs kept
+	text  int                        // bytes of their texts
+}
+
+// compileKey is what a compile depends on: the text and its format, the
+// device's qubit limit, and the OpenQASM 3 inputs (the runtime options
+// that are not the service's own, as JSON with sorted keys).
+type compileKey struct {
+	format, data, inputs string
+	limit                int
 }
 
 type cachedProgram struct {
-	key [32]byte
-	p   *program
+	key  compileKey
+	hash uint64
+	p    *program
 }
 
-// Bounds: programs of at most cacheMaxOps operations, at most
-// cacheEntries of them (a whole batch of small circuits), at most
-// cacheOps operations in all (56 bytes each: about 56 MiB).
+// Bounds: programs of at most cacheMaxOps operations and cacheMaxText
+// bytes of text, at most cacheEntries of them (a whole batch of small
+// circuits), at most cacheOps operations (56 bytes each: about 56 MiB)
+// and cacheTextBytes of text in all.
 const (
-	cacheMaxOps  = 4096
-	cacheEntries = 4096
-	cacheOps     = 1 << 20
+	cacheMaxOps    = 4096
+	cacheEntries   = 4096
+	cacheOps       = 1 << 20
+	cacheMaxText   = 256 << 10
+	cacheTextBytes = 32 << 20
 )
 
 func newCompiledCache() *compiledCache {
-	return &compiledCache{byKey: map[[32]byte][]*list.Element{}, order: list.New()}
+	return &compiledCache{seed: maphash.MakeSeed(), byKey: map[uint64][]*list.Element{}, order: list.New()}
 }
 
-// cacheMaxText is the longest program text looked up: hashing a large
-// program that could not be kept (past cacheMaxOps) would only cost.
-const cacheMaxText = 256 << 10
-
-// cacheKey identifies what a compile depends on: the program, the qubit
-// limit, the precision and the inputs (runtimeOptions). ok is false for a
-// program the cache never keeps (QIR, or a long text).
-func cacheKey(t Task, limit int) ([32]byte, bool) {
+// cacheKey is the key of the task's compile; ok is false for a program
+// the cache never keeps (QIR, or a long text).
+func cacheKey(t Task, limit int) (compileKey, bool) {
 	if t.Program.Format != "qasm2" && t.Program.Format != "qasm3" || len(t.Program.Data) > cacheMaxText {
-		return [32]byte{}, false
+		return compileKey{}, false
 	}
-	opts, err := json.Marshal(t.RuntimeOptions) // sorted keys: one text for equal options
-	if err != nil {
-		return [32]byte{}, false
+	k := compileKey{format: t.Program.Format, data: t.Program.Data, limit: limit}
+	if in := inputs(t.RuntimeOptions); len(in) > 0 {
+		b, err := json.Marshal(in) // sorted keys: one text for equal inputs
+		if err != nil {
+			return compileKey{}, false
+		}
+		k.inputs = string(b)
 	}
-	h := sha256.New()
-	for _, s := range []string{t.Program.Format, t.Program.Data, strconv.Itoa(limit), string(opts)} {
-		h.Write([]byte(strconv.Itoa(len(s))))
-		h.Write([]byte{0})
-		h.Write([]byte(s))
-	}
-	var k [32]byte
-	h.Sum(k[:0])
 	return k, true
 }
 
-// put keeps a compiled program for a run to take.
-func (c *compiledCache) put(k [32]byte, p *program) {
+func (c *compiledCache) hash(k compileKey) uint64 {
+	var h maphash.Hash
+	h.SetSeed(c.seed)
+	for _, s := range [...]string{k.format, k.data, k.inputs} {
+		h.WriteString(s)
+		h.WriteByte(0)
+	}
+	var n [8]byte
+	for i := range n {
+		n[i] = byte(k.limit >> (8 * i))
+	}
+	h.Write(n[:])
+	return h.Sum64()
+}
+
+// get returns the program compiled for k, shared and read-only, or nil.
+func (c *compiledCache) get(k compileKey) *program {
+	h := c.hash(k)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for _, e := range c.byKey[h] {
+		if cp := e.Value.(*cachedProgram); cp.key == k {
+			c.order.MoveToBack(e)
+			return cp.p
+		}
+	}
+	return nil
+}
+
+// put keeps p, which nobody changes from now on, as the program of k.
+func (c *compiledCache) put(k compileKey, p *program) {
 	if p.qir != nil || p.circuit == nil || len(p.circuit.Ops) > cacheMaxOps {
 		return
 	}
+	h := c.hash(k)
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	c.byKey[k] = append(c.byKey[k], c.order.PushBack(&cachedProgram{key: k, p: p}))
+	for _, e := range c.byKey[h] {
+		if e.Value.(*cachedProgram).key == k {
+			return // another create of the same program kept it first
+		}
+	}
+	c.byKey[h] = append(c.byKey[h], c.order.PushBack(&cachedProgram{key: k, hash: h, p: p}))
 	c.ops += len(p.circuit.Ops)
-	for c.order.Len() > cacheEntries || c.ops > cacheOps {
+	c.text += len(k.data) + len(k.inputs)
+	for c.order.Len() > cacheEntries || c.ops > cacheOps || c.text > cacheTextBytes {
 		c.remove(c.order.Front())
 	}
-}
-
-// take returns a compiled program of key k and forgets it, or nil.
-func (c *compiledCache) take(k [32]byte) *program {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	es := c.byKey[k]
-	if len(es) == 0 {
-		return nil
-	}
-	e := es[len(es)-1]
-	c.remove(e)
-	return e.Value.(*cachedProgram).p
 }
 
 func (c *compiledCache) remove(e *list.Element) {
 	cp := c.order.Remove(e).(*cachedProgram)
 	c.ops -= len(cp.p.circuit.Ops)
-	es := c.byKey[cp.key]
+	c.text -= len(cp.key.data) + len(cp.key.inputs)
+	es := c.byKey[cp.hash]
 	for i, x := range es {
 		if x == e {
 			es = append(es[:i], es[i+1:]...)
@@ -103,8 +133,8 @@ func (c *compiledCache) remove(e *list.Element) {
 		}
 	}
 	if len(es) == 0 {
-		delete(c.byKey, cp.key)
+		delete(c.byKey, cp.hash)
 	} else {
-		c.byKey[cp.key] = es
+		c.byKey[cp.hash] = es
 	}
 }

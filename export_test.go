@@ -1,6 +1,10 @@
 package quantum
 
-import "github.com/qjobs/quantum/sim"
+import (
+	"strings"
+
+	"github.com/qjobs/quantum/sim"
+)
 
 // WithRetryBaseForTest shortens the waits between retries of a failing
 // store call, so that fault tests run quickly.
@@ -21,35 +25,41 @@ func WatchersForTest(s *Service) (watches, keys int) {
 	return watches, len(n.byJob) + len(n.byOwner)
 }
 
-// CompiledCacheForTest is the cache of programs compiled at create, with
-// programs of a given number of operations put and taken by a one-byte
-// key.
+// CompiledCacheForTest is the cache of compiled programs, with programs
+// of a given number of operations and text length put and got by a name.
 type CompiledCacheForTest struct{ c *compiledCache }
 
 func NewCompiledCacheForTest() CompiledCacheForTest { return CompiledCacheForTest{newCompiledCache()} }
 
-// Put keeps a program of ops operations under key, tagged so that Take
-// can tell which one it got.
-func (t CompiledCacheForTest) Put(key byte, ops int, tag int) {
-	c := &sim.Circuit{Ops: make([]sim.Op, ops)}
-	t.c.put([32]byte{key}, &program{circuit: c, numQubits: tag})
+func testKey(name string, text int) compileKey {
+	return compileKey{format: "qasm2", data: name + strings.Repeat(" ", text), limit: 28}
 }
 
-// Take returns the tag of the program it took under key, or -1.
-func (t CompiledCacheForTest) Take(key byte) int {
-	if p := t.c.take([32]byte{key}); p != nil {
+// Put keeps a program of ops operations under name (its text padded to
+// text bytes), tagged so that Get can tell which one it got.
+func (t CompiledCacheForTest) Put(name string, text, ops, tag int) {
+	c := &sim.Circuit{Ops: make([]sim.Op, ops)}
+	t.c.put(testKey(name, text), &program{circuit: c, numQubits: tag})
+}
+
+// Get returns the tag of the program kept under name, or -1.
+func (t CompiledCacheForTest) Get(name string, text int) int {
+	if p := t.c.get(testKey(name, text)); p != nil {
 		return p.numQubits
 	}
 	return -1
 }
 
-// Size is how many programs and operations the cache holds.
-func (t CompiledCacheForTest) Size() (programs, ops int) { return t.c.order.Len(), t.c.ops }
+// Size is how many programs, operations and bytes of text the cache holds.
+func (t CompiledCacheForTest) Size() (programs, ops, text int) {
+	return t.c.order.Len(), t.c.ops, t.c.text
+}
 
 const (
 	CacheMaxOps  = cacheMaxOps
 	CacheEntries = cacheEntries
 	CacheOps     = cacheOps
+	CacheText    = cacheTextBytes
 )
 
 // SetMaxBatchResultBytesForTest sets the bound on a batch's outcome keys

@@ -2,6 +2,7 @@ package quantum
 
 import (
 	"context"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"hash/fnv"
@@ -35,12 +36,23 @@ func CheckDeviceQRN(qrn string) error {
 }
 
 func newJobQRN(deviceQRN string, u User) string {
-	h := strings.ReplaceAll(uuid.NewString(), "-", "")
+	id := uuid.New()
+	var h [32]byte
+	hex.Encode(h[:], id[:])
 	// A version 4 UUID has 122 random bits; skip its version nibble
 	// (index 12) and variant nibble (16): 24 random hex, 96 bits, not
 	// guessable.
-	random := h[:12] + h[13:16] + h[17:26]
-	return deviceQRN + "-" + u.qrnTag() + "-qjob-" + random
+	var b strings.Builder
+	tag := u.qrnTag()
+	b.Grow(len(deviceQRN) + len(tag) + 30)
+	b.WriteString(deviceQRN)
+	b.WriteByte('-')
+	b.WriteString(tag)
+	b.WriteString("-qjob-")
+	b.Write(h[:12])
+	b.Write(h[13:16])
+	b.Write(h[17:26])
+	return b.String()
 }
 
 // Longest name and tag key a job may carry.
@@ -156,7 +168,7 @@ func (s *Service) CreateJob(ctx context.Context, u User, req JobRequest) (*Job, 
 		return nil, s.internal(ctx, err, "store job")
 	}
 	s.runner.admit(job.JobQRN)
-	return job.Job.Clone(), nil
+	return &job.Job, nil // the store and the watchers have copies of their own
 }
 
 // storeDetail is the text of a store's error for a client: without the
@@ -255,6 +267,19 @@ func (s *Service) checkTask(ctx context.Context, b Backend, t Task, req JobReque
 // would: once i has failed, no index past it starts, and those before it
 // all finish.
 func lowestFailure(ctx context.Context, n, lanes int, fn func(i int) error) (int, error) {
+	if lanes <= 1 || n <= 1 {
+		// One lane is a loop: no goroutine to start for the common
+		// single program.
+		for i := range n {
+			if err := ctx.Err(); err != nil {
+				return 0, err
+			}
+			if err := fn(i); err != nil {
+				return i, err
+			}
+		}
+		return n, ctx.Err()
+	}
 	var mu sync.Mutex
 	next, failed := 0, n
 	var failure error

@@ -72,6 +72,14 @@ func (n *notifier) publish(qrn, owner string, rec *JobRecord) {
 	}
 }
 
+// watching reports whether anyone watches the job or its owner, so that
+// a change nobody follows costs no copy.
+func (n *notifier) watching(qrn, owner string) bool {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	return len(n.byJob[qrn]) > 0 || len(n.byOwner[owner]) > 0
+}
+
 // missed tells every watcher that changes may have been missed (the
 // change feed was down): each reads its jobs again.
 func (n *notifier) missed() {

@@ -51,7 +51,13 @@ func (o *observedStore) CreateJob(ctx context.Context, job *JobRecord, program P
 	if err = o.Store.CreateJob(ctx, job, program); err != nil {
 		return err
 	}
-	o.changed(job)
+	// job is the caller's, to hand on to its user: watchers get a copy,
+	// made only if someone watches.
+	var snap *JobRecord
+	if o.n.watching(job.JobQRN, job.Owner) {
+		snap = job.Clone()
+	}
+	o.changed(snap, job)
 	o.obs.JobCreated(job.DeviceQRN)
 	o.credits.stored(job)
 	return nil
@@ -65,7 +71,7 @@ func (o *observedStore) UpdateJob(ctx context.Context, qrn string, expect JobSta
 	rec, err = o.Store.UpdateJob(ctx, qrn, expect, change, result)
 	o.timed("UpdateJob", start, err)
 	if err == nil && rec.Status != expect {
-		o.changed(rec)
+		o.changed(rec, rec) // the store's snapshot (see Store)
 		o.credits.changed(expect, rec)
 	}
 	return rec, err
@@ -88,16 +94,17 @@ func (o *observedStore) ClaimJob(ctx context.Context, c Claim) (*JobRecord, erro
 	mu := o.stripe(rec.JobQRN)
 	mu.Lock()
 	defer mu.Unlock()
-	o.changed(rec)
+	o.changed(rec, rec) // the store's snapshot (see Store)
 	return rec, nil
 }
 
-// changed publishes rec, a snapshot the store never changes (see Store).
-func (o *observedStore) changed(rec *JobRecord) {
+// changed publishes snap, a snapshot nobody changes (nil: watchers read
+// the job themselves), of the job as it is now, job.
+func (o *observedStore) changed(snap, job *JobRecord) {
 	if ce := o.log.Check(zap.DebugLevel, "job status"); ce != nil {
-		ce.Write(zap.String("job", rec.JobQRN), zap.String("status", string(rec.Status)), zap.String("node", rec.Node))
+		ce.Write(zap.String("job", job.JobQRN), zap.String("status", string(job.Status)), zap.String("node", job.Node))
 	}
-	o.n.publish(rec.JobQRN, rec.Owner, rec)
+	o.n.publish(job.JobQRN, job.Owner, snap)
 }
 
 // The calls that change nothing are only timed.

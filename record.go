@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"math/rand/v2"
 	"time"
 
@@ -100,7 +101,8 @@ func (r *runner) finish(job *JobRecord, elapsed time.Duration, out *ran, runErr 
 				j.Cost = d.cost(j.Shots, elapsed)
 			}
 			// A new map: the record's own is the stored job's.
-			merged := cloneMap(j.Metadata)
+			merged := make(map[string]any, len(j.Metadata)+len(meta))
+			maps.Copy(merged, j.Metadata)
 			for k, v := range meta {
 				merged[k] = v
 			}

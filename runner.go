@@ -30,6 +30,7 @@ type runner struct {
 
 	mu      sync.Mutex
 	notify  chan struct{}                      // closed and replaced to wake idle workers
+	handed  bool                               // a worker holds notify: a wake must close it
 	running map[string]context.CancelCauseFunc // jobs this process runs
 	closed  bool                               // Close has begun
 	memUsed int64                              // memory reserved by the jobs this process runs
@@ -105,8 +106,13 @@ func (r *runner) waitStopped(ctx context.Context) error {
 func (r *runner) wake() {
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	if !r.handed {
+		// No worker is between woken and its sleep: each will claim
+		// before it sleeps, and see what this wake is about.
+		return
+	}
 	close(r.notify)
-	r.notify = make(chan struct{})
+	r.notify, r.handed = make(chan struct{}), false
 }
 
 // isClosed reports whether Close has begun.
@@ -119,6 +125,7 @@ func (r *runner) isClosed() bool {
 func (r *runner) woken() <-chan struct{} {
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	r.handed = true
 	return r.notify
 }
 

@@ -76,9 +76,9 @@ var qirFormats = []string{"qir.ll", "qir.bc", "pyqir"}
 
 // compile checks the format against the program and lowers it, refusing
 // more qubits than the device has (Check refuses what no method can hold
-// within the budget). A small program compiled while checking is kept
-// for its run to take (compiledCache).
-func (b *simBackend) compile(ctx context.Context, t Task, checking bool) (*program, error) {
+// within the budget). A small program is compiled once for all the jobs
+// that send it (compiledCache).
+func (b *simBackend) compile(ctx context.Context, t Task) (*program, error) {
 	prec, err := precision(t.RuntimeOptions)
 	if err != nil {
 		return nil, err
@@ -94,24 +94,27 @@ func (b *simBackend) compile(ctx context.Context, t Task, checking bool) (*progr
 	// (checkMethod).
 	limit := t.Device.NumberQubits
 	key, keyed := cacheKey(t, limit)
-	if keyed && !checking {
-		if p := b.compiled.take(key); p != nil {
-			p.setOptions(prec, method, noise, noiseName)
-			return p, nil
+	// A device with a coupling map checks every program against it
+	// (checkCoupling), which the cache's key does not name.
+	keyed = keyed && !t.Device.hasCouplings()
+	var compiled *program
+	if keyed {
+		compiled = b.compiled.get(key)
+	}
+	if compiled == nil {
+		var err error
+		if compiled, err = b.compileFormat(ctx, t, limit, prec); err != nil {
+			return nil, err
+		}
+		if keyed {
+			b.compiled.put(key, compiled)
 		}
 	}
-	p, err := b.compileFormat(ctx, t, limit, prec)
-	if err != nil {
-		return nil, err
-	}
+	// The compiled program may be shared (compiledCache): the job's
+	// options go on a copy of its header; the circuit is only read.
+	p := *compiled
 	p.setOptions(prec, method, noise, noiseName)
-	if keyed && checking {
-		// A copy: the run that takes it sets its options while this
-		// check still reads p's.
-		c := *p
-		b.compiled.put(key, &c)
-	}
-	return p, nil
+	return &p, nil
 }
 
 // setOptions sets what the job's runtime options and device say of how
@@ -214,7 +217,7 @@ func (b *simBackend) compileQIR(ctx context.Context, t Task, limit int, prec sim
 }
 
 func (b *simBackend) Check(ctx context.Context, t Task) (Resources, error) {
-	p, err := b.compile(ctx, t, true)
+	p, err := b.compile(ctx, t)
 	if err != nil {
 		return Resources{}, err
 	}
@@ -271,7 +274,7 @@ func (b *simBackend) options(t Task, p *program, seed *uint64) sim.Options {
 }
 
 func (b *simBackend) Run(ctx context.Context, t Task) (*RunResult, error) {
-	p, err := b.compile(ctx, t, false)
+	p, err := b.compile(ctx, t)
 	if err != nil {
 		return nil, err
 	}
@@ -321,15 +324,22 @@ func (b *simBackend) Run(ctx context.Context, t Task) (*RunResult, error) {
 }
 
 // inputs passes runtimeOptions to OpenQASM 3 input declarations: every key
-// but the ones the service reads itself.
+// but the ones the service reads itself (nil when there is none).
 func inputs(opts map[string]any) map[string]any {
-	in := map[string]any{}
+	var in map[string]any
 	for k, v := range opts {
-		if k != "seed" && k != "noiseModel" && k != "entryPoint" && k != "precision" && k != "method" {
+		if !serviceOption(k) {
+			if in == nil {
+				in = map[string]any{}
+			}
 			in[k] = v
 		}
 	}
 	return in
+}
+
+func serviceOption(k string) bool {
+	return k == "seed" || k == "noiseModel" || k == "entryPoint" || k == "precision" || k == "method"
 }
 
 // builtinDevices is the default catalogue: simulators and emulated QPUs

@@ -18,6 +18,16 @@ type turns struct {
 
 // order returns the queues in the order to try them.
 func (t *turns) order(queues []Queue) []Queue {
+	if len(queues) <= 1 && t.blocked == nil {
+		// Nothing to take turns with (the common case of one user's jobs
+		// on one device): forget the others, as below.
+		for o := range t.lastDevice {
+			if len(queues) == 0 || o != queues[0].Owner {
+				delete(t.lastDevice, o)
+			}
+		}
+		return queues
+	}
 	byOwner := map[string][]string{}
 	for _, q := range queues {
 		byOwner[q.Owner] = append(byOwner[q.Owner], q.Device)

@@ -94,6 +94,25 @@ func (w *Watch) signal() {
 	}
 }
 
+// take returns the changes not yet read, and whether some were lost.
+func (w *Watch) take() ([]pending, bool) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	queue, lost := w.queue, w.lost
+	w.queue, w.lost = nil, false
+	return queue, lost
+}
+
+// giveBack lets the watch use the room of a queue take returned, read.
+func (w *Watch) giveBack(queue []pending) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.queue == nil {
+		clear(queue)
+		w.queue = queue[:0]
+	}
+}
+
 // Ready is signalled when Next may have events.
 func (w *Watch) Ready() <-chan struct{} { return w.ready }
 
@@ -184,10 +203,7 @@ func (w *Watch) Next(ctx context.Context) ([]JobEvent, error) {
 		return nil, errClosing()
 	}
 	seq := w.s.notes.current() // before taking the queue: a reset names no later change
-	w.mu.Lock()
-	queue, lost := w.queue, w.lost
-	w.queue, w.lost = nil, false
-	w.mu.Unlock()
+	queue, lost := w.take()
 	if w.qrn != "" {
 		return w.nextOfJob(ctx, queue, lost)
 	}
@@ -315,7 +331,9 @@ func (s *Service) Wait(ctx context.Context, u User, qrn string) (*Job, error) {
 	if s.notes.isClosed() {
 		return nil, errClosing()
 	}
-	w := s.newWatch(u, qrn)
+	// A watch without the record of what was sent, which only events
+	// need, and room for a job's few changes.
+	w := &Watch{s: s, owner: u.ID, qrn: qrn, ready: make(chan struct{}, 1), queue: make([]pending, 0, 4)}
 	s.notes.add(w)
 	defer w.Close()
 	// Read only once registered, so that no change falls between the read
@@ -324,24 +342,28 @@ func (s *Service) Wait(ctx context.Context, u User, qrn string) (*Job, error) {
 	if err != nil {
 		return nil, err
 	}
-	t := time.NewTimer(waitResync)
-	defer t.Stop()
+	// A store no other Service uses has every change announced here: the
+	// safety net is for shared ones.
+	var resync *time.Timer
+	var tick <-chan time.Time
+	if !s.exclusive {
+		resync = time.NewTimer(waitResync)
+		defer resync.Stop()
+		tick = resync.C
+	}
 	for !rec.Status.IsTerminal() {
 		select {
 		case <-w.Ready():
-		case <-t.C:
+		case <-tick:
 			w.lose()
-			t.Reset(waitResync)
+			resync.Reset(waitResync)
 		case <-ctx.Done():
 			return nil, s.internal(ctx, ctx.Err(), "the job ended")
 		}
 		if s.notes.isClosed() {
 			return nil, errClosing()
 		}
-		w.mu.Lock()
-		queue, lost := w.queue, w.lost
-		w.queue, w.lost = nil, false
-		w.mu.Unlock()
+		queue, lost := w.take()
 		for _, p := range queue { // in the order the store made them
 			if p.rec == nil {
 				lost = true // another node's change: read the job
@@ -349,6 +371,7 @@ func (s *Service) Wait(ctx context.Context, u User, qrn string) (*Job, error) {
 				rec = p.rec
 			}
 		}
+		w.giveBack(queue)
 		if lost {
 			if rec, err = s.ownJob(ctx, u, qrn); err != nil {
 				return nil, err

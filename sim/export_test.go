@@ -2,6 +2,7 @@ package sim
 
 import (
 	"context"
+	"math"
 	"math/rand/v2"
 )
 
@@ -82,3 +83,24 @@ func SparseAmplitudes(ctx context.Context, c *Circuit, lim Limits) (map[uint64]c
 	}
 	return s.amp, nil
 }
+
+// TallyForTest counts shots whose key bits are rec (bit b of the key in
+// rec[b], 64 shots a word) as runFrames does: by popcounts up to
+// PopcountTallyBits bits, in an array up to DenseTallyBits, else in a map.
+func TallyForTest(rec [][]uint64, shots int) (map[string]int, error) {
+	width := len(rec)
+	live := make([]int, width)
+	for b := range live {
+		live[b] = b
+	}
+	t := newPackedTally(width, width, live, outcomeLimit{max: math.MaxInt})
+	if err := t.tallyBatch(context.Background(), rec, (shots+63)/64, shots); err != nil {
+		return nil, err
+	}
+	return t.counts(context.Background())
+}
+
+const (
+	PopcountTallyBits = popcountTallyBits
+	DenseTallyBits    = denseTallyBits
+)

@@ -33,10 +33,12 @@ type frames struct {
 }
 
 func newFrames(n, w int, rng *rand.Rand) *frames {
-	f := &frames{w: w, x: make([][]uint64, n), z: make([][]uint64, n), pendingZ: make([]bool, n), rng: rng}
-	xs, zs := make([]uint64, n*w), make([]uint64, n*w)
-	for q := range n {
-		f.x[q], f.z[q] = xs[q*w:(q+1)*w:(q+1)*w], zs[q*w:(q+1)*w:(q+1)*w]
+	// One allocation for the rows and one for the words: a small
+	// program's run is a handful of allocations in all.
+	rows, words := make([][]uint64, 2*n), make([]uint64, 2*n*w)
+	f := &frames{w: w, x: rows[:n:n], z: rows[n:], pendingZ: make([]bool, n), rng: rng}
+	for q := range 2 * n {
+		rows[q] = words[q*w : (q+1)*w : (q+1)*w]
 	}
 	return f
 }
@@ -237,6 +239,38 @@ type packedTally struct {
 	buf      []byte
 }
 
+// popcountTallyBits is the widest key counted outcome by outcome, each
+// with one popcount a word of 64 shots: 2^bits · bits operations a word,
+// less than the transpose costs up to here.
+const popcountTallyBits = 4
+
+// tallyByPopcount counts the shots of each outcome k of a few bits as the
+// ones of the AND of every key bit's row, or its complement where k's bit
+// is 0. Keys this narrow are counted in the array.
+func (t *packedTally) tallyByPopcount(ctx context.Context, rec [][]uint64, w, shots int) error {
+	for i := range w {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		valid := ^uint64(0)
+		if n := shots - 64*i; n < 64 {
+			valid = 1<<n - 1
+		}
+		for k := range t.dense {
+			m := valid
+			for b, r := range rec[:t.width] {
+				if k>>b&1 == 1 {
+					m &= r[i]
+				} else {
+					m &^= r[i]
+				}
+			}
+			t.dense[k] += bits.OnesCount64(m)
+		}
+	}
+	return nil
+}
+
 // denseTallyBits is the widest key counted in an array (8 KiB of counts).
 const denseTallyBits = 10
 
@@ -316,6 +350,9 @@ func (t *packedTally) counts(ctx context.Context) (map[string]int, error) {
 // (bit b of the key in rec[b], w words of 64 shots), 64 shots at a time
 // through a transpose per 64 key bits.
 func (t *packedTally) tallyBatch(ctx context.Context, rec [][]uint64, w, shots int) error {
+	if t.width <= popcountTallyBits {
+		return t.tallyByPopcount(ctx, rec, w, shots)
+	}
 	kw := (t.width + 63) / 64
 	keys, buf := t.shotKeys, t.buf
 	nb := (t.width + 7) / 8

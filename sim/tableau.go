@@ -40,11 +40,10 @@ func tableauWords(n int) int64 {
 // newTableau returns the tableau of |0…0⟩: T = I.
 func newTableau(n int) *tableau {
 	w := (n + 63) / 64
-	t := &tableau{n: n, w: w,
-		rows:    make([]uint64, 2*n*2*w),
-		signs:   make([]uint64, (2*n+63)/64),
-		scratch: make([]uint64, (2*maxCliffordQubits+1)*2*w),
-	}
+	// One allocation for the three (tableauWords).
+	nr, ns := 2*n*2*w, (2*n+63)/64
+	words := make([]uint64, nr+ns+(2*maxCliffordQubits+1)*2*w)
+	t := &tableau{n: n, w: w, rows: words[:nr:nr], signs: words[nr : nr+ns : nr+ns], scratch: words[nr+ns:]}
 	t.identity()
 	return t
 }

@@ -213,12 +213,14 @@ func (m *Memory) unindexStatus(old *quantum.JobRecord) {
 	if o.counts[old.Status]--; o.counts[old.Status] == 0 {
 		delete(o.counts, old.Status)
 	}
-	ordered.DeleteIn(m.changed, old.Status, inproc.ChangeKey{At: old.UpdatedAt, QRN: old.JobQRN})
+	// A status's set stays when it empties (there are a handful): a job
+	// passing through an empty status would otherwise build it anew.
+	m.changed[old.Status].Delete(inproc.ChangeKey{At: old.UpdatedAt, QRN: old.JobQRN})
 }
 
 // unqueue takes e, whose job was old and QUEUED, out of its queues.
 func (m *Memory) unqueue(e *entry, old *quantum.JobRecord) {
-	ordered.DeleteIn(m.devices, old.DeviceQRN, e.queued)
+	m.devices[old.DeviceQRN].Delete(e.queued) // kept when empty, as the statuses' sets
 	ordered.DeleteIn(m.queues, quantum.Queue{Device: old.DeviceQRN, Owner: old.Owner}, e.queued)
 	e.queued = queueKey{}
 }

@@ -24,6 +24,7 @@ import (
 	"net/url"
 	"os"
 	"runtime"
+	"runtime/pprof"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -44,7 +45,17 @@ func main() {
 	shots := flag.Int("shots", 1000, "shots per job")
 	poll := flag.Duration("poll", time.Millisecond, "pause between polls of one job")
 	timeout := flag.Duration("timeout", 2*time.Minute, "bound on the whole run")
+	cpuProfile := flag.String("cpuprofile", "", "write a CPU profile of the run (server and clients) to this file")
+	memProfile := flag.String("memprofile", "", "write an allocation profile of the run to this file")
 	flag.Parse()
+	if *cpuProfile != "" || *memProfile != "" {
+		stop, err := profile(*cpuProfile, *memProfile)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+		defer stop()
+	}
 
 	base := *target
 	if base == "" {
@@ -219,4 +230,37 @@ func isLoopback(host string) bool {
 	}
 	ip := net.ParseIP(host)
 	return ip != nil && ip.IsLoopback()
+}
+
+// profile starts a CPU profile and arranges an allocation profile, both of
+// the whole process (the in-process server and the clients alike); the
+// returned function writes them.
+func profile(cpu, mem string) (func(), error) {
+	if mem != "" {
+		runtime.MemProfileRate = 4096
+	}
+	var cpuFile *os.File
+	if cpu != "" {
+		f, err := os.Create(cpu)
+		if err != nil {
+			return nil, err
+		}
+		if err := pprof.StartCPUProfile(f); err != nil {
+			f.Close()
+			return nil, err
+		}
+		cpuFile = f
+	}
+	return func() {
+		if cpuFile != nil {
+			pprof.StopCPUProfile()
+			cpuFile.Close()
+		}
+		if mem != "" {
+			if f, err := os.Create(mem); err == nil {
+				_ = pprof.Lookup("allocs").WriteTo(f, 0)
+				f.Close()
+			}
+		}
+	}, nil
 }
