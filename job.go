@@ -178,10 +178,12 @@ func clonePtr[T any](p *T) *T {
 // to (map[string]any and []any) are copied at every depth, walked with a
 // stack of our own rather than by recursion. A nil map gives an empty one.
 func cloneMap(m map[string]any) map[string]any {
-	out := maps.Clone(m)
-	if out == nil {
+	if len(m) == 0 {
+		// The common empty map (a job's tags, say): a fresh one costs a
+		// header, a clone of it a table as well.
 		return map[string]any{}
 	}
+	out := maps.Clone(m)
 	nested := false
 	for _, v := range out {
 		switch v.(type) {

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"hash/fnv"
+	"maps"
 	"runtime"
 	"slices"
 	"strings"
@@ -513,13 +514,14 @@ func (s *Service) GetJobResult(ctx context.Context, u User, qrn string) (*JobRes
 	if err != nil {
 		return nil, s.internal(ctx, err, "get result")
 	}
-	stored = stored.Clone() // the user's own: the store's is read-only
+	// The user's own copies: the store's are read-only.
 	res := &JobResult{Status: j.Status, Cost: j.Cost, TimeStamps: j.TimeStamps}
 	res.TimeStamps.EndedAt = clonePtr(j.TimeStamps.EndedAt)
 	if stored.Circuits == nil {
-		res.ResultData.MeasurementCounts = stored.Counts
+		res.ResultData.MeasurementCounts = maps.Clone(stored.Counts)
 		return res, nil
 	}
+	stored = stored.Clone()
 	res.Results = make([]CircuitResult, len(stored.Circuits))
 	for i, o := range stored.Circuits {
 		ended := o.EndedAt

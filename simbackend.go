@@ -305,7 +305,7 @@ func (b *simBackend) Run(ctx context.Context, t Task) (*RunResult, error) {
 		"executionPath": path,
 		"numQubits":     p.numQubits,
 		"simulationMs":  time.Since(start).Milliseconds(),
-		"precision":     p.precision.String(),
+		"precision":     boxedName(p.precision.String()),
 	}
 	if p.entryPoint != "" {
 		md["entryPoint"] = p.entryPoint
@@ -313,7 +313,7 @@ func (b *simBackend) Run(ctx context.Context, t Task) (*RunResult, error) {
 	if p.declaredQubits > p.numQubits {
 		md["declaredQubits"] = p.declaredQubits
 	}
-	md["method"] = res.Method.String()
+	md["method"] = boxedName(res.Method.String())
 	if res.MethodReason != "" {
 		md["methodReason"] = res.MethodReason
 	}
@@ -321,6 +321,29 @@ func (b *simBackend) Run(ctx context.Context, t Task) (*RunResult, error) {
 		md["noiseModel"] = p.noiseName
 	}
 	return &RunResult{Counts: res.Counts, Metadata: md, Work: res.Work}, nil
+}
+
+// boxedNames are the names of the methods and precisions as interface
+// values, made once: a string put in an interface is an allocation each
+// time, and every job's metadata names both.
+var boxedNames = func() map[string]any {
+	m := map[string]any{}
+	for _, p := range []sim.Precision{sim.Double, sim.Single} {
+		m[p.String()] = p.String()
+	}
+	for i := range 32 {
+		if name := sim.Method(i).String(); !strings.HasPrefix(name, "Method(") {
+			m[name] = name
+		}
+	}
+	return m
+}()
+
+func boxedName(s string) any {
+	if v, ok := boxedNames[s]; ok {
+		return v
+	}
+	return s
 }
 
 // inputs passes runtimeOptions to OpenQASM 3 input declarations: every key

@@ -116,6 +116,7 @@ func main() {
 	fmt.Printf("jobs %d  failed %d  clients %d  shots %d  elapsed %.2fs\n", len(all), failures.Load(), *clients, *shots, elapsed.Seconds())
 	fmt.Printf("throughput %.0f jobs/s  (create → poll → result)\n", float64(len(all))/elapsed.Seconds())
 	fmt.Printf("latency p50 %v  p99 %v  max %v\n", pct(0.50).Round(time.Microsecond), pct(0.99).Round(time.Microsecond), all[len(all)-1].Round(time.Microsecond))
+	fmt.Printf("requests %.2f a job (a create, the polls, a result)\n", float64(requests.Load())/float64(len(all)))
 	if failures.Load() > 0 || ctx.Err() != nil {
 		os.Exit(1)
 	}
@@ -172,7 +173,11 @@ func oneJob(ctx context.Context, hc *http.Client, base, key string, body []byte,
 	}
 }
 
+// requests counts every request the clients send.
+var requests atomic.Int64
+
 func call(ctx context.Context, hc *http.Client, method, u, key string, body []byte, want int, out any) error {
+	requests.Add(1)
 	var rd io.Reader
 	if body != nil {
 		rd = bytes.NewReader(body)
