@@ -6,6 +6,7 @@ import (
 	"maps"
 	"math"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -119,18 +120,23 @@ type TimeStamps struct {
 // TimestampLayout is the wire form of every time: UTC, milliseconds.
 const TimestampLayout = "2006-01-02T15:04:05.000Z"
 
-// MarshalJSON writes the wire form.
+// MarshalJSON writes the wire form, by hand: every job a response holds
+// has one, and the times need no escaping.
 func (t TimeStamps) MarshalJSON() ([]byte, error) {
-	var ended *string
+	b := make([]byte, 0, 112)
+	b = append(b, `{"createdAt":"`...)
+	b = t.CreatedAt.UTC().AppendFormat(b, TimestampLayout)
+	b = append(b, `","endedAt":`...)
 	if t.EndedAt != nil {
-		s := t.EndedAt.UTC().Format(TimestampLayout)
-		ended = &s
+		b = append(b, '"')
+		b = t.EndedAt.UTC().AppendFormat(b, TimestampLayout)
+		b = append(b, '"')
+	} else {
+		b = append(b, "null"...)
 	}
-	return json.Marshal(struct {
-		CreatedAt         string  `json:"createdAt"`
-		EndedAt           *string `json:"endedAt"`
-		ExecutionDuration int64   `json:"executionDuration"`
-	}{t.CreatedAt.UTC().Format(TimestampLayout), ended, t.ExecutionDuration})
+	b = append(b, `,"executionDuration":`...)
+	b = strconv.AppendInt(b, t.ExecutionDuration, 10)
+	return append(b, '}'), nil
 }
 
 // UnmarshalJSON reads the wire form.
