@@ -39,6 +39,6 @@ export function signinView(main, { signal, notice, done }) {
       button.disabled = false;
     }
   });
-  main.append(h('h1', null, 'Sign in'), notice ? h('p', { class: 'notice', role: 'status' }, notice) : null, form);
+  main.append(h('h1', null, 'Sign in'), h('p', { class: 'notice', role: 'status' }, notice || ''), form);
   key.focus();
 }
