@@ -201,21 +201,33 @@ func value[T any](e *env, action chromedp.Action[T]) T {
 func (e *env) fatal(err error) {
 	e.t.Helper()
 	where, _ := chromedp.Run(e.ctx, chromedp.Location())
-	shown, _ := chromedp.Run(e.ctx, chromedp.Evaluate[string](`document.querySelector('main')?.innerText.slice(0, 600)`))
+	shown, _ := chromedp.Run(e.ctx, chromedp.Evaluate[string](`(document.querySelector("#result")?.innerText ?? "") + " // " + document.querySelector("main")?.innerText.slice(0, 300)`))
 	e.t.Fatalf("browser at %s: %v\npage: %s", where, err, shown)
 }
 
 // text is the text of the first element matching sel, once visible.
 func (e *env) text(sel string) string {
 	e.t.Helper()
-	e.run(chromedp.WaitVisible(chromedp.CSS(sel)))
-	return strings.TrimSpace(value(e, chromedp.Text(chromedp.CSS(sel))))
+	e.visible(sel)
+	return strings.TrimSpace(eval[string](e, `document.querySelector(`+quote(sel)+`).innerText`))
 }
 
 // waitJS waits until the JavaScript expression is true.
 func (e *env) waitJS(expr string) {
 	e.t.Helper()
 	e.run(chromedp.Poll[chromedp.Void](expr, chromedp.WithPollingInterval(50*time.Millisecond), chromedp.WithPollingTimeout(waitFor)))
+}
+
+// visible waits until an element matching sel is rendered. (It asks the
+// page, which sees its own DOM as it changes.)
+func (e *env) visible(sel string) {
+	e.t.Helper()
+	e.waitJS(`(() => { const el = document.querySelector(` + quote(sel) + `); return el !== null && el.getClientRects().length > 0; })()`)
+}
+
+// quote is s as a JavaScript string literal.
+func quote(s string) string {
+	return "'" + strings.NewReplacer(`\`, `\\`, `'`, `\'`, "\n", `\n`).Replace(s) + "'"
 }
 
 // eval evaluates a JavaScript expression.
@@ -230,8 +242,8 @@ func (e *env) signIn(key string) {
 	e.run(
 		chromedp.WaitVisible(chromedp.ID("apikey")),
 		chromedp.SendKeys(chromedp.ID("apikey"), key+"\r"), // Enter submits, as a person would
-		chromedp.WaitVisible(chromedp.ID("jobs-summary")),
 	)
+	e.visible("#jobs-summary")
 }
 
 // open goes to a console route (a fragment such as /jobs/QRN).
