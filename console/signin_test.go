@@ -41,7 +41,7 @@ func TestSignIn(t *testing.T) {
 			if key != tc.key || cookies != "0" {
 				t.Errorf("sessionStorage key %q, cookies+localStorage %q: want the key in sessionStorage only", key, cookies)
 			}
-			if where := value(e, chromedp.Location());  strings.Contains(where, tc.key) {
+			if where := value(e, chromedp.Location()); strings.Contains(where, tc.key) {
 				t.Errorf("the key is in the URL %s", where)
 			}
 
