@@ -275,6 +275,9 @@ func (e *env) screenshot(name string) {
 		return
 	}
 	png := value(e, chromedp.FullScreenshot(100))
+	if strings.Contains(name, "narrow") {
+		png = value(e, chromedp.CaptureScreenshot()) // the phone's screen, not its whole page
+	}
 	if err := os.WriteFile("../docs/"+name, png, 0o644); err != nil {
 		e.t.Fatal(err)
 	}

@@ -119,5 +119,10 @@ func TestJobsListIsLive(t *testing.T) {
 	if got := e.rows(); len(got) != 4 || got[0] != "CANCELLED arrives live" {
 		t.Errorf("rows %q", got)
 	}
+
+	// Two more for the picture: one that fails, one that runs.
+	e.create(e.user, quantum.JobRequest{Program: program(), Shots: 10, DeviceQRN: failing, Name: "Bell on a failing device"})
+	e.create(e.user, quantum.JobRequest{Program: program(), Shots: 10, DeviceQRN: hangs, Name: "still running"})
+	e.waitJS(`document.querySelector('#jobs-body tr[data-status="RUNNING"]') !== null && document.querySelector('#jobs-body tr[data-status="FAILED"]') !== null`)
 	e.screenshot("console-jobs.png")
 }

@@ -12,7 +12,7 @@ export const MAX_BARS = 64;
 const PLOT_H = 220;
 const LEFT = 52;
 const TOP = 12;
-const CHAR_W = 7; // of an 11px monospace character
+const CHAR_W = 7.5; // of a 12px monospace character
 
 // byBitstring orders bit strings as the numbers they write (shorter first,
 // which only a batch of mixed widths has).
@@ -57,16 +57,18 @@ export function histogram(counts, label) {
   const { list, total, outcomes, rest } = bars(counts);
   const { max: yMax, step } = niceMax(Math.max(...list.map((b) => b.p), 0));
   const longest = Math.max(...list.map((b) => b.label.length), 1);
-  const slot = Math.max(16, Math.min(64, Math.floor(640 / Math.max(list.length, 1))));
+  const slot = Math.max(16, Math.min(120, Math.floor(640 / Math.max(list.length, 1))));
   const upright = longest * CHAR_W + 6 > slot; // labels turned a quarter when they do not fit
   const bottom = upright ? longest * CHAR_W + 14 : 24;
   const width = LEFT + list.length * slot + 12;
   const height = TOP + PLOT_H + bottom;
   const y = (p) => TOP + PLOT_H - (p / yMax) * PLOT_H;
 
+  // Drawn at its own size (shrunk to fit a narrow screen, never blown up);
+  // one wider than a page scrolls instead of shrinking its labels away.
   const svg = s('svg', {
-    viewBox: `0 0 ${width} ${height}`, role: 'img', 'aria-label': `${label}: histogram of ${outcomes} outcomes`,
-    class: width > 700 ? 'wide' : null, width: width > 700 ? width : null,
+    viewBox: `0 0 ${width} ${height}`, width, height, role: 'img', 'aria-label': `${label}: histogram of ${outcomes} outcomes`,
+    class: width > 700 ? 'wide' : null,
     dataset: { yMax: yMax, plotHeight: PLOT_H, total: total },
   });
   for (let t = 0; t <= yMax + 1e-9; t += step) {
