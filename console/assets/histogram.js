@@ -40,12 +40,12 @@ export function bars(counts) {
   return { list, total, outcomes: entries.length, rest };
 }
 
-// niceMax is the top of the y axis: the least of 1, 2, 2.5 or 5 × 10^k at
-// or above the tallest bar, and its tick step.
+// niceMax is the top of the y axis: the least of 1, 2, 2.5, 4, 5, 6 or 8
+// × 10^k at or above the tallest bar, and its tick step.
 function niceMax(p) {
   if (p <= 0) return { max: 1, step: 0.25 };
   const e = Math.pow(10, Math.floor(Math.log10(p)));
-  for (const [m, ticks] of [[1, 5], [2, 4], [2.5, 5], [5, 5], [10, 5]]) {
+  for (const [m, ticks] of [[1, 5], [2, 4], [2.5, 5], [4, 4], [5, 5], [6, 6], [8, 4], [10, 5]]) {
     if (m * e >= p - 1e-12) return { max: Math.min(m * e, 1), step: Math.min(m * e, 1) / ticks };
   }
   return { max: 1, step: 0.2 };

@@ -153,7 +153,7 @@ export function jobView(main, { param: qrn, signal }) {
     }
 
     function circuit(counts, label) {
-      return h('div', { class: 'circuit-result' }, histogram(counts, label), countsTable(counts, label));
+      return h('div', { class: 'circuit-result grid2' }, histogram(counts, label), countsTable(counts, label));
     }
 
     async function showProgram() {
