@@ -240,3 +240,37 @@ func TestHistograms(t *testing.T) {
 		})
 	}
 }
+
+// A refused submit shows the API's own message, and the form stays as it
+// was for another try.
+func TestSubmitErrors(t *testing.T) {
+	e := newEnv(t)
+	e.signIn(quantumtest.APIKey)
+	for _, tc := range []struct {
+		name, program, shots string
+	}{
+		{"a program that does not parse", "OPENQASM 2.0;\nqreg q[2];\nfoo q[0];\n", "10"},
+		{"no shots", bell, "0"},
+		{"too many shots", bell, "1000001"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			e.open("/submit")
+			e.waitJS(`document.querySelector('#device').value === 'qbraid:qbraid:sim:qir-sv'`)
+			e.run(chromedp.SetValue(chromedp.ID("program"), tc.program), chromedp.SetValue(chromedp.ID("format"), "qasm2"),
+				chromedp.SetValue(chromedp.ID("shots"), tc.shots), chromedp.Click(chromedp.ID("submit")))
+			e.visible("#submit-error")
+			shots, _ := strconv.Atoi(tc.shots)
+			_, apiErr := e.svc.CreateJob(context.Background(), e.user, quantum.JobRequest{
+				Program: &quantum.Program{Format: "qasm2", Data: tc.program}, Shots: shots, DeviceQRN: "qbraid:qbraid:sim:qir-sv"})
+			if apiErr == nil {
+				t.Fatal("the API took the job")
+			}
+			if got, want := e.text("#submit-error"), apiErr.(*quantum.Error).Message; !strings.HasPrefix(got, want) {
+				t.Errorf("error shown %q, want the API's %q", got, want)
+			}
+			if !strings.HasPrefix(value(e, chromedp.Location()), e.url+"#/submit") {
+				t.Error("left the form after an error")
+			}
+		})
+	}
+}
