@@ -3,6 +3,8 @@ package console_test
 import (
 	"context"
 	"math"
+	"os"
+	"path/filepath"
 	"net/url"
 	"slices"
 	"strconv"
@@ -273,4 +275,40 @@ func TestSubmitErrors(t *testing.T) {
 			}
 		})
 	}
+}
+
+// Uploading QIR bitcode picks its format and sends it as base64; the job's
+// page shows the program as its size, with a download.
+func TestUploadBitcode(t *testing.T) {
+	file, err := filepath.Abs("../examples/programs/bell.bc")
+	if err != nil {
+		t.Fatal(err)
+	}
+	info, err := os.Stat(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := newEnv(t)
+	e.signIn(quantumtest.APIKey)
+	e.open("/submit")
+	e.waitJS(`document.querySelector('#device').value === 'qbraid:qbraid:sim:qir-sv'`)
+	e.run(chromedp.SetUploadFiles(chromedp.ID("program-file"), []string{file}))
+	e.waitJS(`document.querySelector('#format').value === 'qir.bc' && document.querySelector('#name').value === 'bell.bc'`)
+	e.run(chromedp.Click(chromedp.ID("submit")))
+	e.visible(`#job-status [data-status="COMPLETED"]`)
+	e.visible(".program-bitcode")
+	got := e.text(".program-bitcode p")
+	if !strings.HasPrefix(got, "Format qir.bc: LLVM bitcode, ") {
+		t.Errorf("program shown as %q", got)
+	}
+	// The size is written with the browser's thousands separator.
+	if digits := strings.Map(func(r rune) rune {
+		if r >= '0' && r <= '9' {
+			return r
+		}
+		return -1
+	}, strings.TrimPrefix(got, "Format qir.bc")); digits != strconv.FormatInt(info.Size(), 10) {
+		t.Errorf("program shown as %q, want %d bytes", got, info.Size())
+	}
+	e.visible(".program-bitcode button.download-program")
 }
