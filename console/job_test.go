@@ -312,3 +312,57 @@ func TestUploadBitcode(t *testing.T) {
 	}
 	e.visible(".program-bitcode button.download-program")
 }
+
+// gated runs jobs on the built-in simulator once the test opens its gate.
+type gated struct {
+	quantum.Backend
+	open chan struct{}
+}
+
+func (g *gated) Run(ctx context.Context, t quantum.Task) (*quantum.RunResult, error) {
+	select {
+	case <-g.open:
+		return g.Backend.Run(ctx, t)
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+}
+
+// A job's page follows the job: RUNNING, then COMPLETED with its
+// histogram, as they happen, without a reload; the timeline gains each
+// status.
+func TestJobPageIsLive(t *testing.T) {
+	e := newEnv(t)
+	gate := &gated{Backend: e.svc.Simulator(), open: make(chan struct{})}
+	const device = "qbraid:qbraid:sim:gated"
+	if err := e.svc.RegisterDevice(quantumtest.Device(device), gate); err != nil {
+		t.Fatal(err)
+	}
+	e.signIn(quantumtest.APIKey)
+	e.open("/submit?device=" + strings.ReplaceAll(device, ":", "%3A"))
+	e.waitJS(`document.querySelector('#device').value === ` + quote(device))
+	e.run(chromedp.Click(chromedp.ID("example")))
+	e.waitJS(`document.querySelector('#format').value === 'qasm3'`)
+	eval[chromedp.Void](e, `window.notReloaded = true`)
+	e.run(chromedp.Click(chromedp.ID("submit")))
+	e.visible(`#job-status [data-status="RUNNING"]`)
+	qrn := e.qrnOfPage()
+	if e.has("#result .histogram") {
+		t.Error("a histogram before the job completed")
+	}
+	close(gate.open)
+	e.visible(`#job-status [data-status="COMPLETED"]`)
+	e.visible(`#result .histogram svg`)
+	res, err := e.svc.GetJobResult(context.Background(), e.user, qrn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkBars(t, e.bars()[0], res.ResultData.MeasurementCounts)
+	steps := eval[[]string](e, `[...document.querySelectorAll('#timeline li')].map((li) => li.dataset.status)`)
+	if len(steps) < 3 || steps[0] != "CREATED" || steps[len(steps)-2] != "RUNNING" || steps[len(steps)-1] != "COMPLETED" {
+		t.Errorf("timeline %q, want CREATED … RUNNING COMPLETED", steps)
+	}
+	if !eval[bool](e, `window.notReloaded === true`) {
+		t.Error("the page reloaded")
+	}
+}
