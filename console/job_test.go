@@ -3,9 +3,9 @@ package console_test
 import (
 	"context"
 	"math"
+	"net/url"
 	"os"
 	"path/filepath"
-	"net/url"
 	"slices"
 	"strconv"
 	"strings"
