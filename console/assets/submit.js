@@ -119,6 +119,11 @@ export function submitView(main, { query, signal }) {
   signal.addEventListener('abort', () => clearTimeout(estimateTimer));
 
   device.addEventListener('change', deviceChanged);
+  // A pasted OpenQASM program says its version: follow it.
+  program.addEventListener('change', () => {
+    const guess = formatOf('', program.value);
+    if (guess && [...format.options].some((o) => o.value === guess)) format.value = guess;
+  });
   shots.addEventListener('input', estimateCost);
   example.addEventListener('click', () => {
     program.value = BELL;
