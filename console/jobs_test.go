@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/chromedp/chromedp"
 
@@ -107,7 +108,11 @@ func TestJobsListIsLive(t *testing.T) {
 	eval[chromedp.Void](e, `window.notReloaded = true`)
 
 	j := e.create(e.user, quantum.JobRequest{Program: program(), Shots: 10, DeviceQRN: hangs, Name: "arrives live"})
-	<-started
+	select {
+	case <-started:
+	case <-time.After(waitFor):
+		t.Fatal("the job never started")
+	}
 	e.waitJS(`document.querySelector('#jobs-body tr[data-status="RUNNING"] td.name')?.textContent === 'arrives live'`)
 	if _, err := e.svc.CancelJob(t.Context(), e.user, j.JobQRN); err != nil {
 		t.Fatal(err)

@@ -8,6 +8,7 @@ import (
 
 	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
 
 	"github.com/qjobs/quantum"
 	"github.com/qjobs/quantum/quantumtest"
@@ -68,5 +69,39 @@ func TestTimesAreLocal(t *testing.T) {
 	shown := e.text("#jobs-body time")
 	if hour := tokyo.Format("3:04:05"); !strings.Contains(shown, hour) {
 		t.Errorf("shown %q, want Tokyo's %s", shown, hour)
+	}
+}
+
+// tabTo presses Tab until the focused element matches sel (at most 60
+// times), as a keyboard user moves through the page.
+func (e *env) tabTo(sel string) {
+	e.t.Helper()
+	for range 60 {
+		if eval[bool](e, `document.activeElement.matches(`+quote(sel)+`)`) {
+			return
+		}
+		e.run(chromedp.KeyEvent(kb.Tab))
+	}
+	e.t.Fatalf("Tab never reached %s", sel)
+}
+
+// A keyboard alone goes through the console: sign in, open a job from the
+// list, delete it and confirm, back on the list.
+func TestKeyboardOnly(t *testing.T) {
+	e := newEnv(t)
+	job := e.create(e.user, quantum.JobRequest{Program: program(), Shots: 10, DeviceQRN: "qbraid:qbraid:sim:qir-sv", Name: "by keyboard"})
+	quantumtest.WaitForJob(t, e.svc, e.user, job.JobQRN)
+	e.signIn(quantumtest.APIKey) // types the key and presses Enter
+	e.visible("#jobs-body tr[data-qrn]")
+	e.tabTo(`#jobs-body td.name a`)
+	e.run(chromedp.KeyEvent(kb.Enter))
+	e.visible(`#job-status [data-status="COMPLETED"]`)
+	e.tabTo(`#delete`)
+	e.run(chromedp.KeyEvent(kb.Enter))
+	e.waitJS(`document.activeElement.id === 'confirm-yes'`)
+	e.run(chromedp.KeyEvent(kb.Enter))
+	e.waitJS(`document.querySelector('#jobs-summary')?.textContent.startsWith('0 jobs')`)
+	if _, err := e.svc.GetJob(context.Background(), e.user, job.JobQRN); quantum.ErrorCode(err) != quantum.ENOTFOUND {
+		t.Errorf("the job is still there: %v", err)
 	}
 }
