@@ -31,7 +31,13 @@ type Device struct {
 	// for a device without noise models (then a job that names one is
 	// refused). "ideal" is no noise; the others are Noise's, or the
 	// built-in simulators' (SimulatorNoiseModels).
-	NoiseModels  []string `json:"noiseModels"`
+	NoiseModels []string `json:"noiseModels"`
+	// Precisions are the values runtimeOptions.precision may take, the
+	// default first, so that a client can offer them; nil (and absent from
+	// the JSON) for a device whose backend reads no precision.
+	// RegisterDevice gives a device on the built-in simulator
+	// SimulatorPrecisions.
+	Precisions   []string `json:"precisions,omitempty"`
 	PricingModel string   `json:"pricingModel"`
 	Pricing      Pricing  `json:"pricing"`
 	DirectAccess bool     `json:"directAccess"`
@@ -93,6 +99,10 @@ const (
 
 // DefaultMaxShots bounds a job's shots on a device that sets no MaxShots.
 const DefaultMaxShots = 1_000_000
+
+// SimulatorPrecisions are the values of runtimeOptions.precision that the
+// built-in simulator takes, its default first.
+var SimulatorPrecisions = []string{"double", "single"}
 
 // Vendors are the five vendor identifiers.
 var Vendors = []string{"aws", "azure", "ibm", "ionq", "qbraid"}

@@ -70,6 +70,7 @@ func (d *Device) clone() Device {
 	c := *d
 	c.RunInputTypes = slices.Clone(d.RunInputTypes)
 	c.NoiseModels = slices.Clone(d.NoiseModels)
+	c.Precisions = slices.Clone(d.Precisions)
 	c.Noise = maps.Clone(d.Noise)
 	c.AllowedUsers = slices.Clone(d.AllowedUsers)
 	c.StatusMsg = clonePtr(d.StatusMsg)

@@ -416,6 +416,9 @@ func (s *Service) RegisterDevice(d Device, b Backend) error {
 	if d.RunInputTypes == nil {
 		d.RunInputTypes = []string{}
 	}
+	if d.Precisions == nil && b == s.simulator {
+		d.Precisions = slices.Clone(SimulatorPrecisions)
+	}
 	s.devices.put(&d, b)
 	if s.runner != nil {
 		s.runner.wake()

@@ -1,5 +1,6 @@
 // Command server runs the quantum job service over HTTP: the built-in
-// simulator devices, the /api/v1 API and a demo API key to try it with.
+// simulator devices, the /api/v1 API, the web console at / and a demo API
+// key to try them with.
 //
 //	go run ./examples/server
 //
@@ -311,7 +312,7 @@ func run(ctx context.Context, args []string, sys system) error {
 	defer endStreams()
 	m.Watch(svc)
 	api := httpadapter.New(svc, httpadapter.WithLogger(log), httpadapter.WithStreamContext(streams), httpadapter.WithObserver(m))
-	handler, stopMetrics, err := serveMetrics(cfg.metrics, api, m, log)
+	handler, stopMetrics, err := serveMetrics(cfg.metrics, site(api), m, log)
 	if err != nil {
 		return err
 	}
@@ -338,6 +339,7 @@ func run(ctx context.Context, args []string, sys system) error {
 	if credits {
 		fmt.Fprintf(sys.out, "credits on: a user's balance is GET /api/v1/billing/credits/balance\n")
 	}
+	fmt.Fprintf(sys.out, "web console: http://%s/ (sign in with the API key)\n", addr)
 	fmt.Fprintf(sys.out, "try:\n  curl -s -H 'X-API-KEY: %s' http://%s/api/v1/devices\n", shown, addr)
 	// From a clone of the repository, where the README runs it.
 	fmt.Fprintf(sys.out, "  go run ./examples/client -url http://%s -key %s examples/programs/bell.qasm\n", addr, shown)

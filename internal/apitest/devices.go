@@ -16,6 +16,7 @@ func builtinDevice(qrn, name, vendor string, pricing quantum.Pricing) *quantum.D
 		Status: quantum.DeviceOnline, NumberQubits: 28, Paradigm: "gate_model", Modality: ptr("state_vector"),
 		PricingModel: "fixed", Pricing: pricing, DirectAccess: true, BatchJobSupport: true,
 		NoiseModels: []string{"ideal", "depolarizing", "amplitude_damping", "phase_damping", "bit_flip", "phase_flip"},
+		Precisions:  []string{"double", "single"},
 	}
 }
 
