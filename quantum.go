@@ -255,7 +255,8 @@ func New(store Store, opts ...Option) (*Service, error) {
 	s.feed, _ = store.(ChangeFeed)
 	s.notes = newNotifier()
 	credits, _ := s.obs.(CreditObserver)
-	s.store = &observedStore{Store: store, n: s.notes, obs: s.obs, log: s.log, credits: credited{credits}}
+	_, untimed := s.obs.(nopObserver)
+	s.store = &observedStore{Store: store, n: s.notes, obs: s.obs, log: s.log, credits: credited{credits}, untimed: untimed}
 	s.runner = newRunner(s)
 	if err := s.runner.recover(context.Background()); err != nil {
 		s.releaseStore()
