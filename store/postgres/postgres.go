@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgxpool"
 
@@ -34,6 +35,7 @@ type Option func(*config)
 type config struct {
 	maxValue int64
 	refused  error
+	tracer   pgx.QueryTracer // tests' round-trip counter (export_test.go)
 }
 
 // DefaultMaxValueBytes bounds a program or a result unless
@@ -75,6 +77,9 @@ func Open(ctx context.Context, dsn string, opts ...Option) (*Store, error) {
 		// A plan made for the values at hand: a generic plan cannot use
 		// the partial queue indexes, nor tell a rare status from a common one.
 		pc.ConnConfig.RuntimeParams["plan_cache_mode"] = "force_custom_plan"
+	}
+	if cfg.tracer != nil {
+		pc.ConnConfig.Tracer = cfg.tracer
 	}
 	pool, err := pgxpool.NewWithConfig(ctx, pc)
 	if err != nil {
