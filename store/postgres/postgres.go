@@ -22,6 +22,8 @@ import (
 type Store struct {
 	pool     *pgxpool.Pool
 	maxValue int64
+	hints    hints
+	writes   group[write] // UpdateJob's compare-and-sets, many jobs a statement
 }
 
 var (
@@ -89,7 +91,9 @@ func Open(ctx context.Context, dsn string, opts ...Option) (*Store, error) {
 		pool.Close()
 		return nil, err
 	}
-	return &Store{pool: pool, maxValue: cfg.maxValue}, nil
+	st := &Store{pool: pool, maxValue: cfg.maxValue}
+	st.writes = group[write]{max: maxBatch, send: st.sendWrites}
+	return st, nil
 }
 
 // Close closes the connections. Jobs and their leases stay in the

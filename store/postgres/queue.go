@@ -117,7 +117,7 @@ func (s *Store) ClaimJob(ctx context.Context, c quantum.Claim) (*quantum.JobReco
 		}
 		j.Status, j.UpdatedAt, j.LeaseUntil, j.Node = quantum.StatusRunning, c.Now, c.LeaseUntil, c.Node
 		j.Attempts++
-		if err := writeJob(ctx, tx, j); err != nil {
+		if _, err := writeJob(ctx, tx, j); err != nil {
 			return err
 		}
 		out = j
