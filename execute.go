@@ -40,7 +40,7 @@ func (r *runner) execute(job *JobRecord) {
 		r.finish(job, 0, nil, failed(FailBackend, errors.New(msg)))
 		return
 	}
-	prog, err := retrying(r.ctx, r, "read program", qrn, func() (*Program, error) { return r.s.store.GetProgram(r.ctx, qrn) })
+	prog, err := retrying(r.ctx, r, "read program", qrn, func() (*Program, error) { return r.program(r.ctx, qrn) })
 	if err != nil {
 		if r.ctx.Err() != nil {
 			r.requeue(qrn, true)

@@ -42,6 +42,7 @@ type runner struct {
 	// that is free after the one before it.
 	claimMu sync.Mutex
 	turn    turns
+	batch   claimBatch // claims of several jobs at once (runner_batch.go)
 }
 
 var (
@@ -148,6 +149,7 @@ func (r *runner) idleWait() time.Duration {
 
 func (r *runner) worker() {
 	defer r.wg.Done()
+	defer r.returnClaimed()
 	retry := backoff{base: r.s.retryBase}
 	for {
 		woken := r.woken() // before claiming, so no wake-up is missed
@@ -156,10 +158,11 @@ func (r *runner) worker() {
 			// back must not be followed by a claim.
 			return
 		}
-		job, err := r.claim()
+		job, err := r.next()
 		if err == nil && job != nil {
 			retry.reset()
 			r.execute(job)
+			r.ran(job)
 			continue
 		}
 		wait := r.idleWait()
