@@ -2,7 +2,7 @@ package quantum
 
 import (
 	"context"
-	"maps"
+	"fmt"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -25,6 +25,10 @@ type claimBatch struct {
 	mu       sync.Mutex
 	programs map[string]*Program // programs that came with claims, until their runs read them
 }
+
+// maxTurnOwners bounds the users whose last device served the turns
+// remember.
+const maxTurnOwners = 1024
 
 // batchClaimer returns the store's BatchClaimer, or nil.
 func (r *runner) batchClaimer() BatchClaimer {
@@ -81,40 +85,36 @@ func (r *runner) claimSome() error {
 	if room <= 0 {
 		return nil
 	}
-	queues, err := r.s.store.Queues(r.ctx)
-	if err != nil {
-		return err
-	}
-	queues = slices.DeleteFunc(queues, func(q Queue) bool { return !r.takesJobsNow(q.Device) })
-	turns := r.nextTurns(queues, room)
-	if len(turns) == 0 {
-		return nil
+	var devices []string
+	for _, d := range r.s.devices.all() {
+		if r.takesJobsNow(d.QRN) {
+			devices = append(devices, d.QRN)
+		}
 	}
 	now := r.s.now().UTC()
-	got, err := b.bc.ClaimJobs(r.ctx, BatchClaim{Turns: turns, MaxMemory: r.s.budget - r.memoryUsed(),
-		Now: now, LeaseUntil: now.Add(r.s.lease), Node: r.s.node})
+	c := BatchClaim{Max: room, Devices: devices, First: r.turn.blocked, LastOwner: r.turn.lastOwner,
+		LastDevice: r.turn.lastDevice, MaxMemory: r.s.budget - r.memoryUsed(), Now: now, LeaseUntil: now.Add(r.s.lease), Node: r.s.node}
+	got, err := b.bc.ClaimJobs(r.ctx, c)
 	if err != nil {
 		if r.ctx.Err() != nil {
 			return nil
 		}
-		return err
+		return fmt.Errorf("claim jobs: %w", err)
 	}
-	took := make([]bool, len(turns))
+	if len(r.turn.lastDevice) > maxTurnOwners {
+		// Owners with nothing queued are not pruned here, as
+		// turns.order does: forget them all now and then.
+		clear(r.turn.lastDevice)
+	}
 	for _, cj := range got.Jobs {
-		took[cj.Turn] = true
 		r.reserve(r.reservation(cj.Job))
-		r.turn.served(turns[cj.Turn])
+		r.turn.served(Queue{Device: cj.Job.DeviceQRN, Owner: cj.Job.Owner})
 		if cj.Program != nil {
 			r.keepProgram(cj.Job.JobQRN, cj.Program)
 		}
 		b.ready = append(b.ready, cj.Job)
 	}
 	if got.Short == nil {
-		for i, q := range turns {
-			if !took[i] {
-				r.turn.unblock(q) // emptied meanwhile
-			}
-		}
 		return nil
 	}
 	q := Queue{Device: got.Short.DeviceQRN, Owner: got.Short.Owner}
@@ -123,8 +123,8 @@ func (r *runner) claimSome() error {
 		return nil
 	}
 	// A job larger than the whole budget is claimed alone, reserving
-	// nothing, and execute fails it (claimFrom).
-	// Gone meanwhile, or claimed by another node: the next claim looks again.
+	// nothing, and execute fails it (claimFrom). Gone meanwhile, or
+	// claimed by another node: the next claim looks again.
 	if job, err := r.claimFrom(q); err == nil {
 		r.turn.served(q)
 		b.ready = append(b.ready, job)
@@ -138,28 +138,6 @@ func (r *runner) takesJobsNow(device string) bool {
 	_, ok := r.s.devices.backendOf(device)
 	d, _ := r.s.devices.get(device)
 	return ok && d != nil && d.takesJobs()
-}
-
-// nextTurns is the queues that n successive claims would serve, in
-// order, if every queue had jobs enough: users take turns, then each
-// user's devices (turns.order), a queue waiting for memory first.
-func (r *runner) nextTurns(queues []Queue, n int) []Queue {
-	t := r.turn
-	t.lastDevice = maps.Clone(t.lastDevice)
-	if t.blocked != nil {
-		q := *t.blocked
-		t.blocked = &q
-	}
-	var out []Queue
-	for range n {
-		order := t.order(queues)
-		if len(order) == 0 {
-			break
-		}
-		out = append(out, order[0])
-		t.served(order[0])
-	}
-	return out
 }
 
 // returnClaimed gives back the jobs claimed that no worker took, when the

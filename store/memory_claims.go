@@ -2,13 +2,16 @@ package store
 
 import (
 	"context"
+	"maps"
+	"slices"
 
 	"github.com/qjobs/quantum"
+	"github.com/qjobs/quantum/store/internal/inproc"
 )
 
 var _ quantum.BatchClaimer = (*Memory)(nil)
 
-// ClaimJobs claims for every entry of c.Turns under one hold of the
+// ClaimJobs claims for every entry of c's plan under one hold of the
 // mutex: each entry takes its queue's head as ClaimJob would, while the
 // jobs' memory fits c.MaxMemory together.
 func (m *Memory) ClaimJobs(ctx context.Context, c quantum.BatchClaim) (*quantum.ClaimedJobs, error) {
@@ -17,9 +20,11 @@ func (m *Memory) ClaimJobs(ctx context.Context, c quantum.BatchClaim) (*quantum.
 	}
 	defer m.lock()()
 	m.fault("ClaimJobs")
+	queues := slices.Collect(maps.Keys(m.queues))
+	slices.SortFunc(queues, inproc.CompareQueues)
 	out := &quantum.ClaimedJobs{}
 	left := c.MaxMemory
-	for i, turn := range c.Turns {
+	for i, turn := range c.Plan(queues) {
 		q := m.queues[turn]
 		if q == nil {
 			continue

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 
 	"github.com/qjobs/quantum"
 )
@@ -41,18 +42,30 @@ type write struct {
 // in the same statement: a result is stored with its job's move or not at
 // all. It returns the index of each input written and the row's new
 // version. A row that two inputs name is written once.
+//
+// Its locks follow the order of claimJobs: the job rows first, sorted by
+// QRN (jobs), then the counts of the owners' statuses before and after,
+// sorted (counted), both in full before the first row is written (the
+// UPDATE joins their counts).
 const casWrites = `
 WITH u AS (
 	SELECT * FROM unnest($1::int[], $2::text[], $3::bigint[], $4::text[], $5::text[], $6::text[], $7::text[],
 		$8::bigint[], $9::bigint[], $10::bigint[], $11::bigint[], $12::int[], $13::text[],
-		$14::text[], $15::text[], $16::text[], $17::text[], $18::text[], $19::text[])
+		$14::text[], $15::text[], $16::text[], $17::text[], $18::text[], $19::text[], $20::text[])
 	AS u(i, qrn, xmin, expect, status, vendor, provider, updated_ns, queued_ns, lease_ns, memory_need, attempts, node,
-		s1, s2, s3, tags, record, counts)
+		s1, s2, s3, tags, record, counts, owner)
+), jobs AS (
+	SELECT qrn FROM quantum_jobs WHERE qrn IN (SELECT qrn FROM u) ORDER BY qrn FOR UPDATE
+), counted AS (
+	SELECT c.owner FROM quantum_job_counts c, (SELECT count(*) FROM jobs) k
+	WHERE (c.owner, c.status) IN (SELECT owner, expect FROM u UNION SELECT owner, status FROM u)
+	ORDER BY c.owner, c.status FOR UPDATE OF c
 ), moved AS (
 	UPDATE quantum_jobs j SET status = u.status, vendor = u.vendor, provider = u.provider, updated_ns = u.updated_ns,
 		queued_ns = u.queued_ns, lease_ns = u.lease_ns, memory_need = u.memory_need, attempts = u.attempts,
 		node = u.node, search = ARRAY[u.s1, u.s2, u.s3], tags = u.tags::jsonb, record = u.record::json
-	FROM u WHERE j.qrn = u.qrn AND j.status = u.expect AND j.xmin::text::bigint = u.xmin
+	FROM u, (SELECT count(*) FROM counted) k
+	WHERE j.qrn = u.qrn AND j.status = u.expect AND j.xmin::text::bigint = u.xmin
 	RETURNING u.i, j.xmin::text::bigint AS xmin
 ), results AS (
 	INSERT INTO quantum_results (qrn, counts)
@@ -61,13 +74,26 @@ WITH u AS (
 )
 SELECT i, xmin FROM moved`
 
+// retryDeadlock runs fn again, up to three times in all, while
+// PostgreSQL ends it as one side of a deadlock (which rolls it back).
+func retryDeadlock(fn func() error) error {
+	var err error
+	for range 3 {
+		var pe *pgconn.PgError
+		if err = fn(); !errors.As(err, &pe) || pe.Code != "40P01" {
+			return err
+		}
+	}
+	return err
+}
+
 // sendWrites is the writes group's send.
 func (s *Store) sendWrites(ws []*write) {
 	n := len(ws)
 	idx, xmins, attempts := make([]int32, n), make([]int64, n), make([]int32, n)
-	var qrn, expect, status, vendor, provider, node, s1, s2, s3, tags, record = make([]string, n), make([]string, n),
+	var qrn, expect, status, vendor, provider, node, s1, s2, s3, tags, record, owner = make([]string, n), make([]string, n),
 		make([]string, n), make([]string, n), make([]string, n), make([]string, n), make([]string, n), make([]string, n),
-		make([]string, n), make([]string, n), make([]string, n)
+		make([]string, n), make([]string, n), make([]string, n), make([]string, n)
 	updated, queued, memory := make([]int64, n), make([]int64, n), make([]int64, n)
 	lease, counts := make([]*int64, n), make([]*string, n)
 	for i, w := range ws {
@@ -75,7 +101,7 @@ func (s *Store) sendWrites(ws []*write) {
 		idx[i], qrn[i], xmins[i], expect[i] = int32(i), j.JobQRN, int64(w.xmin), string(w.expect)
 		status[i], vendor[i], provider[i] = string(j.Status), j.Vendor, j.Provider
 		updated[i], queued[i], lease[i], memory[i] = nanos(j.UpdatedAt), queueNanos(j), leaseNanos(j), j.MemoryNeed
-		attempts[i], node[i] = int32(j.Attempts), j.Node
+		attempts[i], node[i], owner[i] = int32(j.Attempts), j.Node, j.Owner
 		s1[i], s2[i], s3[i] = w.r.search[0], w.r.search[1], w.r.search[2]
 		tags[i], record[i] = string(w.r.tags), string(w.r.record)
 		if w.counts != nil {
@@ -85,9 +111,15 @@ func (s *Store) sendWrites(ws []*write) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), batchTimeout)
 	defer cancel()
-	rows, err := s.pool.Query(ctx, casWrites, idx, qrn, xmins, expect, status, vendor, provider, updated, queued, lease,
-		memory, attempts, node, s1, s2, s3, tags, record, counts)
-	if err == nil {
+	err := retryDeadlock(func() error {
+		for _, w := range ws {
+			w.done = false
+		}
+		rows, err := s.pool.Query(ctx, casWrites, idx, qrn, xmins, expect, status, vendor, provider, updated, queued, lease,
+			memory, attempts, node, s1, s2, s3, tags, record, counts, owner)
+		if err != nil {
+			return err
+		}
 		var i int32
 		var x int64
 		_, err = pgx.ForEachRow(rows, []any{&i, &x}, func() error {
@@ -97,7 +129,8 @@ func (s *Store) sendWrites(ws []*write) {
 			ws[i].done, ws[i].newXmin = true, uint32(x)
 			return nil
 		})
-	}
+		return err
+	})
 	if err != nil {
 		// The statement is one transaction: nothing of it was written.
 		for _, w := range ws {

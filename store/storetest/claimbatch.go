@@ -2,6 +2,7 @@ package storetest
 
 import (
 	"fmt"
+	"maps"
 	"math"
 	"slices"
 	"sync"
@@ -14,6 +15,8 @@ import (
 
 // The tests of quantum.BatchClaimer, for the stores that are one.
 
+const deviceC = "ionq:ionq:sim:qpu"
+
 func batchClaimer(t *testing.T, s quantum.Store) quantum.BatchClaimer {
 	t.Helper()
 	bc, ok := s.(quantum.BatchClaimer)
@@ -23,8 +26,8 @@ func batchClaimer(t *testing.T, s quantum.Store) quantum.BatchClaimer {
 	return bc
 }
 
-func batchOf(turns ...quantum.Queue) quantum.BatchClaim {
-	return quantum.BatchClaim{Turns: turns, MaxMemory: math.MaxInt64, Now: epoch.Add(time.Minute),
+func batchOf(max int, devices ...string) quantum.BatchClaim {
+	return quantum.BatchClaim{Max: max, Devices: devices, MaxMemory: math.MaxInt64, Now: epoch.Add(time.Minute),
 		LeaseUntil: epoch.Add(time.Hour), Node: claimNode}
 }
 
@@ -37,10 +40,30 @@ func claimedQRNs(c *quantum.ClaimedJobs) []string {
 	return out
 }
 
-// Each entry takes its queue's next job, as successive ClaimJob calls
-// would; an entry of an empty queue takes nothing; the jobs come back
-// RUNNING, leased, with their programs, as GetJob then shows them; and
-// the ones left wait in order.
+// expected is what a claim of c takes, by its plan, from queues that hold
+// the jobs waiting, oldest first, and those left waiting.
+func expected(c quantum.BatchClaim, waiting map[quantum.Queue][]string) (want []string, left map[quantum.Queue][]string) {
+	left = map[quantum.Queue][]string{}
+	for q, jobs := range waiting {
+		if len(jobs) > 0 {
+			left[q] = slices.Clone(jobs)
+		}
+	}
+	for i, q := range c.Plan(slices.Collect(maps.Keys(left))) {
+		if len(left[q]) == 0 {
+			continue
+		}
+		want = append(want, fmt.Sprintf("%d:%s", i, left[q][0]))
+		left[q] = left[q][1:]
+	}
+	return want, left
+}
+
+// Each entry of the plan takes its queue's next job, as successive
+// ClaimJob calls would; an entry whose queue has no more takes nothing;
+// queues of other devices wait; the jobs come back RUNNING, leased, with
+// their programs, as GetJob then shows them, and go on as any claimed
+// job.
 func testBatchClaims(t *testing.T, s quantum.Store) {
 	bc := batchClaimer(t, s)
 	var alice []*quantum.JobRecord
@@ -53,16 +76,17 @@ func testBatchClaims(t *testing.T, s quantum.Store) {
 	queue(t, s, bob, epoch)
 	aliceB := create(t, s, newJob("alice", deviceB, 0))
 	queue(t, s, aliceB, epoch)
+	dave := create(t, s, newJob("dave", deviceC, 0))
+	queue(t, s, dave, epoch)
 	notQueued := create(t, s, newJob("carol", deviceA, 0))
 
-	qa, qb, qab, qc := quantum.Queue{Device: deviceA, Owner: "alice"}, quantum.Queue{Device: deviceA, Owner: "bob"},
-		quantum.Queue{Device: deviceB, Owner: "alice"}, quantum.Queue{Device: deviceA, Owner: "carol"}
-	c := batchOf(qa, qb, qc, qa, qb, qab)
+	// alice, then bob; alice's devices B ("aws:…"), then A ("qbraid:…").
+	c := batchOf(6, deviceA, deviceB)
 	got, err := bc.ClaimJobs(ctx, c)
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []string{"0:" + alice[0].JobQRN, "1:" + bob.JobQRN, "3:" + alice[1].JobQRN, "5:" + aliceB.JobQRN}
+	want := []string{"0:" + aliceB.JobQRN, "1:" + bob.JobQRN, "2:" + alice[0].JobQRN}
 	if !slices.Equal(claimedQRNs(got), want) || got.Short != nil {
 		t.Fatalf("ClaimJobs took %v (short %v), want %v", claimedQRNs(got), got.Short, want)
 	}
@@ -81,39 +105,91 @@ func testBatchClaims(t *testing.T, s quantum.Store) {
 			t.Errorf("claimed job as stored: %+v", stored)
 		}
 	}
-	if st := mustGet(t, s, notQueued.JobQRN).Status; st != quantum.StatusInitializing {
-		t.Errorf("a job not queued was claimed: %s", st)
+	for _, j := range []*quantum.JobRecord{notQueued, dave, alice[1], alice[2]} {
+		if st := mustGet(t, s, j.JobQRN).Status; st != j.Status && st != quantum.StatusQueued {
+			t.Errorf("job %s is %s: it was not to be claimed", j.JobQRN, st)
+		}
 	}
-	if pos, _ := s.QueuePosition(ctx, alice[2].JobQRN); pos != 1 {
-		t.Errorf("alice's third job is at %d, want 1", pos)
+	if pos, _ := s.QueuePosition(ctx, alice[1].JobQRN); pos != 1 {
+		t.Errorf("alice's second job is at %d, want 1", pos)
 	}
-	// The claimed jobs go on as any claimed job: a claim again counts an
-	// attempt, and the end is a compare-and-set on RUNNING.
-	first := got.Jobs[0].Job.JobQRN
-	if _, err := s.UpdateJob(ctx, first, quantum.StatusRunning, func(j *quantum.JobRecord) {
+	// A claimed job requeued goes last, and a claim again counts an
+	// attempt; a queue served first comes first.
+	requeued := alice[0].JobQRN
+	if _, err := s.UpdateJob(ctx, requeued, quantum.StatusRunning, func(j *quantum.JobRecord) {
 		j.Status, j.UpdatedAt, j.QueuedAt = quantum.StatusQueued, epoch.Add(2*time.Minute), epoch.Add(2*time.Minute)
 	}, nil); err != nil {
 		t.Fatal(err)
 	}
-	again, err := bc.ClaimJobs(ctx, batchOf(qa, qa, qa))
+	c = batchOf(3, deviceA, deviceB)
+	c.First, c.LastOwner = &quantum.Queue{Device: deviceA, Owner: "alice"}, "alice"
+	again, err := bc.ClaimJobs(ctx, c)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := []string{"0:" + alice[2].JobQRN, "1:" + first}; !slices.Equal(claimedQRNs(again), want) {
+	if want := []string{"0:" + alice[1].JobQRN, "1:" + alice[2].JobQRN, "2:" + requeued}; !slices.Equal(claimedQRNs(again), want) {
 		t.Fatalf("second ClaimJobs took %v, want %v", claimedQRNs(again), want)
 	}
-	if a := again.Jobs[1].Job.Attempts; a != 2 {
+	if a := again.Jobs[2].Job.Attempts; a != 2 {
 		t.Errorf("a job claimed twice has %d attempts, want 2", a)
 	}
 	res := &quantum.Result{Counts: map[string]int{"0": 100}}
-	if _, err := s.UpdateJob(ctx, first, quantum.StatusRunning, func(j *quantum.JobRecord) { j.Status = quantum.StatusCompleted }, res); err != nil {
+	if _, err := s.UpdateJob(ctx, requeued, quantum.StatusRunning, func(j *quantum.JobRecord) { j.Status = quantum.StatusCompleted }, res); err != nil {
 		t.Fatal(err)
 	}
-	if r, err := s.GetResult(ctx, first); err != nil || r.Counts["0"] != 100 {
+	if r, err := s.GetResult(ctx, requeued); err != nil || r.Counts["0"] != 100 {
 		t.Fatalf("result after a batch claim: %+v, %v", r, err)
 	}
-	if got, err := bc.ClaimJobs(ctx, batchOf(qa, qc)); err != nil || len(got.Jobs) != 0 || got.Short != nil {
+	if got, err := bc.ClaimJobs(ctx, batchOf(4, deviceA, deviceB)); err != nil || len(got.Jobs) != 0 || got.Short != nil {
 		t.Fatalf("ClaimJobs of empty queues = %+v, %v", got, err)
+	}
+	if got, err := bc.ClaimJobs(ctx, batchOf(4, deviceC)); err != nil || !slices.Equal(claimedQRNs(got), []string{"0:" + dave.JobQRN}) {
+		t.Fatalf("ClaimJobs on device C = %v, %v; want dave's job", claimedQRNs(got), err)
+	}
+}
+
+// Whatever the turns, a claim takes what its plan says: users after the
+// last one served, each user's devices after the last one served to
+// them, a queue served first, and queues with fewer jobs than turns.
+func testBatchClaimsFollowThePlan(t *testing.T, s quantum.Store) {
+	bc := batchClaimer(t, s)
+	waiting := map[quantum.Queue][]string{}
+	n := 0
+	for o, owner := range []string{"alice", "bob", "carol"} {
+		for d, device := range []string{deviceA, deviceB, deviceC} {
+			if o == 2 && d == 1 {
+				continue // carol has nothing on B
+			}
+			for range 1 + (o+d)%3 {
+				j := create(t, s, newJob(owner, device, n))
+				queue(t, s, j, epoch.Add(time.Duration(n)*time.Second))
+				n++
+				q := quantum.Queue{Device: device, Owner: owner}
+				waiting[q] = append(waiting[q], j.JobQRN)
+			}
+		}
+	}
+	for i, c := range []quantum.BatchClaim{
+		batchOf(4, deviceA, deviceB, deviceC),
+		{Max: 5, Devices: []string{deviceA, deviceB, deviceC}, LastOwner: "alice", LastDevice: map[string]string{"bob": deviceB, "carol": deviceA}},
+		{Max: 3, Devices: []string{deviceA, deviceC}, LastOwner: "carol", First: &quantum.Queue{Device: deviceC, Owner: "bob"}},
+		{Max: 6, Devices: []string{deviceA, deviceB, deviceC}, LastOwner: "bob", LastDevice: map[string]string{"alice": deviceC},
+			First: &quantum.Queue{Device: deviceB, Owner: "carol"}}, // a queue that holds nothing
+		{Max: 20, Devices: []string{deviceA, deviceB, deviceC}},
+	} {
+		c.MaxMemory, c.Now, c.LeaseUntil, c.Node = math.MaxInt64, epoch, epoch.Add(time.Hour), claimNode
+		want, left := expected(c, waiting)
+		got, err := bc.ClaimJobs(ctx, c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(claimedQRNs(got), want) || got.Short != nil {
+			t.Fatalf("claim %d took %v (short %v), want %v", i, claimedQRNs(got), got.Short, want)
+		}
+		waiting = left
+	}
+	if len(waiting) != 0 {
+		t.Errorf("left waiting: %v", waiting)
 	}
 }
 
@@ -135,8 +211,7 @@ func testBatchClaimsWithinMemory(t *testing.T, s quantum.Store) {
 	b.MemoryNeed = 10
 	create(t, s, b)
 	queue(t, s, b, epoch)
-	qa, qb := quantum.Queue{Device: deviceA, Owner: "alice"}, quantum.Queue{Device: deviceA, Owner: "bob"}
-	c := batchOf(qa, qb, qa, qa)
+	c := batchOf(4, deviceA)
 	c.MaxMemory = 500
 	got, err := bc.ClaimJobs(ctx, c)
 	if err != nil {
@@ -156,8 +231,8 @@ func testBatchClaimsWithinMemory(t *testing.T, s quantum.Store) {
 	if pos, _ := s.QueuePosition(ctx, a[1].JobQRN); pos != 1 {
 		t.Errorf("the job that did not fit is at %d, want 1", pos)
 	}
-	c = batchOf(qa, qa)
-	c.MaxMemory = 1010
+	c = batchOf(2, deviceA)
+	c.MaxMemory, c.First = 1010, &quantum.Queue{Device: deviceA, Owner: "alice"}
 	got, err = bc.ClaimJobs(ctx, c)
 	if err != nil {
 		t.Fatal(err)
@@ -192,11 +267,9 @@ func testConcurrentBatchClaims(t *testing.T, s quantum.Store) {
 						taken = append(taken, j)
 					}
 				} else {
-					var turns []quantum.Queue
-					for _, o := range owners {
-						turns = append(turns, quantum.Queue{Device: deviceA, Owner: o}, quantum.Queue{Device: deviceA, Owner: o})
-					}
-					got, err := bc.ClaimJobs(ctx, batchOf(turns...))
+					c := batchOf(1+w%4, deviceA)
+					c.LastOwner = owners[w%3]
+					got, err := bc.ClaimJobs(ctx, c)
 					if err != nil {
 						t.Error(err)
 						return

@@ -46,6 +46,7 @@ func Run(t *testing.T, newStore func(t *testing.T) quantum.Store) {
 		{"QueuesPerOwner", testQueuesPerOwner},
 		{"ClaimWithinMemory", testClaimWithinMemory},
 		{"BatchClaims", testBatchClaims},
+		{"BatchClaimsFollowThePlan", testBatchClaimsFollowThePlan},
 		{"BatchClaimsWithinMemory", testBatchClaimsWithinMemory},
 		{"ConcurrentBatchClaims", testConcurrentBatchClaims},
 		{"UpdateKeepsQueuePlace", testUpdateKeepsQueuePlace},
