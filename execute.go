@@ -57,8 +57,8 @@ func (r *runner) execute(job *JobRecord) {
 	seed, _ := seedOption(job.RuntimeOptions)
 
 	// A cancel that came between the claim and track found no running
-	// job to stop: look once more.
-	if j, err := r.s.store.GetJob(ctx, qrn); err == nil && j.Status == StatusCancelling {
+	// job to stop: look once more (cancelnotes.go).
+	if r.cancelledBeforeRun(ctx, qrn) {
 		cancel(errCancelled)
 	}
 

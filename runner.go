@@ -303,9 +303,7 @@ func (r *runner) cancel(from JobStatus, qrn string) {
 		r.wake() // a worker waiting for memory behind this job may go on
 		return
 	}
-	if stop, ok := r.runningHere(qrn); ok {
-		stop(errCancelled)
-	}
+	r.stopOrNote(qrn)
 	// Not running here: another process holds it, or its worker is just
 	// finishing and will see CANCELLING. The sweeper ends it if its lease
 	// expires.

@@ -24,6 +24,12 @@ type claimBatch struct {
 
 	mu       sync.Mutex
 	programs map[string]*Program // programs that came with claims, until their runs read them
+
+	// For the cancels that come between a claim and its run
+	// (cancelnotes.go); the runner's mu guards notes and marks.
+	feedGen atomic.Uint64 // counts the change feed's stops
+	notes   map[string]time.Time
+	marks   map[string]claimMark
 }
 
 // maxTurnOwners bounds the users whose last device served the turns
@@ -76,6 +82,7 @@ func (r *runner) ran(job *JobRecord) {
 	}
 	r.batch.busy.Add(-1)
 	r.takeProgram(job.JobQRN)
+	r.forgetMark(job.JobQRN)
 }
 
 // claimSome claims a job for each free worker; claimMu is held.
@@ -91,6 +98,7 @@ func (r *runner) claimSome() error {
 			devices = append(devices, d.QRN)
 		}
 	}
+	mark := r.markClaim()
 	now := r.s.now().UTC()
 	c := BatchClaim{Max: room, Devices: devices, First: r.turn.blocked, LastOwner: r.turn.lastOwner,
 		LastDevice: r.turn.lastDevice, MaxMemory: r.s.budget - r.memoryUsed(), Now: now, LeaseUntil: now.Add(r.s.lease), Node: r.s.node}
@@ -112,6 +120,7 @@ func (r *runner) claimSome() error {
 		if cj.Program != nil {
 			r.keepProgram(cj.Job.JobQRN, cj.Program)
 		}
+		r.markClaimed(cj.Job.JobQRN, mark)
 		b.ready = append(b.ready, cj.Job)
 	}
 	if got.Short == nil {
@@ -148,6 +157,7 @@ func (r *runner) returnClaimed() {
 	b := &r.batch
 	for _, j := range b.ready {
 		r.takeProgram(j.JobQRN)
+		r.forgetMark(j.JobQRN)
 		r.requeue(j.JobQRN, true)
 		r.release(r.reservation(j))
 	}
