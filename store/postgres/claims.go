@@ -41,11 +41,8 @@ var _ quantum.BatchClaimer = (*Store)(nil)
 //
 // Locks are taken in one order everywhere, so that statements moving
 // many jobs cannot deadlock: job rows (a claim's never wait: SKIP
-// LOCKED), then the owners' counts, sorted (counted, taken in full
-// before the first row moves: the UPDATE joins its count), then credit
-// accounts. A count row made by the move itself (an owner's first
-// RUNNING job) is the one lock outside that order: a deadlock there is
-// retried (retryDeadlock).
+// LOCKED), then the owners' counts, sorted, at the end of the statement
+// (migration 4), then credit accounts.
 const claimJobs = `
 WITH RECURSIVE qs AS (
 	(SELECT device_qrn, owner FROM quantum_jobs WHERE status = 'QUEUED' ORDER BY device_qrn, owner LIMIT 1)
@@ -91,14 +88,10 @@ WITH RECURSIVE qs AS (
 	WHERE slot < $7
 ), short AS (
 	SELECT qrn FROM placed WHERE used > $8 ORDER BY slot LIMIT 1
-), counted AS (
-	SELECT c.owner FROM quantum_job_counts c
-	WHERE c.owner IN (SELECT owner FROM placed WHERE used <= $8) AND c.status IN ('QUEUED', 'RUNNING')
-	ORDER BY c.owner, c.status FOR UPDATE
 ), claimed AS (
 	UPDATE quantum_jobs j SET status = 'RUNNING', updated_ns = $9, lease_ns = $10, attempts = j.attempts + 1, node = $11,
 		record = (left(j.record::text, -1) || $12 || ',"Attempts":' || (j.attempts + 1) || '}')::json
-	FROM placed p, (SELECT count(*) FROM counted) k WHERE j.qrn = p.qrn AND p.used <= $8
+	FROM placed p WHERE j.qrn = p.qrn AND p.used <= $8
 	RETURNING p.slot, j.qrn, j.xmin::text::bigint AS xmin, j.record
 )
 SELECT c.slot, c.xmin, c.record, p.format, p.data FROM claimed c JOIN quantum_programs p ON p.qrn = c.qrn
@@ -133,7 +126,7 @@ func (s *Store) ClaimJobs(ctx context.Context, c quantum.BatchClaim) (*quantum.C
 	var format, program *string
 	err = retryDeadlock(func() error {
 		out = &quantum.ClaimedJobs{}
-		rows, err := s.pool.Query(ctx, claimJobs, c.Devices, firstDevice, firstOwner, c.LastOwner, lastOwners, lastDevices,
+		rows, err := s.batch.Query(ctx, claimJobs, c.Devices, firstDevice, firstOwner, c.LastOwner, lastOwners, lastDevices,
 			min(c.Max, maxBatch), c.MaxMemory, nanos(c.Now), lease, c.Node, members)
 		if err != nil {
 			return err

@@ -21,6 +21,7 @@ import (
 // Service (node) that opens it. It is safe for concurrent use.
 type Store struct {
 	pool     *pgxpool.Pool
+	batch    *pgxpool.Pool // for the batched statements, with cached plans
 	maxValue int64
 	hints    hints
 	writes   group[write] // UpdateJob's compare-and-sets, many jobs a statement
@@ -75,6 +76,17 @@ func Open(ctx context.Context, dsn string, opts ...Option) (*Store, error) {
 	if err != nil {
 		return nil, fmt.Errorf("postgres: %w", err) // pgx leaves the password out
 	}
+	// The batched statements (claims of several jobs, moves of several
+	// jobs) have a pool of their own, whose plans are cached: they name
+	// their statuses as constants, so a generic plan uses the partial
+	// indexes, and planning one of them afresh each time costs more than
+	// running it.
+	bc := pc.Copy()
+	bc.MaxConns = min(pc.MaxConns, batchConns)
+	bc.MinConns = 0
+	if cfg.tracer != nil {
+		bc.ConnConfig.Tracer = cfg.tracer
+	}
 	if _, set := pc.ConnConfig.RuntimeParams["plan_cache_mode"]; !set {
 		// A plan made for the values at hand: a generic plan cannot use
 		// the partial queue indexes, nor tell a rare status from a common one.
@@ -87,18 +99,31 @@ func Open(ctx context.Context, dsn string, opts ...Option) (*Store, error) {
 	if err != nil {
 		return nil, fmt.Errorf("postgres: %w", err)
 	}
+	batch, err := pgxpool.NewWithConfig(ctx, bc)
+	if err != nil {
+		pool.Close()
+		return nil, fmt.Errorf("postgres: %w", err)
+	}
 	if err := migrate(ctx, pool); err != nil {
 		pool.Close()
+		batch.Close()
 		return nil, err
 	}
-	st := &Store{pool: pool, maxValue: cfg.maxValue}
+	st := &Store{pool: pool, batch: batch, maxValue: cfg.maxValue}
 	st.writes = group[write]{max: maxBatch, send: st.sendWrites}
 	return st, nil
 }
 
 // Close closes the connections. Jobs and their leases stay in the
 // database for the other nodes.
-func (s *Store) Close() { s.pool.Close() }
+func (s *Store) Close() {
+	s.pool.Close()
+	s.batch.Close()
+}
+
+// batchConns bounds the connections of the pool of batched statements: a
+// claim and a batch of writes at a time is what a node sends.
+const batchConns = 4
 
 // MaxResultBytes is the bound on a result (WithMaxValueBytes).
 func (s *Store) MaxResultBytes() int64 { return s.maxValue }

@@ -44,9 +44,8 @@ type write struct {
 // version. A row that two inputs name is written once.
 //
 // Its locks follow the order of claimJobs: the job rows first, sorted by
-// QRN (jobs), then the counts of the owners' statuses before and after,
-// sorted (counted), both in full before the first row is written (the
-// UPDATE joins their counts).
+// QRN (jobs, in full before the first row is written: the UPDATE joins
+// their count), then the owners' counts, at the end (migration 4).
 const casWrites = `
 WITH u AS (
 	SELECT * FROM unnest($1::int[], $2::text[], $3::bigint[], $4::text[], $5::text[], $6::text[], $7::text[],
@@ -56,15 +55,11 @@ WITH u AS (
 		s1, s2, s3, tags, record, counts, owner)
 ), jobs AS (
 	SELECT qrn FROM quantum_jobs WHERE qrn IN (SELECT qrn FROM u) ORDER BY qrn FOR UPDATE
-), counted AS (
-	SELECT c.owner FROM quantum_job_counts c, (SELECT count(*) FROM jobs) k
-	WHERE (c.owner, c.status) IN (SELECT owner, expect FROM u UNION SELECT owner, status FROM u)
-	ORDER BY c.owner, c.status FOR UPDATE OF c
 ), moved AS (
 	UPDATE quantum_jobs j SET status = u.status, vendor = u.vendor, provider = u.provider, updated_ns = u.updated_ns,
 		queued_ns = u.queued_ns, lease_ns = u.lease_ns, memory_need = u.memory_need, attempts = u.attempts,
 		node = u.node, search = ARRAY[u.s1, u.s2, u.s3], tags = u.tags::jsonb, record = u.record::json
-	FROM u, (SELECT count(*) FROM counted) k
+	FROM u, (SELECT count(*) FROM jobs) k
 	WHERE j.qrn = u.qrn AND j.status = u.expect AND j.xmin::text::bigint = u.xmin
 	RETURNING u.i, j.xmin::text::bigint AS xmin
 ), results AS (
@@ -115,7 +110,7 @@ func (s *Store) sendWrites(ws []*write) {
 		for _, w := range ws {
 			w.done = false
 		}
-		rows, err := s.pool.Query(ctx, casWrites, idx, qrn, xmins, expect, status, vendor, provider, updated, queued, lease,
+		rows, err := s.batch.Query(ctx, casWrites, idx, qrn, xmins, expect, status, vendor, provider, updated, queued, lease,
 			memory, attempts, node, s1, s2, s3, tags, record, counts, owner)
 		if err != nil {
 			return err
