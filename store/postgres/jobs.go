@@ -166,7 +166,8 @@ func (s *Store) UpdateJob(ctx context.Context, qrn string, expect quantum.JobSta
 			return nil, tooLarge("result", int64(len(counts)), s.maxValue)
 		}
 	}
-	if expect.IsTerminal() {
+	g := s.writes[expect]
+	if g == nil { // a terminal status, or none
 		return s.updateLocked(ctx, qrn, expect, change, counts)
 	}
 	for range casAttempts {
@@ -195,7 +196,7 @@ func (s *Store) UpdateJob(ctx context.Context, qrn string, expect quantum.JobSta
 			return nil, err
 		}
 		w := &write{r: r, xmin: h.xmin, expect: expect, counts: counts}
-		s.writes.do(w)
+		g.do(w)
 		switch {
 		case w.err != nil:
 			return nil, w.err

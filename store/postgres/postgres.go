@@ -24,7 +24,7 @@ type Store struct {
 	batch    *pgxpool.Pool // for the batched statements, with cached plans
 	maxValue int64
 	hints    hints
-	writes   group[write] // UpdateJob's compare-and-sets, many jobs a statement
+	writes   map[quantum.JobStatus]*group[write] // UpdateJob's compare-and-sets, many jobs a statement, by status expected
 }
 
 var (
@@ -77,13 +77,16 @@ func Open(ctx context.Context, dsn string, opts ...Option) (*Store, error) {
 		return nil, fmt.Errorf("postgres: %w", err) // pgx leaves the password out
 	}
 	// The batched statements (claims of several jobs, moves of several
-	// jobs) have a pool of their own, whose plans are cached: they name
-	// their statuses as constants, so a generic plan uses the partial
-	// indexes, and planning one of them afresh each time costs more than
-	// running it.
+	// jobs) have a pool of their own, whose plans are made once and
+	// cached: they name their statuses as constants, so a generic plan
+	// uses the partial indexes, and planning one of them afresh each time
+	// costs about as much as running it.
 	bc := pc.Copy()
 	bc.MaxConns = min(pc.MaxConns, batchConns)
 	bc.MinConns = 0
+	if _, set := bc.ConnConfig.RuntimeParams["plan_cache_mode"]; !set {
+		bc.ConnConfig.RuntimeParams["plan_cache_mode"] = "force_generic_plan"
+	}
 	if cfg.tracer != nil {
 		bc.ConnConfig.Tracer = cfg.tracer
 	}
@@ -110,7 +113,14 @@ func Open(ctx context.Context, dsn string, opts ...Option) (*Store, error) {
 		return nil, err
 	}
 	st := &Store{pool: pool, batch: batch, maxValue: cfg.maxValue}
-	st.writes = group[write]{max: maxBatch, send: st.sendWrites}
+	// A group for each status a move starts from: the ends of runs do not
+	// wait behind a batch of the intake's moves.
+	st.writes = map[quantum.JobStatus]*group[write]{}
+	for _, status := range quantum.JobStatuses() {
+		if !status.IsTerminal() {
+			st.writes[status] = &group[write]{max: maxBatch, send: st.sendWrites}
+		}
+	}
 	return st, nil
 }
 
