@@ -166,8 +166,7 @@ func (s *Store) UpdateJob(ctx context.Context, qrn string, expect quantum.JobSta
 			return nil, tooLarge("result", int64(len(counts)), s.maxValue)
 		}
 	}
-	g := s.writes[expect]
-	if g == nil { // a terminal status, or none
+	if expect.IsTerminal() {
 		return s.updateLocked(ctx, qrn, expect, change, counts)
 	}
 	for range casAttempts {
@@ -196,7 +195,7 @@ func (s *Store) UpdateJob(ctx context.Context, qrn string, expect quantum.JobSta
 			return nil, err
 		}
 		w := &write{r: r, xmin: h.xmin, expect: expect, counts: counts}
-		g.do(w)
+		s.writes.do(w)
 		switch {
 		case w.err != nil:
 			return nil, w.err

@@ -24,7 +24,7 @@ type Store struct {
 	batch    *pgxpool.Pool // for the batched statements, with cached plans
 	maxValue int64
 	hints    hints
-	writes   map[quantum.JobStatus]*group[write] // UpdateJob's compare-and-sets, many jobs a statement, by status expected
+	writes   group[write] // UpdateJob's compare-and-sets, many jobs a statement
 }
 
 var (
@@ -113,14 +113,7 @@ func Open(ctx context.Context, dsn string, opts ...Option) (*Store, error) {
 		return nil, err
 	}
 	st := &Store{pool: pool, batch: batch, maxValue: cfg.maxValue}
-	// A group for each status a move starts from: the ends of runs do not
-	// wait behind a batch of the intake's moves.
-	st.writes = map[quantum.JobStatus]*group[write]{}
-	for _, status := range quantum.JobStatuses() {
-		if !status.IsTerminal() {
-			st.writes[status] = &group[write]{max: maxBatch, send: st.sendWrites}
-		}
-	}
+	st.writes = group[write]{max: maxBatch, send: st.sendWrites}
 	return st, nil
 }
 
