@@ -46,7 +46,7 @@ func (s *Store) CreateJob(ctx context.Context, job *quantum.JobRecord, program q
 	args := r.args(program.Format, program.Data, job.IdempotencyKey)
 	var xmin int64
 	if job.IdempotencyKey == "" && job.Reserved == 0 {
-		err = s.pool.QueryRow(ctx, insertJob, args...).Scan(&xmin)
+		err = s.batch.QueryRow(ctx, insertJob, args...).Scan(&xmin) // a generic plan: no status to tell apart
 	} else {
 		err = pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
 			if job.IdempotencyKey != "" {

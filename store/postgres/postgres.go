@@ -21,7 +21,7 @@ import (
 // Service (node) that opens it. It is safe for concurrent use.
 type Store struct {
 	pool     *pgxpool.Pool
-	batch    *pgxpool.Pool // for the batched statements, with cached plans
+	batch    *pgxpool.Pool // for the batched statements, creates and counts, with generic plans cached
 	maxValue int64
 	hints    hints
 	writes   group[write] // UpdateJob's compare-and-sets, many jobs a statement
@@ -77,12 +77,12 @@ func Open(ctx context.Context, dsn string, opts ...Option) (*Store, error) {
 		return nil, fmt.Errorf("postgres: %w", err) // pgx leaves the password out
 	}
 	// The batched statements (claims of several jobs, moves of several
-	// jobs) have a pool of their own, whose plans are made once and
-	// cached: they name their statuses as constants, so a generic plan
-	// uses the partial indexes, and planning one of them afresh each time
-	// costs about as much as running it.
+	// jobs), the creates and the counts of an owner's jobs have a pool of
+	// their own, whose plans are made once and cached: they name their
+	// statuses as constants or read by primary key, so a generic plan is
+	// as good as any, and planning one of them afresh each time costs
+	// about as much as running it.
 	bc := pc.Copy()
-	bc.MaxConns = min(pc.MaxConns, batchConns)
 	bc.MinConns = 0
 	if _, set := bc.ConnConfig.RuntimeParams["plan_cache_mode"]; !set {
 		bc.ConnConfig.RuntimeParams["plan_cache_mode"] = "force_generic_plan"
@@ -123,10 +123,6 @@ func (s *Store) Close() {
 	s.pool.Close()
 	s.batch.Close()
 }
-
-// batchConns bounds the connections of the pool of batched statements: a
-// claim and a batch of writes at a time is what a node sends.
-const batchConns = 4
 
 // MaxResultBytes is the bound on a result (WithMaxValueBytes).
 func (s *Store) MaxResultBytes() int64 { return s.maxValue }
