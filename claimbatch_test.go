@@ -47,3 +47,37 @@ func TestFailedBatchClaimIsRetried(t *testing.T) {
 		t.Fatalf("%d batch claims, want the two that failed and more", n)
 	}
 }
+
+// cancelOnClaim is a memory store that, once, has a job cancelled right
+// after a batch claim took it: before the runner tracks the run.
+type cancelOnClaim struct {
+	*store.Memory
+	cancel func(qrn string)
+	done   atomic.Bool
+}
+
+func (s *cancelOnClaim) ClaimJobs(ctx context.Context, c quantum.BatchClaim) (*quantum.ClaimedJobs, error) {
+	got, err := s.Memory.ClaimJobs(ctx, c)
+	if err == nil && len(got.Jobs) > 0 && s.done.CompareAndSwap(false, true) {
+		s.cancel(got.Jobs[0].Job.JobQRN)
+	}
+	return got, err
+}
+
+// A cancel that comes between a claim and the run finds no run to stop;
+// the runner notes it, and the run, once it starts, stops at once: the
+// job ends CANCELLED, although its backend would run until cancelled.
+func TestCancelBetweenClaimAndRun(t *testing.T) {
+	st := &cancelOnClaim{Memory: store.NewMemory()}
+	svc, u := quantumtest.NewServiceOn(t, st, quantum.WithWorkers(2))
+	st.cancel = func(qrn string) {
+		if _, err := svc.CancelJob(context.Background(), u, qrn); err != nil {
+			t.Errorf("cancel: %v", err)
+		}
+	}
+	dev := fakeDevice(t, svc, "block", &quantumtest.FakeBackend{Block: true})
+	j := create(t, svc, u, request(dev, "qasm2", bell2, 10))
+	if got := quantumtest.WaitForJob(t, svc, u, j.JobQRN); got.Status != quantum.StatusCancelled {
+		t.Fatalf("job %s, want CANCELLED", got.Status)
+	}
+}
