@@ -14,7 +14,9 @@ import (
 // the status, so a job changed meanwhile by anyone (another node, a
 // takeover, a cancel) fails the write, and UpdateJob reads it afresh. So
 // no node can act on a stale hint, which is why a per-process copy is
-// allowed here at all.
+// allowed here at all. (xmin is 32 bits: a row would have to be written
+// again by the same transaction ID, four billion transactions later,
+// for a stale version to pass as the current one. Freezing keeps it.)
 type hints struct {
 	mu sync.Mutex
 	m  map[string]hint

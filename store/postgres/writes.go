@@ -50,9 +50,9 @@ const casWrites = `
 WITH u AS (
 	SELECT * FROM unnest($1::int[], $2::text[], $3::bigint[], $4::text[], $5::text[], $6::text[], $7::text[],
 		$8::bigint[], $9::bigint[], $10::bigint[], $11::bigint[], $12::int[], $13::text[],
-		$14::text[], $15::text[], $16::text[], $17::text[], $18::text[], $19::text[], $20::text[])
+		$14::text[], $15::text[], $16::text[], $17::text[], $18::text[], $19::text[])
 	AS u(i, qrn, xmin, expect, status, vendor, provider, updated_ns, queued_ns, lease_ns, memory_need, attempts, node,
-		s1, s2, s3, tags, record, counts, owner)
+		s1, s2, s3, tags, record, counts)
 ), jobs AS (
 	SELECT qrn FROM quantum_jobs WHERE qrn IN (SELECT qrn FROM u) ORDER BY qrn FOR UPDATE
 ), moved AS (
@@ -86,9 +86,9 @@ func retryDeadlock(fn func() error) error {
 func (s *Store) sendWrites(ws []*write) {
 	n := len(ws)
 	idx, xmins, attempts := make([]int32, n), make([]int64, n), make([]int32, n)
-	var qrn, expect, status, vendor, provider, node, s1, s2, s3, tags, record, owner = make([]string, n), make([]string, n),
+	var qrn, expect, status, vendor, provider, node, s1, s2, s3, tags, record = make([]string, n), make([]string, n),
 		make([]string, n), make([]string, n), make([]string, n), make([]string, n), make([]string, n), make([]string, n),
-		make([]string, n), make([]string, n), make([]string, n), make([]string, n)
+		make([]string, n), make([]string, n), make([]string, n)
 	updated, queued, memory := make([]int64, n), make([]int64, n), make([]int64, n)
 	lease, counts := make([]*int64, n), make([]*string, n)
 	for i, w := range ws {
@@ -96,7 +96,7 @@ func (s *Store) sendWrites(ws []*write) {
 		idx[i], qrn[i], xmins[i], expect[i] = int32(i), j.JobQRN, int64(w.xmin), string(w.expect)
 		status[i], vendor[i], provider[i] = string(j.Status), j.Vendor, j.Provider
 		updated[i], queued[i], lease[i], memory[i] = nanos(j.UpdatedAt), queueNanos(j), leaseNanos(j), j.MemoryNeed
-		attempts[i], node[i], owner[i] = int32(j.Attempts), j.Node, j.Owner
+		attempts[i], node[i] = int32(j.Attempts), j.Node
 		s1[i], s2[i], s3[i] = w.r.search[0], w.r.search[1], w.r.search[2]
 		tags[i], record[i] = string(w.r.tags), string(w.r.record)
 		if w.counts != nil {
@@ -111,7 +111,7 @@ func (s *Store) sendWrites(ws []*write) {
 			w.done = false
 		}
 		rows, err := s.batch.Query(ctx, casWrites, idx, qrn, xmins, expect, status, vendor, provider, updated, queued, lease,
-			memory, attempts, node, s1, s2, s3, tags, record, counts, owner)
+			memory, attempts, node, s1, s2, s3, tags, record, counts)
 		if err != nil {
 			return err
 		}
