@@ -40,7 +40,7 @@ func (r *runner) execute(job *JobRecord) {
 		r.finish(job, 0, nil, failed(FailBackend, errors.New(msg)))
 		return
 	}
-	prog, err := retrying(r.ctx, r, "read program", qrn, func() (*Program, error) { return r.s.store.GetProgram(r.ctx, qrn) })
+	prog, err := retrying(r.ctx, r, "read program", qrn, func() (*Program, error) { return r.program(r.ctx, qrn) })
 	if err != nil {
 		if r.ctx.Err() != nil {
 			r.requeue(qrn, true)
@@ -57,8 +57,8 @@ func (r *runner) execute(job *JobRecord) {
 	seed, _ := seedOption(job.RuntimeOptions)
 
 	// A cancel that came between the claim and track found no running
-	// job to stop: look once more.
-	if j, err := r.s.store.GetJob(ctx, qrn); err == nil && j.Status == StatusCancelling {
+	// job to stop: look once more (cancelnotes.go).
+	if r.cancelledBeforeRun(ctx, qrn) {
 		cancel(errCancelled)
 	}
 

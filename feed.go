@@ -44,6 +44,7 @@ func (r *runner) watch(feed ChangeFeed) {
 			}
 			r.changed(c)
 		})
+		r.batch.feedGen.Add(1) // before feedUp: see markClaim
 		r.feedUp.Store(false)
 		if r.ctx.Err() != nil {
 			return
@@ -71,9 +72,7 @@ func (r *runner) changed(c Change) {
 	case c.Status == StatusQueued:
 		r.wake()
 	case c.Status == StatusCancelling:
-		if stop, ok := r.runningHere(c.JobQRN); ok {
-			stop(errCancelled)
-		}
+		r.stopOrNote(c.JobQRN)
 	}
 }
 

@@ -152,6 +152,19 @@ func (s shortWatch) ClaimJob(ctx context.Context, c quantum.Claim) (*quantum.Job
 	return j, err
 }
 
+// ClaimJobs reports a batch claim stopped by a job that needs more memory
+// than is free, as ClaimJob reports ErrMemoryShort.
+func (s shortWatch) ClaimJobs(ctx context.Context, c quantum.BatchClaim) (*quantum.ClaimedJobs, error) {
+	got, err := s.Memory.ClaimJobs(ctx, c)
+	if err == nil && got.Short != nil {
+		select {
+		case s.short <- quantum.Queue{Device: got.Short.DeviceQRN, Owner: got.Short.Owner}:
+		default:
+		}
+	}
+	return got, err
+}
+
 // The memory budget is the whole service's: jobs run together only while
 // their needs fit it, a job that does not fit waits at the head of the
 // line (a smaller one behind it does not overtake it), and a job that

@@ -43,6 +43,7 @@ type runner struct {
 	// that is free after the one before it.
 	claimMu sync.Mutex
 	turn    turns
+	batch   claimBatch // claims of several jobs at once (runner_batch.go)
 }
 
 var (
@@ -155,6 +156,7 @@ func (r *runner) idleWait() time.Duration {
 
 func (r *runner) worker() {
 	defer r.wg.Done()
+	defer r.returnClaimed()
 	retry := backoff{base: r.s.retryBase}
 	for {
 		woken := r.woken() // before claiming, so no wake-up is missed
@@ -163,10 +165,11 @@ func (r *runner) worker() {
 			// back must not be followed by a claim.
 			return
 		}
-		job, err := r.claim()
+		job, err := r.next()
 		if err == nil && job != nil {
 			retry.reset()
 			r.execute(job)
+			r.ran(job)
 			continue
 		}
 		wait := r.idleWait()
@@ -307,9 +310,7 @@ func (r *runner) cancel(from JobStatus, qrn string) {
 		r.wake() // a worker waiting for memory behind this job may go on
 		return
 	}
-	if stop, ok := r.runningHere(qrn); ok {
-		stop(errCancelled)
-	}
+	r.stopOrNote(qrn)
 	// Not running here: another process holds it, or its worker is just
 	// finishing and will see CANCELLING. The sweeper ends it if its lease
 	// expires.

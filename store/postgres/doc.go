@@ -15,15 +15,37 @@
 //
 // # How it works
 //
-// Every change of a job is a compare-and-set: UpdateJob locks the job's
-// row (SELECT … FOR UPDATE), checks the status it expects, and writes the
-// row back in the same transaction, with the result when there is one.
-// ClaimJob takes the oldest QUEUED job of a queue that no concurrent
-// claim holds (FOR UPDATE SKIP LOCKED), moves it to RUNNING with a lease
-// and the claiming node's name, and counts the attempt, in one
-// transaction. Queue depth, queue positions and list totals are counted
-// in the database, never cached in a process, so every node gives the
-// same answer.
+// Every change of a job is a compare-and-set. UpdateJob applies the
+// change to the job as this Store last wrote or read it (a hint: the
+// record and the row version, xmin, that held it) and writes it back with
+// one UPDATE whose condition is the status expected and that row version:
+// whatever any node wrote in between makes the write fail, and the job is
+// read again and the change applied again. The writes that callers make
+// at the same time go in one statement (a group commit: a write finds
+// either nobody writing, and goes at once, or a statement on its way, and
+// joins the next), with their results, and each caller learns whether its
+// own compare-and-set held. A move that settles credits, and a job that
+// keeps changing under the writes, lock the row in a transaction instead
+// (SELECT … FOR UPDATE, then the write, the result and the settlement).
+// The hints are never an answer to a read, and a stale one costs a round
+// trip, never a wrong write.
+//
+// ClaimJobs (quantum.BatchClaimer) claims for all of a node's free workers
+// in one statement: it finds the queues (a skip through the queue index),
+// ranks them in the runner's turns, locks each queue's oldest jobs that
+// no concurrent claim holds (FOR UPDATE SKIP LOCKED), takes them in the
+// turns' order while their memory fits, moves them to RUNNING with a
+// lease, the node's name and one more attempt, and returns them with
+// their programs. ClaimJob does the same for one queue and one job. Queue
+// depth, queue positions and list totals are counted in the database,
+// never cached in a process, so every node gives the same answer.
+//
+// Locks are taken in one order in every statement and transaction, so
+// that none deadlock: job rows (by QRN in a batch of writes; a claim's
+// never wait), then the counts of jobs per owner and status (in a
+// statement trigger at the statement's end, sorted), then credit
+// accounts. The batched statements run on a second, small pool whose
+// plans are generic and cached.
 //
 // # Schema
 //
@@ -61,6 +83,14 @@
 //	                             one job per key and owner, on every node; a create first frees a key whose job expired
 //
 // A search filter reads the owner's jobs that the other filters leave.
+//
+// quantum_job_counts (owner, status, shard, n) counts each owner's jobs
+// per status, for CountJobs and list totals: a count is the sum of its
+// shards. Statement triggers on quantum_jobs keep it (migration 4): once
+// per statement, from the rows the statement inserted, moved or deleted,
+// in (owner, status) order, each connection adding to the shard of its
+// backend's process ID modulo 16, so that moves made at once by many
+// connections do not queue on one row.
 //
 // quantum_programs (qrn, format, data) and quantum_results (qrn, counts
 // json) hold each job's program and measurement counts; they are deleted

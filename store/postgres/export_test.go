@@ -4,6 +4,7 @@ import (
 	"context"
 	"time"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 )
 
@@ -28,4 +29,11 @@ func MigrateTo(ctx context.Context, dsn string, n int) error {
 	}
 	defer pool.Close()
 	return apply(ctx, pool, ms[:n])
+}
+
+// WithTracer makes every connection of the store (the pool's and the
+// change feed's) report its statements to t, for tests that count round
+// trips.
+func WithTracer(t any) Option {
+	return func(c *config) { c.tracer = t.(pgx.QueryTracer) }
 }

@@ -18,9 +18,11 @@ WITH job AS (
 	INSERT INTO quantum_jobs (qrn, owner, device_qrn, status, vendor, provider, created_ns, updated_ns,
 		queued_ns, lease_ns, memory_need, attempts, node, search, tags, record, idem_key)
 	VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, NULLIF($19, ''))
-	RETURNING qrn
+	RETURNING qrn, xmin::text::bigint AS xmin
+), program AS (
+	INSERT INTO quantum_programs (qrn, format, data) SELECT qrn, $17, $18 FROM job
 )
-INSERT INTO quantum_programs (qrn, format, data) SELECT qrn, $17, $18 FROM job`
+SELECT xmin FROM job`
 
 // releaseKey frees an idempotency key whose holder was created at or
 // before the cutoff: it expired.
@@ -42,8 +44,9 @@ func (s *Store) CreateJob(ctx context.Context, job *quantum.JobRecord, program q
 		return tooLarge("program", n, s.maxValue)
 	}
 	args := r.args(program.Format, program.Data, job.IdempotencyKey)
+	var xmin int64
 	if job.IdempotencyKey == "" && job.Reserved == 0 {
-		_, err = s.pool.Exec(ctx, insertJob, args...)
+		err = s.batch.QueryRow(ctx, insertJob, args...).Scan(&xmin) // a generic plan: no status to tell apart
 	} else {
 		err = pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
 			if job.IdempotencyKey != "" {
@@ -52,7 +55,7 @@ func (s *Store) CreateJob(ctx context.Context, job *quantum.JobRecord, program q
 					return err
 				}
 			}
-			if _, err := tx.Exec(ctx, insertJob, args...); err != nil {
+			if err := tx.QueryRow(ctx, insertJob, args...).Scan(&xmin); err != nil {
 				return err
 			}
 			return reserve(ctx, tx, job)
@@ -69,6 +72,7 @@ func (s *Store) CreateJob(ctx context.Context, job *quantum.JobRecord, program q
 	case err != nil:
 		return fmt.Errorf("postgres: create a job: %w", err)
 	}
+	s.hints.put(job.Clone(), uint32(xmin), len(r.record))
 	return nil
 }
 
@@ -142,9 +146,15 @@ UPDATE quantum_jobs SET status = $4, vendor = $5, provider = $6, updated_ns = $8
 	memory_need = $11, attempts = $12, node = $13, search = $14, tags = $15, record = $16
 WHERE qrn = $1 AND owner = $2 AND device_qrn = $3 AND created_ns = $7`
 
-// UpdateJob locks the job's row, applies change if the status is the
-// one expected, and writes the job (and the result) back in the same
-// transaction.
+// UpdateJob applies change to the job as this Store last wrote or read
+// it (its hint) or, without one, as it reads it now, and writes the
+// job back with a compare-and-set on the status expected and on the
+// row's version: nothing written in between, by any node, is
+// overwritten. Writes of jobs that many callers make at the same time
+// go in one statement (see group), with their results. A job changed
+// since its hint is read again and the change applied again, at most
+// casAttempts times; then, and for a move that settles credits, the row
+// is locked in a transaction instead (updateLocked).
 func (s *Store) UpdateJob(ctx context.Context, qrn string, expect quantum.JobStatus, change func(*quantum.JobRecord), result *quantum.Result) (*quantum.JobRecord, error) {
 	var counts []byte
 	if result != nil {
@@ -156,6 +166,60 @@ func (s *Store) UpdateJob(ctx context.Context, qrn string, expect quantum.JobSta
 			return nil, tooLarge("result", int64(len(counts)), s.maxValue)
 		}
 	}
+	if expect.IsTerminal() {
+		return s.updateLocked(ctx, qrn, expect, change, counts)
+	}
+	for range casAttempts {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		h, ok := s.hints.get(qrn)
+		if !ok || h.rec.Status != expect {
+			var err error
+			if h, err = s.readHint(ctx, qrn); err != nil {
+				return nil, err
+			}
+			if h.rec.Status != expect {
+				return nil, quantum.ErrStatusChanged
+			}
+		}
+		old := h.rec
+		j := old.Clone()
+		change(j)
+		keepIdentity(j, old)
+		if _, settles := quantum.SettlementOf(old, j); settles {
+			break // the account's row is locked after the job's, in one transaction
+		}
+		r, err := encode(j)
+		if err != nil {
+			return nil, err
+		}
+		w := &write{r: r, xmin: h.xmin, expect: expect, counts: counts}
+		s.writes.do(w)
+		switch {
+		case w.err != nil:
+			return nil, w.err
+		case w.done:
+			s.hints.put(j, w.newXmin, len(r.record))
+			return j.Clone(), nil
+		}
+		s.hints.forget(qrn) // changed since: read it again
+	}
+	return s.updateLocked(ctx, qrn, expect, change, counts)
+}
+
+// keepIdentity puts back in j what never changes of a job (old's): what
+// the row's place in the indexes depends on, and its reservation.
+func keepIdentity(j, old *quantum.JobRecord) {
+	j.JobQRN, j.Owner, j.DeviceQRN, j.TimeStamps.CreatedAt = old.JobQRN, old.Owner, old.DeviceQRN, old.TimeStamps.CreatedAt
+	j.IdempotencyKey, j.RequestHash, j.Reserved = old.IdempotencyKey, old.RequestHash, old.Reserved
+}
+
+// updateLocked locks the job's row, applies change if the status is the
+// one expected, and writes the job (its result, its settlement) back in
+// the same transaction.
+func (s *Store) updateLocked(ctx context.Context, qrn string, expect quantum.JobStatus, change func(*quantum.JobRecord), counts []byte) (*quantum.JobRecord, error) {
+	s.hints.forget(qrn)
 	var out *quantum.JobRecord
 	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
 		old, err := lockJob(ctx, tx, qrn)
@@ -167,10 +231,8 @@ func (s *Store) UpdateJob(ctx context.Context, qrn string, expect quantum.JobSta
 		}
 		j := old.Clone()
 		change(j)
-		// What the row's place in the indexes depends on stays.
-		j.JobQRN, j.Owner, j.DeviceQRN, j.TimeStamps.CreatedAt = old.JobQRN, old.Owner, old.DeviceQRN, old.TimeStamps.CreatedAt
-		j.IdempotencyKey, j.RequestHash, j.Reserved = old.IdempotencyKey, old.RequestHash, old.Reserved
-		if err := writeJob(ctx, tx, j); err != nil {
+		keepIdentity(j, old)
+		if _, err := writeJob(ctx, tx, j); err != nil {
 			return err
 		}
 		if err := settle(ctx, tx, old, j); err != nil {
@@ -205,20 +267,21 @@ func lockJob(ctx context.Context, tx pgx.Tx, qrn string) (*quantum.JobRecord, er
 	return decode(data)
 }
 
-// writeJob writes a job whose row the transaction has locked.
-func writeJob(ctx context.Context, tx pgx.Tx, j *quantum.JobRecord) error {
+// writeJob writes a job whose row the transaction has locked, and
+// returns the written row.
+func writeJob(ctx context.Context, tx pgx.Tx, j *quantum.JobRecord) (*row, error) {
 	r, err := encode(j)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	tag, err := tx.Exec(ctx, updateJob, r.args()...)
 	if err != nil {
-		return fmt.Errorf("postgres: write a job: %w", err)
+		return nil, fmt.Errorf("postgres: write a job: %w", err)
 	}
 	if tag.RowsAffected() != 1 {
-		return fmt.Errorf("postgres: write job %s: its row changed under a lock", j.JobQRN)
+		return nil, fmt.Errorf("postgres: write job %s: its row changed under a lock", j.JobQRN)
 	}
-	return nil
+	return r, nil
 }
 
 // DeleteJob removes the job; its program and result go with it.
@@ -230,6 +293,7 @@ func (s *Store) DeleteJob(ctx context.Context, qrn string, expect quantum.JobSta
 		WITH gone AS (DELETE FROM quantum_jobs WHERE qrn = $1 AND status = $2 RETURNING qrn)
 		SELECT EXISTS (SELECT 1 FROM gone), EXISTS (SELECT 1 FROM quantum_jobs WHERE qrn = $1)`,
 		qrn, string(expect)).Scan(&deleted, &exists)
+	s.hints.forget(qrn)
 	switch {
 	case err != nil:
 		return fmt.Errorf("postgres: delete a job: %w", err)

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgxpool"
 
@@ -20,7 +21,10 @@ import (
 // Service (node) that opens it. It is safe for concurrent use.
 type Store struct {
 	pool     *pgxpool.Pool
+	batch    *pgxpool.Pool // for the batched statements, creates and counts, with generic plans cached
 	maxValue int64
+	hints    hints
+	writes   group[write] // UpdateJob's compare-and-sets, many jobs a statement
 }
 
 var (
@@ -34,6 +38,7 @@ type Option func(*config)
 type config struct {
 	maxValue int64
 	refused  error
+	tracer   pgx.QueryTracer // tests' round-trip counter (export_test.go)
 }
 
 // DefaultMaxValueBytes bounds a program or a result unless
@@ -71,25 +76,53 @@ func Open(ctx context.Context, dsn string, opts ...Option) (*Store, error) {
 	if err != nil {
 		return nil, fmt.Errorf("postgres: %w", err) // pgx leaves the password out
 	}
+	// The batched statements (claims of several jobs, moves of several
+	// jobs), the creates and the counts of an owner's jobs have a pool of
+	// their own, whose plans are made once and cached: they name their
+	// statuses as constants or read by primary key, so a generic plan is
+	// as good as any, and planning one of them afresh each time costs
+	// about as much as running it.
+	bc := pc.Copy()
+	bc.MinConns = 0
+	if _, set := bc.ConnConfig.RuntimeParams["plan_cache_mode"]; !set {
+		bc.ConnConfig.RuntimeParams["plan_cache_mode"] = "force_generic_plan"
+	}
+	if cfg.tracer != nil {
+		bc.ConnConfig.Tracer = cfg.tracer
+	}
 	if _, set := pc.ConnConfig.RuntimeParams["plan_cache_mode"]; !set {
 		// A plan made for the values at hand: a generic plan cannot use
 		// the partial queue indexes, nor tell a rare status from a common one.
 		pc.ConnConfig.RuntimeParams["plan_cache_mode"] = "force_custom_plan"
 	}
+	if cfg.tracer != nil {
+		pc.ConnConfig.Tracer = cfg.tracer
+	}
 	pool, err := pgxpool.NewWithConfig(ctx, pc)
 	if err != nil {
 		return nil, fmt.Errorf("postgres: %w", err)
 	}
+	batch, err := pgxpool.NewWithConfig(ctx, bc)
+	if err != nil {
+		pool.Close()
+		return nil, fmt.Errorf("postgres: %w", err)
+	}
 	if err := migrate(ctx, pool); err != nil {
 		pool.Close()
+		batch.Close()
 		return nil, err
 	}
-	return &Store{pool: pool, maxValue: cfg.maxValue}, nil
+	st := &Store{pool: pool, batch: batch, maxValue: cfg.maxValue}
+	st.writes = group[write]{max: maxBatch, send: st.sendWrites}
+	return st, nil
 }
 
 // Close closes the connections. Jobs and their leases stay in the
 // database for the other nodes.
-func (s *Store) Close() { s.pool.Close() }
+func (s *Store) Close() {
+	s.pool.Close()
+	s.batch.Close()
+}
 
 // MaxResultBytes is the bound on a result (WithMaxValueBytes).
 func (s *Store) MaxResultBytes() int64 { return s.maxValue }

@@ -24,7 +24,7 @@ func (s *Store) CountQueued(ctx context.Context, deviceQRN string) (int, error) 
 // CountJobs sums the owner's counts per status, which a trigger keeps.
 func (s *Store) CountJobs(ctx context.Context, owner string, statuses []quantum.JobStatus) (int, error) {
 	var n int
-	err := s.pool.QueryRow(ctx, countByStatus, owner, statusNames(statuses)).Scan(&n)
+	err := s.batch.QueryRow(ctx, countByStatus, owner, statusNames(statuses)).Scan(&n) // by primary key: a generic plan
 	if err != nil {
 		return 0, fmt.Errorf("postgres: count jobs: %w", err)
 	}
@@ -117,7 +117,7 @@ func (s *Store) ClaimJob(ctx context.Context, c quantum.Claim) (*quantum.JobReco
 		}
 		j.Status, j.UpdatedAt, j.LeaseUntil, j.Node = quantum.StatusRunning, c.Now, c.LeaseUntil, c.Node
 		j.Attempts++
-		if err := writeJob(ctx, tx, j); err != nil {
+		if _, err := writeJob(ctx, tx, j); err != nil {
 			return err
 		}
 		out = j

@@ -1,0 +1,221 @@
+package quantum
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// claimBatch is the runner's side of a BatchClaimer store: a worker that
+// looks for work claims at once a job for each free worker, in the turns
+// that successive claims would take, within the free memory, in one call
+// to the store; the jobs it does not run itself wait in ready for the
+// other workers, whom it wakes. The programs come with the claim, so a
+// run reads nothing more before it starts.
+type claimBatch struct {
+	once sync.Once
+	bc   BatchClaimer // nil: the store claims one job at a time
+
+	ready []*JobRecord // claimed, not yet handed to a worker; the runner's claimMu guards it
+	busy  atomic.Int64 // jobs handed to workers and not yet ended
+
+	mu       sync.Mutex
+	programs map[string]*Program // programs that came with claims, until their runs read them
+
+	// For the cancels that come between a claim and its run
+	// (cancelnotes.go); the runner's mu guards notes and marks.
+	feedGen atomic.Uint64 // counts the change feed's stops
+	notes   map[string]time.Time
+	marks   map[string]claimMark
+}
+
+// maxTurnOwners bounds the users whose last device served the turns
+// remember.
+const maxTurnOwners = 1024
+
+// batchClaimer returns the store's BatchClaimer, or nil.
+func (r *runner) batchClaimer() BatchClaimer {
+	b := &r.batch
+	b.once.Do(func() {
+		if o, ok := r.s.store.(*observedStore); ok {
+			if _, ok := o.Store.(BatchClaimer); ok {
+				b.bc = o
+			}
+		}
+	})
+	return b.bc
+}
+
+// next returns a claimed job for the calling worker to run, or nil when
+// there is none; the worker calls ran once it has run it.
+func (r *runner) next() (*JobRecord, error) {
+	if r.batchClaimer() == nil {
+		return r.claim()
+	}
+	r.claimMu.Lock()
+	defer r.claimMu.Unlock()
+	b := &r.batch
+	if len(b.ready) == 0 {
+		if err := r.claimSome(); err != nil {
+			return nil, err
+		}
+	}
+	if len(b.ready) == 0 {
+		return nil, nil
+	}
+	job := b.ready[0]
+	b.ready = slices.Delete(b.ready, 0, 1)
+	b.busy.Add(1)
+	if len(b.ready) > 0 {
+		r.wake() // for the other free workers
+	}
+	return job, nil
+}
+
+// ran notes that a job next handed out has been run.
+func (r *runner) ran(job *JobRecord) {
+	if r.batchClaimer() == nil {
+		return
+	}
+	r.batch.busy.Add(-1)
+	r.takeProgram(job.JobQRN)
+	r.forgetMark(job.JobQRN)
+}
+
+// claimSome claims a job for each free worker; claimMu is held.
+func (r *runner) claimSome() error {
+	b := &r.batch
+	room := r.s.workers - int(b.busy.Load()) - len(b.ready)
+	if room <= 0 {
+		return nil
+	}
+	var devices []string
+	for _, d := range r.s.devices.all() {
+		if r.takesJobsNow(d.QRN) {
+			devices = append(devices, d.QRN)
+		}
+	}
+	mark := r.markClaim()
+	now := r.s.now().UTC()
+	c := BatchClaim{Max: room, Devices: devices, First: r.turn.blocked, LastOwner: r.turn.lastOwner,
+		LastDevice: r.turn.lastDevice, MaxMemory: r.s.budget - r.memoryUsed(), Now: now, LeaseUntil: now.Add(r.s.lease), Node: r.s.node}
+	got, err := b.bc.ClaimJobs(r.ctx, c)
+	if err != nil {
+		if r.ctx.Err() != nil {
+			return nil
+		}
+		return fmt.Errorf("claim jobs: %w", err)
+	}
+	if len(r.turn.lastDevice) > maxTurnOwners {
+		// Owners with nothing queued are not pruned here, as
+		// turns.order does: forget them all now and then.
+		clear(r.turn.lastDevice)
+	}
+	for _, cj := range got.Jobs {
+		r.reserve(r.reservation(cj.Job))
+		r.turn.served(Queue{Device: cj.Job.DeviceQRN, Owner: cj.Job.Owner})
+		if cj.Program != nil {
+			r.keepProgram(cj.Job.JobQRN, cj.Program)
+		}
+		r.markClaimed(cj.Job.JobQRN, mark)
+		b.ready = append(b.ready, cj.Job)
+	}
+	if got.Short == nil {
+		return nil
+	}
+	q := Queue{Device: got.Short.DeviceQRN, Owner: got.Short.Owner}
+	if got.Short.MemoryNeed <= r.s.budget {
+		r.turn.block(q) // it waits at the head of its queue for memory
+		return nil
+	}
+	// A job larger than the whole budget is claimed alone, reserving
+	// nothing, and execute fails it (claimFrom). Gone meanwhile, or
+	// claimed by another node: the next claim looks again.
+	if job, err := r.claimFrom(q); err == nil {
+		r.turn.served(q)
+		b.ready = append(b.ready, job)
+	}
+	return nil
+}
+
+// takesJobsNow reports whether jobs of the device may be claimed: it is
+// registered, and neither OFFLINE nor UNAVAILABLE.
+func (r *runner) takesJobsNow(device string) bool {
+	_, ok := r.s.devices.backendOf(device)
+	d, _ := r.s.devices.get(device)
+	return ok && d != nil && d.takesJobs()
+}
+
+// returnClaimed gives back the jobs claimed that no worker took, when the
+// Service closes: they go back to the queue, their attempt not counted.
+func (r *runner) returnClaimed() {
+	r.claimMu.Lock()
+	defer r.claimMu.Unlock()
+	b := &r.batch
+	for _, j := range b.ready {
+		r.takeProgram(j.JobQRN)
+		r.forgetMark(j.JobQRN)
+		r.requeue(j.JobQRN, true)
+		r.release(r.reservation(j))
+	}
+	b.ready = nil
+}
+
+func (r *runner) keepProgram(qrn string, p *Program) {
+	b := &r.batch
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.programs == nil {
+		b.programs = map[string]*Program{}
+	}
+	b.programs[qrn] = p
+}
+
+// takeProgram returns and forgets the program that came with the job's
+// claim, or nil.
+func (r *runner) takeProgram(qrn string) *Program {
+	b := &r.batch
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	p := b.programs[qrn]
+	delete(b.programs, qrn)
+	return p
+}
+
+// program returns the job's program: the one that came with its claim,
+// or the store's.
+func (r *runner) program(ctx context.Context, qrn string) (*Program, error) {
+	if p := r.takeProgram(qrn); p != nil {
+		return p, nil
+	}
+	return r.s.store.GetProgram(ctx, qrn)
+}
+
+// ClaimJobs claims through the store's BatchClaimer, and reports and
+// publishes each claim as ClaimJob does.
+func (o *observedStore) ClaimJobs(ctx context.Context, c BatchClaim) (*ClaimedJobs, error) {
+	start := time.Now()
+	out, err := o.Store.(BatchClaimer).ClaimJobs(ctx, c)
+	o.timed("ClaimJobs", start, err)
+	if err != nil {
+		return nil, err
+	}
+	for _, cj := range out.Jobs {
+		rec := cj.Job
+		queued := rec.QueuedAt
+		if queued.IsZero() {
+			queued = rec.UpdatedAt
+		}
+		o.obs.JobStarted(rec.DeviceQRN, max(c.Now.Sub(queued), 0))
+		func() {
+			mu := o.stripe(rec.JobQRN)
+			mu.Lock()
+			defer mu.Unlock()
+			o.changed(rec)
+		}()
+	}
+	return out, nil
+}

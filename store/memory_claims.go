@@ -1,0 +1,50 @@
+package store
+
+import (
+	"context"
+	"maps"
+	"slices"
+
+	"github.com/qjobs/quantum"
+	"github.com/qjobs/quantum/store/internal/inproc"
+)
+
+var _ quantum.BatchClaimer = (*Memory)(nil)
+
+// ClaimJobs claims for every entry of c's plan under one hold of the
+// mutex: each entry takes its queue's head as ClaimJob would, while the
+// jobs' memory fits c.MaxMemory together.
+func (m *Memory) ClaimJobs(ctx context.Context, c quantum.BatchClaim) (*quantum.ClaimedJobs, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	defer m.lock()()
+	m.fault("ClaimJobs")
+	queues := slices.Collect(maps.Keys(m.queues))
+	slices.SortFunc(queues, inproc.CompareQueues)
+	out := &quantum.ClaimedJobs{}
+	left := c.MaxMemory
+	for i, turn := range c.Plan(queues) {
+		q := m.queues[turn]
+		if q == nil {
+			continue
+		}
+		head := q.First()
+		e := m.jobs[head.Key().qrn]
+		need := max(e.job.MemoryNeed, 0)
+		if need > left {
+			out.Short = e.job.Clone()
+			break
+		}
+		left -= need
+		old := e.job
+		j := old.Clone()
+		j.Status, j.UpdatedAt, j.LeaseUntil, j.Node = quantum.StatusRunning, c.Now, c.LeaseUntil, c.Node
+		j.Attempts++
+		e.job = j
+		m.index(e, old)
+		p := e.program
+		out.Jobs = append(out.Jobs, quantum.ClaimedJob{Job: j.Clone(), Program: &p, Turn: i})
+	}
+	return out, nil
+}
