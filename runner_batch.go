@@ -197,7 +197,7 @@ func (r *runner) program(ctx context.Context, qrn string) (*Program, error) {
 // ClaimJobs claims through the store's BatchClaimer, and reports and
 // publishes each claim as ClaimJob does.
 func (o *observedStore) ClaimJobs(ctx context.Context, c BatchClaim) (*ClaimedJobs, error) {
-	start := time.Now()
+	start := o.now()
 	out, err := o.Store.(BatchClaimer).ClaimJobs(ctx, c)
 	o.timed("ClaimJobs", start, err)
 	if err != nil {
@@ -214,7 +214,7 @@ func (o *observedStore) ClaimJobs(ctx context.Context, c BatchClaim) (*ClaimedJo
 			mu := o.stripe(rec.JobQRN)
 			mu.Lock()
 			defer mu.Unlock()
-			o.changed(rec)
+			o.changed(rec, rec) // the store's snapshot (see Store)
 		}()
 	}
 	return out, nil
