@@ -76,6 +76,9 @@ func (c BatchClaim) Plan(queues []Queue) []Queue {
 		t.blocked = &q
 	}
 	var out []Queue
+	if len(queues) > 0 {
+		out = make([]Queue, 0, min(max(c.Max, 0), 64)) // a turn a claim
+	}
 	for range c.Max {
 		order := t.order(queues)
 		if len(order) == 0 {

@@ -433,6 +433,9 @@ type catalogue struct {
 	devices map[string]*Device
 	backend map[string]Backend
 	fail    map[string]failures // FailNextJobs
+	// taking caches what taking answers until the catalogue changes.
+	takingJobs  []string
+	takingKnown bool
 }
 
 func newCatalogue() *catalogue {
@@ -448,6 +451,7 @@ func (c *catalogue) replace(old, d *Device) bool {
 		return false
 	}
 	c.devices[d.QRN] = d
+	c.takingKnown = false
 	return true
 }
 
@@ -488,6 +492,36 @@ func (c *catalogue) put(d *Device, b Backend) {
 	defer c.mu.Unlock()
 	c.devices[d.QRN] = d
 	c.backend[d.QRN] = b
+	c.takingKnown = false
+}
+
+// taking returns, sorted and read-only, the QRNs of the devices whose jobs
+// may be claimed now: registered, neither OFFLINE nor UNAVAILABLE. A
+// worker asks before every claim; it is worked out again only after the
+// catalogue changes.
+func (c *catalogue) taking() []string {
+	if t, ok := c.cachedTaking(); ok {
+		return t
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if !c.takingKnown {
+		var t []string
+		for qrn, d := range c.devices {
+			if _, ok := c.backend[qrn]; ok && d.takesJobs() {
+				t = append(t, qrn)
+			}
+		}
+		slices.Sort(t)
+		c.takingJobs, c.takingKnown = t, true
+	}
+	return c.takingJobs
+}
+
+func (c *catalogue) cachedTaking() ([]string, bool) {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	return c.takingJobs, c.takingKnown
 }
 
 func (c *catalogue) get(qrn string) (*Device, bool) {

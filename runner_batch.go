@@ -92,12 +92,7 @@ func (r *runner) claimSome() error {
 	if room <= 0 {
 		return nil
 	}
-	var devices []string
-	for _, d := range r.s.devices.all() {
-		if r.takesJobsNow(d.QRN) {
-			devices = append(devices, d.QRN)
-		}
-	}
+	devices := r.s.devices.taking()
 	mark := r.markClaim()
 	now := r.s.now().UTC()
 	c := BatchClaim{Max: room, Devices: devices, First: r.turn.blocked, LastOwner: r.turn.lastOwner,
@@ -139,14 +134,6 @@ func (r *runner) claimSome() error {
 		b.ready = append(b.ready, job)
 	}
 	return nil
-}
-
-// takesJobsNow reports whether jobs of the device may be claimed: it is
-// registered, and neither OFFLINE nor UNAVAILABLE.
-func (r *runner) takesJobsNow(device string) bool {
-	_, ok := r.s.devices.backendOf(device)
-	d, _ := r.s.devices.get(device)
-	return ok && d != nil && d.takesJobs()
 }
 
 // returnClaimed gives back the jobs claimed that no worker took, when the

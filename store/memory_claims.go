@@ -20,11 +20,16 @@ func (m *Memory) ClaimJobs(ctx context.Context, c quantum.BatchClaim) (*quantum.
 	}
 	defer m.lock()()
 	m.fault("ClaimJobs")
+	out := &quantum.ClaimedJobs{}
+	if len(m.queues) == 0 {
+		return out, nil // nothing queued: the common answer of an idle worker
+	}
 	queues := slices.Collect(maps.Keys(m.queues))
 	slices.SortFunc(queues, inproc.CompareQueues)
-	out := &quantum.ClaimedJobs{}
+	plan := c.Plan(queues)
+	out.Jobs = make([]quantum.ClaimedJob, 0, len(plan))
 	left := c.MaxMemory
-	for i, turn := range c.Plan(queues) {
+	for i, turn := range plan {
 		q := m.queues[turn]
 		if q == nil {
 			continue
@@ -33,18 +38,19 @@ func (m *Memory) ClaimJobs(ctx context.Context, c quantum.BatchClaim) (*quantum.
 		e := m.jobs[head.Key().qrn]
 		need := max(e.job.MemoryNeed, 0)
 		if need > left {
-			out.Short = e.job.Clone()
+			out.Short = e.job // a snapshot, as every record it hands out
 			break
 		}
 		left -= need
 		old := e.job
-		j := old.Clone()
+		j := new(quantum.JobRecord)
+		*j = *old
 		j.Status, j.UpdatedAt, j.LeaseUntil, j.Node = quantum.StatusRunning, c.Now, c.LeaseUntil, c.Node
 		j.Attempts++
 		e.job = j
 		m.index(e, old)
 		p := e.program
-		out.Jobs = append(out.Jobs, quantum.ClaimedJob{Job: j.Clone(), Program: &p, Turn: i})
+		out.Jobs = append(out.Jobs, quantum.ClaimedJob{Job: j, Program: &p, Turn: i})
 	}
 	return out, nil
 }
