@@ -29,10 +29,16 @@ func mat128AVX2h0l0(x *complex128, offs *int, n, outer, stride int, m *float64) 
 func mat128AVX2h1l(x *complex128, offs *int, n, outer, stride int, m *float64) {
 	panic("no vector kernels")
 }
+func mat128AVX2h1lr(x *complex128, offs *int, n, outer, stride int, m *float64) {
+	panic("no vector kernels")
+}
 func mat128AVX2h1l0(x *complex128, offs *int, n, outer, stride int, m *float64) {
 	panic("no vector kernels")
 }
 func mat128AVX2h2l(x *complex128, offs *int, n, outer, stride int, m *float64) {
+	panic("no vector kernels")
+}
+func mat128AVX2h2lr(x *complex128, offs *int, n, outer, stride int, m *float64) {
 	panic("no vector kernels")
 }
 func mat128AVX2h2l0(x *complex128, offs *int, n, outer, stride int, m *float64) {
@@ -41,7 +47,16 @@ func mat128AVX2h2l0(x *complex128, offs *int, n, outer, stride int, m *float64) 
 func mat128AVX2h3l(x *complex128, offs *int, n, outer, stride int, m *float64) {
 	panic("no vector kernels")
 }
+func mat128AVX2h3lr(x *complex128, offs *int, n, outer, stride int, m *float64) {
+	panic("no vector kernels")
+}
 func mat128AVX2h3l0(x *complex128, offs *int, n, outer, stride int, m *float64) {
+	panic("no vector kernels")
+}
+func mat128AVX2h4l(x *complex128, offs *int, n, outer, stride int, m *float64) {
+	panic("no vector kernels")
+}
+func mat128AVX2h4lr(x *complex128, offs *int, n, outer, stride int, m *float64) {
 	panic("no vector kernels")
 }
 func mat128AVX512h0l0(x *complex128, offs *int, n, outer, stride int, m *float64) {
@@ -113,6 +128,9 @@ func mat64AVX2h0l01(x *complex64, offs *int, n, outer, stride int, m *float32) {
 func mat64AVX2h1l(x *complex64, offs *int, n, outer, stride int, m *float32) {
 	panic("no vector kernels")
 }
+func mat64AVX2h1lr(x *complex64, offs *int, n, outer, stride int, m *float32) {
+	panic("no vector kernels")
+}
 func mat64AVX2h1l0(x *complex64, offs *int, n, outer, stride int, m *float32) {
 	panic("no vector kernels")
 }
@@ -123,6 +141,9 @@ func mat64AVX2h1l01(x *complex64, offs *int, n, outer, stride int, m *float32) {
 	panic("no vector kernels")
 }
 func mat64AVX2h2l(x *complex64, offs *int, n, outer, stride int, m *float32) {
+	panic("no vector kernels")
+}
+func mat64AVX2h2lr(x *complex64, offs *int, n, outer, stride int, m *float32) {
 	panic("no vector kernels")
 }
 func mat64AVX2h2l0(x *complex64, offs *int, n, outer, stride int, m *float32) {
@@ -137,10 +158,19 @@ func mat64AVX2h2l01(x *complex64, offs *int, n, outer, stride int, m *float32) {
 func mat64AVX2h3l(x *complex64, offs *int, n, outer, stride int, m *float32) {
 	panic("no vector kernels")
 }
+func mat64AVX2h3lr(x *complex64, offs *int, n, outer, stride int, m *float32) {
+	panic("no vector kernels")
+}
 func mat64AVX2h3l0(x *complex64, offs *int, n, outer, stride int, m *float32) {
 	panic("no vector kernels")
 }
 func mat64AVX2h3l1(x *complex64, offs *int, n, outer, stride int, m *float32) {
+	panic("no vector kernels")
+}
+func mat64AVX2h4l(x *complex64, offs *int, n, outer, stride int, m *float32) {
+	panic("no vector kernels")
+}
+func mat64AVX2h4lr(x *complex64, offs *int, n, outer, stride int, m *float32) {
 	panic("no vector kernels")
 }
 func mat64AVX512h0l0(x *complex64, offs *int, n, outer, stride int, m *float32) {

@@ -91,6 +91,13 @@ func simdCases(rng *rand.Rand, n int) []Gate {
 		gs = append(gs, Gate{Name: "3q real", Matrix: realMatrix(rng, 8), Targets: three})
 		gs = append(gs, Gate{Name: "4q real", Matrix: realMatrix(rng, 16), Targets: four})
 	}
+	// Every target above a register of 4 complex64 (AVX2's 4-qubit
+	// kernels sweep their inputs twice), complex and real.
+	for _, ts := range [][]int{{2, 3, 4, 5}, {6, 3, 5, 2}, {2, 4, 6}, {5, 3}} {
+		d := 1 << len(ts)
+		gs = append(gs, Gate{Name: fmt.Sprintf("%dq high", len(ts)), Matrix: randomMatrix(rng, d), Targets: ts})
+		gs = append(gs, Gate{Name: fmt.Sprintf("%dq high real", len(ts)), Matrix: realMatrix(rng, d), Targets: ts})
+	}
 	// Every target inside a register of 8 complex64.
 	gs = append(gs, Gate{Name: "3q", Matrix: randomMatrix(rng, 8), Targets: []int{2, 0, 1}})
 	gs = append(gs, Gate{Name: "4q", Matrix: randomMatrix(rng, 16), Targets: []int{1, 0, n - 2, 2}})
@@ -203,6 +210,38 @@ func TestGeneratedKernelsUpToDate(t *testing.T) {
 		}
 		if !bytes.Equal(got, want) {
 			t.Errorf("%s differs from what internal/simdgen writes: run go generate in sim/", name)
+		}
+	}
+}
+
+// Every dense shape without low targets has a kernel of its own at every
+// level this CPU runs, for complex and for real matrices, in both
+// precisions: none falls back to the pure-Go loop, which the comparisons
+// above would not notice.
+func TestMatKernelsForEveryHighShape(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 3))
+	for _, l := range simdLevels()[1:] {
+		for h := 1; h <= 4; h++ {
+			ts := []int{3, 4, 5, 6}[:h]
+			for _, real := range []bool{false, true} {
+				m := randomMatrix(rng, 1<<h)
+				if real {
+					m = realMatrix(rng, 1<<h)
+				}
+				k := newKernel(&Gate{Matrix: m, Targets: ts})
+				for _, double := range []bool{true, false} {
+					rb := 2
+					if double && l == simdAVX2 {
+						rb = 1
+					} else if !double && l == simdAVX512 {
+						rb = 3
+					}
+					p := newMatPlan(k, double, l, rb)
+					if p == nil {
+						t.Errorf("%s: no mat kernel for %d high targets (real %v, double %v)", l, h, real, double)
+					}
+				}
+			}
 		}
 	}
 }
