@@ -166,6 +166,63 @@ func TestVectorKernelsBlocked(t *testing.T) {
 	checkLevels(t, "blocked/single", n, 1e-3, func(v *vec[complex64]) error { return v.applyBlocked(context.Background(), ks, n, 2) }, rng)
 }
 
+// TestBlockedRunsTakeDiagonals runs diagonals on qubits above a cache
+// block inside blocked runs (rangeDiagonal), between kernels on low
+// qubits, and compares with each kernel applied alone in pure Go.
+func TestBlockedRunsTakeDiagonals(t *testing.T) {
+	t.Cleanup(func() { simd = bestSIMD })
+	rng := rand.New(rand.NewPCG(6, 1))
+	const n = blockBits + 2
+	hi := blockBits + 1
+	diag := func(d int) []complex128 {
+		m := make([]complex128, d)
+		for i := range m {
+			m[i] = cmplx.Exp(complex(0, rng.Float64()*6))
+		}
+		return m
+	}
+	var ks []*kernel
+	for _, ts := range [][]int{{2, 9, hi}, {7, 13, hi}, {hi, 6}, {3, 5, 8, 10, 12, blockBits, hi, 1}, {0, hi}, {blockBits}} {
+		ks = append(ks, newDiagKernel(ts, diag(1<<len(ts))))
+		ks = append(ks, newKernel(&Gate{Matrix: randomMatrix(rng, 4), Targets: []int{rng.IntN(blockBits), 0}}))
+	}
+	ks[len(ks)-1] = newKernel(&Gate{Matrix: []complex128{diag(1)[0], 0, 0, diag(1)[0]}, Targets: []int{hi}})
+	if m := lowRun(ks); m != len(ks) {
+		t.Fatalf("a blocked run takes %d of %d kernels", m, len(ks))
+	}
+	for _, l := range simdLevels() {
+		simd = l
+		start := randomVector[complex128](rng, n)
+		want := &vec[complex128]{a: append([]complex128(nil), start.a...)}
+		got := &vec[complex128]{a: append([]complex128(nil), start.a...)}
+		start64 := randomVector[complex64](rng, n)
+		want64 := &vec[complex64]{a: append([]complex64(nil), start64.a...)}
+		got64 := &vec[complex64]{a: append([]complex64(nil), start64.a...)}
+		simd = simdNone
+		for _, k := range ks {
+			if err := want.apply(context.Background(), k, n, 1); err != nil {
+				t.Fatal(err)
+			}
+			if err := want64.apply(context.Background(), k, n, 1); err != nil {
+				t.Fatal(err)
+			}
+		}
+		simd = l
+		if err := got.applyBlocked(context.Background(), ks, n, 2); err != nil {
+			t.Fatal(err)
+		}
+		if err := got64.applyBlocked(context.Background(), ks, n, 2); err != nil {
+			t.Fatal(err)
+		}
+		if d := maxDiff(got.a, want.a); !(d <= 1e-12) {
+			t.Errorf("%s: a blocked run with diagonals differs by %.3g", l, d)
+		}
+		if d := maxDiff(got64.a, want64.a); !(d <= 1e-5) {
+			t.Errorf("%s, single: a blocked run with diagonals differs by %.3g", l, d)
+		}
+	}
+}
+
 func checkLevels[T amplitude](t *testing.T, name string, n int, tol float64, apply func(*vec[T]) error, rng *rand.Rand) {
 	t.Helper()
 	start := randomVector[T](rng, n)
