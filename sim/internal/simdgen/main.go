@@ -244,7 +244,7 @@ func (g *gen) mat(p prec, i isa, h int, lows []int) {
 	name := fmt.Sprintf("mat%s%sh%dl%s", p.suffix, i.name, h, ls)
 	locals := 0
 	if i == avx2 && len(lows) == 0 && h > 3 {
-		locals = 256 // matSplit keeps eight outputs on the stack
+		locals = 512 // matSplit copies the inputs onto the stack
 	}
 	g.fnFrame(name, fmt.Sprintf("x *%s, offs *int, n, outer, stride int, m *%s", p.goType, p.coefType), locals, 48,
 		fmt.Sprintf("%s applies a dense matrix on %d high and %d low targets to the runs at offs from x: n amplitudes from x, then from x+stride bytes, outer times.", name, h, len(lows)))
@@ -319,7 +319,7 @@ func (g *gen) matRealAVX2(p prec, name string, h, runs int) {
 	rname := name + "r"
 	frame := 0
 	if runs > 8 {
-		frame = 256
+		frame = 512
 	}
 	g.fnFrame(rname, fmt.Sprintf("x *%s, offs *int, n, outer, stride int, m *%s", p.goType, p.coefType), frame, 48,
 		fmt.Sprintf("%s is %s for a real matrix, m holding each entry over a whole register (32 bytes).", rname, name))
@@ -332,21 +332,36 @@ func (g *gen) matRealAVX2(p prec, name string, h, runs int) {
 // output register sums, over the input runs, the input times its entry:
 // a complex entry as a·R + swap(a)·I (64 bytes an entry, the ymm halves
 // of posVectors' R and I: a 4-qubit matrix's 16 KiB stay in L1 beside the
-// state), a real one as a·R (32 bytes an entry). Sixteen outputs do not fit the
-// sixteen ymm registers with an input beside them: the kernel then makes
-// two sweeps over the inputs, eight outputs each, and keeps the first
-// eight on the stack (256 bytes of frame) until the second are written,
-// since the outputs overwrite the inputs.
+// state), a real one as a·R (32 bytes an entry). Sixteen outputs do not
+// fit the sixteen ymm registers with an input beside them: the kernel
+// then copies the inputs onto the stack (512 bytes of frame), since the
+// outputs overwrite them, and makes two sweeps over them there, eight
+// outputs each.
 func (g *gen) matSplit(p prec, name string, runs int, real bool) {
 	in, sw := r(avx2, 8), r(avx2, 9)
 	g.ins("JZ   %snext", name)
 	fmt.Fprintf(&g.asm, "\n%sloop:\n", name)
 	halves := max(1, runs/8)
 	per := runs / halves
-	for hf := range halves {
+	if halves > 1 {
+		// The inputs first onto the stack: sixteen runs at offsets
+		// that are multiples of 4 KiB (targets from qubit 8 up in
+		// double) share one set of the 8-way L1, and two sweeps over
+		// them there would miss on every load.
 		for run := range runs {
 			g.ins("MOVQ %d(BX), R11", 8*run)
-			g.ins("%s (DI)(R11*1), %s", p.mov, in)
+			g.ins("%s (DI)(R11*1), %s", p.mov, r(avx2, run%8))
+			g.ins("%s %s, %d(SP)", p.mov, r(avx2, run%8), 32*run)
+		}
+	}
+	for hf := range halves {
+		for run := range runs {
+			if halves > 1 {
+				g.ins("%s %d(SP), %s", p.mov, 32*run, in)
+			} else {
+				g.ins("MOVQ %d(BX), R11", 8*run)
+				g.ins("%s (DI)(R11*1), %s", p.mov, in)
+			}
 			if !real {
 				g.swap(p, in, sw)
 			}
@@ -371,18 +386,7 @@ func (g *gen) matSplit(p prec, name string, runs int, real bool) {
 			}
 		}
 		for j := range per {
-			if hf+1 < halves {
-				g.ins("%s %s, %d(SP)", p.mov, r(avx2, j), 32*j)
-				continue
-			}
 			g.ins("MOVQ %d(BX), R11", 8*(hf*per+j))
-			g.ins("%s %s, (DI)(R11*1)", p.mov, r(avx2, j))
-		}
-	}
-	if halves > 1 {
-		for j := range per {
-			g.ins("%s %d(SP), %s", p.mov, 32*j, r(avx2, j))
-			g.ins("MOVQ %d(BX), R11", 8*j)
 			g.ins("%s %s, (DI)(R11*1)", p.mov, r(avx2, j))
 		}
 	}
