@@ -60,16 +60,20 @@ var (
 	}
 )
 
-// On AMD EPYC with AVX2 only (Zen 3, 2026-11-27) a kernel costs what its
-// arithmetic costs more than what its memory does: a dense block in a
-// cache block takes half (3 qubits) to two and a half (4 qubits, complex)
-// of a streaming pass, where on Zen 5 it takes a tenth to a pass. Width 4
-// seldom pays here, and real matrices, which AVX2 now runs with half the
-// FMAs, cost a third less than complex ones. Measured as CPU time (user +
+// On AMD EPYC with AVX2 only (Zen 3, 2026-11-27) the arithmetic weighs
+// more than the memory: a complex dense block inside a cache block takes
+// one streaming pass (3 qubits) to two and a half (4 qubits), a diagonal
+// a quarter. Width 4 pays for density matrices (a two-qubit channel is a
+// 4-qubit block) more than for circuits, and real matrices, which AVX2
+// now runs with half the FMAs, cost a third less than complex ones. (The
+// 4-qubit figures were taken before those kernels copied their inputs
+// onto the stack, which took a tenth to a quarter off them.) Measured as CPU time (user +
 // sys) of each kernel on 22 qubits, both cores, over the global phase's,
-// median of three runs (bench/README.md, issue 31 step 4): pass is one
-// kernel on the whole state, block the same kernel eight times through
-// the cache blocks, less one phase pass, over eight.
+// median of three runs of BenchmarkKernelCosts (bench/README.md, issue 31
+// step 4): pass is one kernel on the whole state, block the same kernel
+// eight times through the cache blocks, less one phase pass, over eight.
+// CPU time, because this machine is shared and its wall times moved by
+// 2–5× between runs.
 var (
 	avx2DoubleCosts = costTable{
 		pass:      [5]float64{1, 1.18, 0.92, 1.44, 3.10},
