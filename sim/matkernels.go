@@ -76,10 +76,23 @@ func newMatPlan(k *kernel, double bool, level simdLevel, rb int) *matPlan {
 	if len(lows) == 0 {
 		key.real = isRealMatrix(k)
 	}
-	if double {
-		p.f128 = mat128Kernels[key]
-	} else {
-		p.f64 = mat64Kernels[key]
+	if len(lows) > 0 && level == simdAVX2 && isRealMatrix(k) {
+		// The same coefficients by position, their imaginary parts
+		// unread (posVectors below, as for a complex matrix).
+		rkey := key
+		rkey.real = true
+		if double {
+			p.f128 = mat128Kernels[rkey]
+		} else {
+			p.f64 = mat64Kernels[rkey]
+		}
+	}
+	if p.f128 == nil && p.f64 == nil {
+		if double {
+			p.f128 = mat128Kernels[key]
+		} else {
+			p.f64 = mat64Kernels[key]
+		}
 	}
 	if p.f128 == nil && p.f64 == nil {
 		return nil

@@ -303,6 +303,25 @@ func TestMatKernelsForEveryHighShape(t *testing.T) {
 	}
 }
 
+// AVX2 runs real matrices with targets inside the register on kernels of
+// their own too (half the FMAs): every shape its complex kernels take.
+func TestAVX2RealKernelsWithLowTargets(t *testing.T) {
+	for key := range mat128Kernels {
+		if key.level == simdAVX2 && key.lows != "" && !key.real {
+			if r := (matKey{key.level, key.high, key.lows, true}); mat128Kernels[r] == nil {
+				t.Errorf("no real double kernel for %+v", key)
+			}
+		}
+	}
+	for key := range mat64Kernels {
+		if key.level == simdAVX2 && key.lows != "" && !key.real {
+			if r := (matKey{key.level, key.high, key.lows, true}); mat64Kernels[r] == nil {
+				t.Errorf("no real single kernel for %+v", key)
+			}
+		}
+	}
+}
+
 // A controlled gate expanded into a matrix on its targets and controls
 // (withoutControls) acts as the controlled gate does.
 func TestExpandedControls(t *testing.T) {

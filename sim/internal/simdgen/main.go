@@ -268,6 +268,24 @@ func (g *gen) mat(p prec, i isa, h int, lows []int) {
 		g.matRealAVX2(p, name, h, runs)
 		return
 	}
+	g.matLows(p, i, name, lows, runs, flips, false)
+	if i == avx2 {
+		// A real matrix with targets inside the register: its
+		// coefficients (posVectors) have no imaginary parts, so neither
+		// the swaps nor their FMAs are needed.
+		rname := name + "r"
+		g.fn(rname, fmt.Sprintf("x *%s, offs *int, n, outer, stride int, m *%s", p.goType, p.coefType), 48,
+			fmt.Sprintf("%s is %s for a real matrix (the same coefficients, their imaginary parts unread).", rname, name))
+		g.matHead(p, i, rname)
+		g.matLows(p, i, rname, lows, runs, flips, true)
+		fmt.Fprintf(g.table[p], "\t{simdAVX2, %d, %q, true}: %s,\n", h, ls, rname)
+	}
+}
+
+// matLows is the body of a mat kernel with coefficients by position
+// (posVectors): the generic form, every low target shuffled inside the
+// register; real skips the swaps and the imaginary FMAs.
+func (g *gen) matLows(p prec, i isa, name string, lows []int, runs, flips int, real bool) {
 	in := func(f int) string { return r(i, runs+f) }
 	sw := func(f int) string { return r(i, runs+flips+f) }
 	g.ins("JZ   %snext", name)
@@ -286,11 +304,21 @@ func (g *gen) mat(p prec, i isa, h int, lows []int) {
 				g.ins("%s", perm(p, i, lows[hi])(in(f&^(1<<hi)), in(f)))
 			}
 			for f := range flips {
-				g.swap(p, in(f), sw(f))
+				if !real {
+					g.swap(p, in(f), sw(f))
+				}
 			}
 			for o := range runs {
 				for f := range flips {
 					v := (o*runs+run)*flips + f
+					if real {
+						op := p.fma
+						if run == 0 && f == 0 {
+							op = p.mul
+						}
+						g.ins("%s %d(AX), %s, %s", op, v*128, in(f), r(i, o))
+						continue
+					}
 					g.mulAcc(p, run == 0 && f == 0, v*128, "AX", in(f), sw(f), r(i, o))
 				}
 			}
