@@ -187,7 +187,10 @@ func TestBlockedRunsTakeDiagonals(t *testing.T) {
 		ks = append(ks, newKernel(&Gate{Matrix: randomMatrix(rng, 4), Targets: []int{rng.IntN(blockBits), 0}}))
 	}
 	ks[len(ks)-1] = newKernel(&Gate{Matrix: []complex128{diag(1)[0], 0, 0, diag(1)[0]}, Targets: []int{hi}})
-	if m := lowRun(ks); m != len(ks) {
+	// Without vector kernels a diagonal with a target below patternBits
+	// has no patterns and keeps its own pass; the run is compared all the
+	// same (applyBlocked takes what it is given).
+	if m := lowRun(ks); m != len(ks) && bestSIMD != simdNone {
 		t.Fatalf("a blocked run takes %d of %d kernels", m, len(ks))
 	}
 	for _, l := range simdLevels() {
