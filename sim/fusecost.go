@@ -19,18 +19,20 @@ const autoMinQubits = 16
 // the state from memory, block when it runs inside a cache block (blocked
 // runs add one pass for the whole run), by its number of targets, for
 // complex matrices and for real ones (H, CX, RY and their products), which
-// take half the arithmetic where the kernels know it (AVX-512). Diagonal
-// kernels cost table[1] whatever their width. The figures come from
-// BenchmarkKernels: pass is a kernel's time at 22 qubits over the global
-// phase's, block its time at 14 qubits on one core, halved for two cores,
-// over the same phase (bench/README.md, "fusion cost model").
+// take half the arithmetic where the kernels know it (AVX-512, and AVX2
+// without targets inside a register). Diagonal kernels cost table[1]
+// whatever their width. The figures come from BenchmarkKernels: pass is a
+// kernel's time at 22 qubits over the global phase's, block its time at 14
+// qubits on one core, halved for two cores, over the same phase
+// (bench/README.md, "fusion cost model"); the AVX2 tables from CPU times
+// on both cores (below).
 type costTable struct {
 	pass, block, passReal, blockReal [5]float64
 }
 
 // zen5Costs were measured on AMD EPYC (Zen 5, AVX-512), where both
-// precisions cost about the same in passes; they serve every CPU but
-// Intel's.
+// precisions cost about the same in passes; they serve every AVX-512 CPU
+// but Intel's.
 var zen5Costs = costTable{
 	pass:      [5]float64{1, 1.15, 1.3, 1.45, 2.6},
 	block:     [5]float64{0.6, 0.6, 0.75, 1.3, 1.85},
@@ -58,9 +60,43 @@ var (
 	}
 )
 
-// costsFor returns the table for this CPU in precision p.
+// On AMD EPYC with AVX2 only (Zen 3, 2026-11-27) the arithmetic weighs
+// more than the memory: a complex dense block inside a cache block takes
+// one streaming pass (3 qubits) to two and a half (4 qubits), a diagonal
+// a quarter. Width 4 pays for density matrices (a two-qubit channel is a
+// 4-qubit block) more than for circuits, and real matrices, which AVX2
+// now runs with half the FMAs, cost a third less than complex ones. (The
+// 4-qubit figures were taken before those kernels copied their inputs
+// onto the stack, which took a tenth to a quarter off them.) Measured as CPU time (user +
+// sys) of each kernel on 22 qubits, both cores, over the global phase's,
+// median of three runs of BenchmarkKernelCosts (bench/README.md, issue 31
+// step 4): pass is one kernel on the whole state, block the same kernel
+// eight times through the cache blocks, less one phase pass, over eight.
+// CPU time, because this machine is shared and its wall times moved by
+// 2–5× between runs.
+var (
+	avx2DoubleCosts = costTable{
+		pass:      [5]float64{1, 1.18, 0.92, 1.44, 3.10},
+		block:     [5]float64{0.24, 0.48, 0.52, 1.02, 2.66},
+		passReal:  [5]float64{1, 1.05, 0.69, 0.91, 2.16},
+		blockReal: [5]float64{0.24, 0.30, 0.32, 0.50, 1.84},
+	}
+	avx2SingleCosts = costTable{
+		pass:      [5]float64{1, 1.14, 1.00, 1.67, 2.99},
+		block:     [5]float64{0.20, 0.40, 0.48, 0.94, 2.01},
+		passReal:  [5]float64{1, 1.08, 0.84, 1.10, 1.65},
+		blockReal: [5]float64{0.20, 0.31, 0.32, 0.53, 1.12},
+	}
+)
+
+// costsFor returns the table for this CPU's vector level and vendor in
+// precision p.
 func costsFor(p Precision) *costTable {
 	switch {
+	case bestSIMD == simdAVX2 && p == Single:
+		return &avx2SingleCosts
+	case bestSIMD == simdAVX2:
+		return &avx2DoubleCosts
 	case !intelCPU:
 		return &zen5Costs
 	case p == Single:
@@ -75,10 +111,7 @@ func fuseBest(ctx context.Context, gates []*Op, n int, f fusion) ([]*kernel, err
 	if !f.auto || n < autoMinQubits || bestSIMD == simdNone || len(gates) < 2 {
 		return fuseGates(ctx, gates, f.width, f.diagWidth)
 	}
-	widths := []int{2, 3}
-	if bestSIMD == simdAVX512 {
-		widths = append(widths, 4) // AVX2 lacks the registers for 4 high targets
-	}
+	widths := []int{2, 3, 4}
 	var best []*kernel
 	bestCost := 0.0
 	for _, w := range widths {
@@ -118,7 +151,7 @@ func kernelCost(k *kernel, table, real [5]float64) float64 {
 	switch {
 	case k.kind == kDiagK || k.kind == kDiag1 || k.kind == kPhase:
 		return table[1]
-	case k.mats != nil && bestSIMD == simdAVX512 && len(k.targets) < len(real) && isRealMatrix(k):
+	case k.mats != nil && len(k.targets) < len(real) && isRealMatrix(k):
 		return real[len(k.targets)]
 	case len(k.targets) < len(table):
 		return table[len(k.targets)]

@@ -6,6 +6,7 @@ import (
 	"math"
 	"math/cmplx"
 	"math/rand/v2"
+	"strings"
 	"testing"
 )
 
@@ -49,6 +50,23 @@ func BenchmarkKernels(b *testing.B) {
 							}
 						}
 						b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(int(1)<<n), "ns/amp")
+					})
+					if n < 22 {
+						continue
+					}
+					// The same kernel eight times in a row through the
+					// cache blocks, on both cores: ns/amp is a kernel's
+					// share, the one pass from memory included. The block
+					// costs of fusecost.go are (8·this − the phase's
+					// ns/amp) / 8 over the phase's.
+					ks := []*kernel{k, k, k, k, k, k, k, k}
+					b.Run(fmt.Sprintf("n=%d/blocked8/%s/targets=%d", n, p, len(ts))+strings.TrimPrefix(name, fmt.Sprintf("n=%d/%s/targets=%d", n, p, len(ts))), func(b *testing.B) {
+						for b.Loop() {
+							if err := v.applyBlocked(context.Background(), ks, n, 2); err != nil {
+								b.Fatal(err)
+							}
+						}
+						b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(len(ks)<<n), "ns/amp")
 					})
 				}
 			}

@@ -135,8 +135,15 @@ func applyDiagLow[T amplitude](k *kernel, c *coefs[T], s []T, lo, hi int) bool {
 	if dp == nil || simd == simdNone || k.ctrlMask != 0 || len(s) < 1<<patternBits {
 		return false
 	}
+	diagWindows(k, c, s, lo*len(k.off), hi*len(k.off))
+	return true
+}
+
+// diagWindows multiplies the amplitudes [a0, a1) of s by the entries of
+// the kDiagK kernel k, whose patterns exist, window by window.
+func diagWindows[T amplitude](k *kernel, c *coefs[T], s []T, a0, a1 int) {
+	dp := k.diagLow.get()
 	const win = 1 << patternBits
-	a0, a1 := lo*len(k.off), hi*len(k.off)
 	head := min(a1, (a0+win-1)/win*win)
 	diagScalar(k, c, s, a0, head)
 	tail := max(head, a1&^(win-1))
@@ -148,7 +155,6 @@ func applyDiagLow[T amplitude](k *kernel, c *coefs[T], s []T, lo, hi int) bool {
 		mulSeq(dp, h, s[w:w+win])
 	}
 	diagScalar(k, c, s, tail, a1)
-	return true
 }
 
 // mulSeq multiplies x, one window, by pattern h.

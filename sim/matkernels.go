@@ -73,13 +73,26 @@ func newMatPlan(k *kernel, double bool, level simdLevel, rb int) *matPlan {
 		key.lows += string(rune('0' + t))
 	}
 	p := &matPlan{lows: len(lows), high: high}
-	if len(lows) == 0 && level == simdAVX512 {
+	if len(lows) == 0 {
 		key.real = isRealMatrix(k)
 	}
-	if double {
-		p.f128 = mat128Kernels[key]
-	} else {
-		p.f64 = mat64Kernels[key]
+	if len(lows) > 0 && level == simdAVX2 && isRealMatrix(k) {
+		// The same coefficients by position, their imaginary parts
+		// unread (posVectors below, as for a complex matrix).
+		rkey := key
+		rkey.real = true
+		if double {
+			p.f128 = mat128Kernels[rkey]
+		} else {
+			p.f64 = mat64Kernels[rkey]
+		}
+	}
+	if p.f128 == nil && p.f64 == nil {
+		if double {
+			p.f128 = mat128Kernels[key]
+		} else {
+			p.f64 = mat64Kernels[key]
+		}
 	}
 	if p.f128 == nil && p.f64 == nil {
 		return nil
@@ -119,12 +132,21 @@ func newMatPlan(k *kernel, double bool, level simdLevel, rb int) *matPlan {
 	}
 	d := 1 << len(k.targets)
 	if key.real {
-		// One scalar an entry, output by output and input by input.
+		// One scalar an entry, output by output and input by input; on
+		// AVX2, which has no broadcast operands, over a whole ymm.
+		repD, repS := 1, 1
+		if level == simdAVX2 {
+			repD, repS = 4, 8
+		}
 		for out := range runs {
 			for in := range runs {
 				e := real(k.matrix(matIndex(p.offs[out]/ampBytes)*d + matIndex(p.offs[in]/ampBytes)))
-				p.d = append(p.d, e)
-				p.s = append(p.s, float32(e))
+				for range repD {
+					p.d = append(p.d, e)
+				}
+				for range repS {
+					p.s = append(p.s, float32(e))
+				}
 			}
 		}
 		return p
@@ -149,6 +171,11 @@ func newMatPlan(k *kernel, double bool, level simdLevel, rb int) *matPlan {
 		}
 		return p
 	}
+	defer func() {
+		if level == simdAVX2 && len(lows) == 0 {
+			p.d, p.s = compactVectors(p.d, p.s)
+		}
+	}()
 	p.d, p.s = posVectors(runs*runs*flips, func(v, pos int) complex128 {
 		pos &= 1<<rb - 1 // positions past the register repeat
 		f, in, out := v%flips, v/flips%runs, v/flips/runs
@@ -250,4 +277,20 @@ func (p *matPlan) call(s any, b, n, q int) {
 		}
 		p.f64(&x[b], &p.offs[0], n, q, p.stride, &p.s[0])
 	}
+}
+
+// compactVectors keeps of each posVectors entry what an AVX2 kernel
+// without low targets reads, 64 bytes: the first ymm of R, then of I.
+func compactVectors(d []float64, s []float32) ([]float64, []float32) {
+	cd := make([]float64, 0, len(d)/2)
+	for e := 0; e < len(d); e += entryD {
+		cd = append(cd, d[e:e+4]...)
+		cd = append(cd, d[e+entryD/2:e+entryD/2+4]...)
+	}
+	cs := make([]float32, 0, len(s)/2)
+	for e := 0; e < len(s); e += entryS {
+		cs = append(cs, s[e:e+8]...)
+		cs = append(cs, s[e+entryS/2:e+entryS/2+8]...)
+	}
+	return cd, cs
 }

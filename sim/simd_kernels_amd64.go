@@ -93,35 +93,80 @@ func quad64AVX512(x0, x1, x2, x3 *complex64, n int, m *float32)
 //go:noescape
 func mat128AVX2h0l0(x *complex128, offs *int, n, outer, stride int, m *float64)
 
+// mat128AVX2h0l0r is mat128AVX2h0l0 for a real matrix (the same coefficients, their imaginary parts unread).
+//
+//go:noescape
+func mat128AVX2h0l0r(x *complex128, offs *int, n, outer, stride int, m *float64)
+
 // mat128AVX2h1l applies a dense matrix on 1 high and 0 low targets to the runs at offs from x: n amplitudes from x, then from x+stride bytes, outer times.
 //
 //go:noescape
 func mat128AVX2h1l(x *complex128, offs *int, n, outer, stride int, m *float64)
+
+// mat128AVX2h1lr is mat128AVX2h1l for a real matrix, m holding each entry over a whole register (32 bytes).
+//
+//go:noescape
+func mat128AVX2h1lr(x *complex128, offs *int, n, outer, stride int, m *float64)
 
 // mat128AVX2h1l0 applies a dense matrix on 1 high and 1 low targets to the runs at offs from x: n amplitudes from x, then from x+stride bytes, outer times.
 //
 //go:noescape
 func mat128AVX2h1l0(x *complex128, offs *int, n, outer, stride int, m *float64)
 
+// mat128AVX2h1l0r is mat128AVX2h1l0 for a real matrix (the same coefficients, their imaginary parts unread).
+//
+//go:noescape
+func mat128AVX2h1l0r(x *complex128, offs *int, n, outer, stride int, m *float64)
+
 // mat128AVX2h2l applies a dense matrix on 2 high and 0 low targets to the runs at offs from x: n amplitudes from x, then from x+stride bytes, outer times.
 //
 //go:noescape
 func mat128AVX2h2l(x *complex128, offs *int, n, outer, stride int, m *float64)
+
+// mat128AVX2h2lr is mat128AVX2h2l for a real matrix, m holding each entry over a whole register (32 bytes).
+//
+//go:noescape
+func mat128AVX2h2lr(x *complex128, offs *int, n, outer, stride int, m *float64)
 
 // mat128AVX2h2l0 applies a dense matrix on 2 high and 1 low targets to the runs at offs from x: n amplitudes from x, then from x+stride bytes, outer times.
 //
 //go:noescape
 func mat128AVX2h2l0(x *complex128, offs *int, n, outer, stride int, m *float64)
 
+// mat128AVX2h2l0r is mat128AVX2h2l0 for a real matrix (the same coefficients, their imaginary parts unread).
+//
+//go:noescape
+func mat128AVX2h2l0r(x *complex128, offs *int, n, outer, stride int, m *float64)
+
 // mat128AVX2h3l applies a dense matrix on 3 high and 0 low targets to the runs at offs from x: n amplitudes from x, then from x+stride bytes, outer times.
 //
 //go:noescape
 func mat128AVX2h3l(x *complex128, offs *int, n, outer, stride int, m *float64)
 
+// mat128AVX2h3lr is mat128AVX2h3l for a real matrix, m holding each entry over a whole register (32 bytes).
+//
+//go:noescape
+func mat128AVX2h3lr(x *complex128, offs *int, n, outer, stride int, m *float64)
+
 // mat128AVX2h3l0 applies a dense matrix on 3 high and 1 low targets to the runs at offs from x: n amplitudes from x, then from x+stride bytes, outer times.
 //
 //go:noescape
 func mat128AVX2h3l0(x *complex128, offs *int, n, outer, stride int, m *float64)
+
+// mat128AVX2h3l0r is mat128AVX2h3l0 for a real matrix (the same coefficients, their imaginary parts unread).
+//
+//go:noescape
+func mat128AVX2h3l0r(x *complex128, offs *int, n, outer, stride int, m *float64)
+
+// mat128AVX2h4l applies a dense matrix on 4 high and 0 low targets to the runs at offs from x: n amplitudes from x, then from x+stride bytes, outer times.
+//
+//go:noescape
+func mat128AVX2h4l(x *complex128, offs *int, n, outer, stride int, m *float64)
+
+// mat128AVX2h4lr is mat128AVX2h4l for a real matrix, m holding each entry over a whole register (32 bytes).
+//
+//go:noescape
+func mat128AVX2h4lr(x *complex128, offs *int, n, outer, stride int, m *float64)
 
 // mat128AVX512h0l0 applies a dense matrix on 0 high and 1 low targets to the runs at offs from x: n amplitudes from x, then from x+stride bytes, outer times.
 //
@@ -223,70 +268,150 @@ func mat128AVX512h4lr(x *complex128, offs *int, n, outer, stride int, m *float64
 //go:noescape
 func mat64AVX2h0l0(x *complex64, offs *int, n, outer, stride int, m *float32)
 
+// mat64AVX2h0l0r is mat64AVX2h0l0 for a real matrix (the same coefficients, their imaginary parts unread).
+//
+//go:noescape
+func mat64AVX2h0l0r(x *complex64, offs *int, n, outer, stride int, m *float32)
+
 // mat64AVX2h0l1 applies a dense matrix on 0 high and 1 low targets to the runs at offs from x: n amplitudes from x, then from x+stride bytes, outer times.
 //
 //go:noescape
 func mat64AVX2h0l1(x *complex64, offs *int, n, outer, stride int, m *float32)
+
+// mat64AVX2h0l1r is mat64AVX2h0l1 for a real matrix (the same coefficients, their imaginary parts unread).
+//
+//go:noescape
+func mat64AVX2h0l1r(x *complex64, offs *int, n, outer, stride int, m *float32)
 
 // mat64AVX2h0l01 applies a dense matrix on 0 high and 2 low targets to the runs at offs from x: n amplitudes from x, then from x+stride bytes, outer times.
 //
 //go:noescape
 func mat64AVX2h0l01(x *complex64, offs *int, n, outer, stride int, m *float32)
 
+// mat64AVX2h0l01r is mat64AVX2h0l01 for a real matrix (the same coefficients, their imaginary parts unread).
+//
+//go:noescape
+func mat64AVX2h0l01r(x *complex64, offs *int, n, outer, stride int, m *float32)
+
 // mat64AVX2h1l applies a dense matrix on 1 high and 0 low targets to the runs at offs from x: n amplitudes from x, then from x+stride bytes, outer times.
 //
 //go:noescape
 func mat64AVX2h1l(x *complex64, offs *int, n, outer, stride int, m *float32)
+
+// mat64AVX2h1lr is mat64AVX2h1l for a real matrix, m holding each entry over a whole register (32 bytes).
+//
+//go:noescape
+func mat64AVX2h1lr(x *complex64, offs *int, n, outer, stride int, m *float32)
 
 // mat64AVX2h1l0 applies a dense matrix on 1 high and 1 low targets to the runs at offs from x: n amplitudes from x, then from x+stride bytes, outer times.
 //
 //go:noescape
 func mat64AVX2h1l0(x *complex64, offs *int, n, outer, stride int, m *float32)
 
+// mat64AVX2h1l0r is mat64AVX2h1l0 for a real matrix (the same coefficients, their imaginary parts unread).
+//
+//go:noescape
+func mat64AVX2h1l0r(x *complex64, offs *int, n, outer, stride int, m *float32)
+
 // mat64AVX2h1l1 applies a dense matrix on 1 high and 1 low targets to the runs at offs from x: n amplitudes from x, then from x+stride bytes, outer times.
 //
 //go:noescape
 func mat64AVX2h1l1(x *complex64, offs *int, n, outer, stride int, m *float32)
+
+// mat64AVX2h1l1r is mat64AVX2h1l1 for a real matrix (the same coefficients, their imaginary parts unread).
+//
+//go:noescape
+func mat64AVX2h1l1r(x *complex64, offs *int, n, outer, stride int, m *float32)
 
 // mat64AVX2h1l01 applies a dense matrix on 1 high and 2 low targets to the runs at offs from x: n amplitudes from x, then from x+stride bytes, outer times.
 //
 //go:noescape
 func mat64AVX2h1l01(x *complex64, offs *int, n, outer, stride int, m *float32)
 
+// mat64AVX2h1l01r is mat64AVX2h1l01 for a real matrix (the same coefficients, their imaginary parts unread).
+//
+//go:noescape
+func mat64AVX2h1l01r(x *complex64, offs *int, n, outer, stride int, m *float32)
+
 // mat64AVX2h2l applies a dense matrix on 2 high and 0 low targets to the runs at offs from x: n amplitudes from x, then from x+stride bytes, outer times.
 //
 //go:noescape
 func mat64AVX2h2l(x *complex64, offs *int, n, outer, stride int, m *float32)
+
+// mat64AVX2h2lr is mat64AVX2h2l for a real matrix, m holding each entry over a whole register (32 bytes).
+//
+//go:noescape
+func mat64AVX2h2lr(x *complex64, offs *int, n, outer, stride int, m *float32)
 
 // mat64AVX2h2l0 applies a dense matrix on 2 high and 1 low targets to the runs at offs from x: n amplitudes from x, then from x+stride bytes, outer times.
 //
 //go:noescape
 func mat64AVX2h2l0(x *complex64, offs *int, n, outer, stride int, m *float32)
 
+// mat64AVX2h2l0r is mat64AVX2h2l0 for a real matrix (the same coefficients, their imaginary parts unread).
+//
+//go:noescape
+func mat64AVX2h2l0r(x *complex64, offs *int, n, outer, stride int, m *float32)
+
 // mat64AVX2h2l1 applies a dense matrix on 2 high and 1 low targets to the runs at offs from x: n amplitudes from x, then from x+stride bytes, outer times.
 //
 //go:noescape
 func mat64AVX2h2l1(x *complex64, offs *int, n, outer, stride int, m *float32)
+
+// mat64AVX2h2l1r is mat64AVX2h2l1 for a real matrix (the same coefficients, their imaginary parts unread).
+//
+//go:noescape
+func mat64AVX2h2l1r(x *complex64, offs *int, n, outer, stride int, m *float32)
 
 // mat64AVX2h2l01 applies a dense matrix on 2 high and 2 low targets to the runs at offs from x: n amplitudes from x, then from x+stride bytes, outer times.
 //
 //go:noescape
 func mat64AVX2h2l01(x *complex64, offs *int, n, outer, stride int, m *float32)
 
+// mat64AVX2h2l01r is mat64AVX2h2l01 for a real matrix (the same coefficients, their imaginary parts unread).
+//
+//go:noescape
+func mat64AVX2h2l01r(x *complex64, offs *int, n, outer, stride int, m *float32)
+
 // mat64AVX2h3l applies a dense matrix on 3 high and 0 low targets to the runs at offs from x: n amplitudes from x, then from x+stride bytes, outer times.
 //
 //go:noescape
 func mat64AVX2h3l(x *complex64, offs *int, n, outer, stride int, m *float32)
+
+// mat64AVX2h3lr is mat64AVX2h3l for a real matrix, m holding each entry over a whole register (32 bytes).
+//
+//go:noescape
+func mat64AVX2h3lr(x *complex64, offs *int, n, outer, stride int, m *float32)
 
 // mat64AVX2h3l0 applies a dense matrix on 3 high and 1 low targets to the runs at offs from x: n amplitudes from x, then from x+stride bytes, outer times.
 //
 //go:noescape
 func mat64AVX2h3l0(x *complex64, offs *int, n, outer, stride int, m *float32)
 
+// mat64AVX2h3l0r is mat64AVX2h3l0 for a real matrix (the same coefficients, their imaginary parts unread).
+//
+//go:noescape
+func mat64AVX2h3l0r(x *complex64, offs *int, n, outer, stride int, m *float32)
+
 // mat64AVX2h3l1 applies a dense matrix on 3 high and 1 low targets to the runs at offs from x: n amplitudes from x, then from x+stride bytes, outer times.
 //
 //go:noescape
 func mat64AVX2h3l1(x *complex64, offs *int, n, outer, stride int, m *float32)
+
+// mat64AVX2h3l1r is mat64AVX2h3l1 for a real matrix (the same coefficients, their imaginary parts unread).
+//
+//go:noescape
+func mat64AVX2h3l1r(x *complex64, offs *int, n, outer, stride int, m *float32)
+
+// mat64AVX2h4l applies a dense matrix on 4 high and 0 low targets to the runs at offs from x: n amplitudes from x, then from x+stride bytes, outer times.
+//
+//go:noescape
+func mat64AVX2h4l(x *complex64, offs *int, n, outer, stride int, m *float32)
+
+// mat64AVX2h4lr is mat64AVX2h4l for a real matrix, m holding each entry over a whole register (32 bytes).
+//
+//go:noescape
+func mat64AVX2h4lr(x *complex64, offs *int, n, outer, stride int, m *float32)
 
 // mat64AVX512h0l0 applies a dense matrix on 0 high and 1 low targets to the runs at offs from x: n amplitudes from x, then from x+stride bytes, outer times.
 //
@@ -448,12 +573,21 @@ func mat64AVX512h4lr(x *complex64, offs *int, n, outer, stride int, m *float32)
 
 var mat128Kernels = map[matKey]func(*complex128, *int, int, int, int, *float64){
 	{simdAVX2, 0, "0", false}:    mat128AVX2h0l0,
+	{simdAVX2, 0, "0", true}:     mat128AVX2h0l0r,
 	{simdAVX2, 1, "", false}:     mat128AVX2h1l,
+	{simdAVX2, 1, "", true}:      mat128AVX2h1lr,
 	{simdAVX2, 1, "0", false}:    mat128AVX2h1l0,
+	{simdAVX2, 1, "0", true}:     mat128AVX2h1l0r,
 	{simdAVX2, 2, "", false}:     mat128AVX2h2l,
+	{simdAVX2, 2, "", true}:      mat128AVX2h2lr,
 	{simdAVX2, 2, "0", false}:    mat128AVX2h2l0,
+	{simdAVX2, 2, "0", true}:     mat128AVX2h2l0r,
 	{simdAVX2, 3, "", false}:     mat128AVX2h3l,
+	{simdAVX2, 3, "", true}:      mat128AVX2h3lr,
 	{simdAVX2, 3, "0", false}:    mat128AVX2h3l0,
+	{simdAVX2, 3, "0", true}:     mat128AVX2h3l0r,
+	{simdAVX2, 4, "", false}:     mat128AVX2h4l,
+	{simdAVX2, 4, "", true}:      mat128AVX2h4lr,
 	{simdAVX512, 0, "0", false}:  mat128AVX512h0l0,
 	{simdAVX512, 0, "1", false}:  mat128AVX512h0l1,
 	{simdAVX512, 0, "01", false}: mat128AVX512h0l01,
@@ -477,19 +611,35 @@ var mat128Kernels = map[matKey]func(*complex128, *int, int, int, int, *float64){
 
 var mat64Kernels = map[matKey]func(*complex64, *int, int, int, int, *float32){
 	{simdAVX2, 0, "0", false}:     mat64AVX2h0l0,
+	{simdAVX2, 0, "0", true}:      mat64AVX2h0l0r,
 	{simdAVX2, 0, "1", false}:     mat64AVX2h0l1,
+	{simdAVX2, 0, "1", true}:      mat64AVX2h0l1r,
 	{simdAVX2, 0, "01", false}:    mat64AVX2h0l01,
+	{simdAVX2, 0, "01", true}:     mat64AVX2h0l01r,
 	{simdAVX2, 1, "", false}:      mat64AVX2h1l,
+	{simdAVX2, 1, "", true}:       mat64AVX2h1lr,
 	{simdAVX2, 1, "0", false}:     mat64AVX2h1l0,
+	{simdAVX2, 1, "0", true}:      mat64AVX2h1l0r,
 	{simdAVX2, 1, "1", false}:     mat64AVX2h1l1,
+	{simdAVX2, 1, "1", true}:      mat64AVX2h1l1r,
 	{simdAVX2, 1, "01", false}:    mat64AVX2h1l01,
+	{simdAVX2, 1, "01", true}:     mat64AVX2h1l01r,
 	{simdAVX2, 2, "", false}:      mat64AVX2h2l,
+	{simdAVX2, 2, "", true}:       mat64AVX2h2lr,
 	{simdAVX2, 2, "0", false}:     mat64AVX2h2l0,
+	{simdAVX2, 2, "0", true}:      mat64AVX2h2l0r,
 	{simdAVX2, 2, "1", false}:     mat64AVX2h2l1,
+	{simdAVX2, 2, "1", true}:      mat64AVX2h2l1r,
 	{simdAVX2, 2, "01", false}:    mat64AVX2h2l01,
+	{simdAVX2, 2, "01", true}:     mat64AVX2h2l01r,
 	{simdAVX2, 3, "", false}:      mat64AVX2h3l,
+	{simdAVX2, 3, "", true}:       mat64AVX2h3lr,
 	{simdAVX2, 3, "0", false}:     mat64AVX2h3l0,
+	{simdAVX2, 3, "0", true}:      mat64AVX2h3l0r,
 	{simdAVX2, 3, "1", false}:     mat64AVX2h3l1,
+	{simdAVX2, 3, "1", true}:      mat64AVX2h3l1r,
+	{simdAVX2, 4, "", false}:      mat64AVX2h4l,
+	{simdAVX2, 4, "", true}:       mat64AVX2h4lr,
 	{simdAVX512, 0, "0", false}:   mat64AVX512h0l0,
 	{simdAVX512, 0, "1", false}:   mat64AVX512h0l1,
 	{simdAVX512, 0, "01", false}:  mat64AVX512h0l01,

@@ -26,22 +26,49 @@ func quad64AVX512(x0, x1, x2, x3 *complex64, n int, m *float32)   { panic("no ve
 func mat128AVX2h0l0(x *complex128, offs *int, n, outer, stride int, m *float64) {
 	panic("no vector kernels")
 }
+func mat128AVX2h0l0r(x *complex128, offs *int, n, outer, stride int, m *float64) {
+	panic("no vector kernels")
+}
 func mat128AVX2h1l(x *complex128, offs *int, n, outer, stride int, m *float64) {
+	panic("no vector kernels")
+}
+func mat128AVX2h1lr(x *complex128, offs *int, n, outer, stride int, m *float64) {
 	panic("no vector kernels")
 }
 func mat128AVX2h1l0(x *complex128, offs *int, n, outer, stride int, m *float64) {
 	panic("no vector kernels")
 }
+func mat128AVX2h1l0r(x *complex128, offs *int, n, outer, stride int, m *float64) {
+	panic("no vector kernels")
+}
 func mat128AVX2h2l(x *complex128, offs *int, n, outer, stride int, m *float64) {
+	panic("no vector kernels")
+}
+func mat128AVX2h2lr(x *complex128, offs *int, n, outer, stride int, m *float64) {
 	panic("no vector kernels")
 }
 func mat128AVX2h2l0(x *complex128, offs *int, n, outer, stride int, m *float64) {
 	panic("no vector kernels")
 }
+func mat128AVX2h2l0r(x *complex128, offs *int, n, outer, stride int, m *float64) {
+	panic("no vector kernels")
+}
 func mat128AVX2h3l(x *complex128, offs *int, n, outer, stride int, m *float64) {
 	panic("no vector kernels")
 }
+func mat128AVX2h3lr(x *complex128, offs *int, n, outer, stride int, m *float64) {
+	panic("no vector kernels")
+}
 func mat128AVX2h3l0(x *complex128, offs *int, n, outer, stride int, m *float64) {
+	panic("no vector kernels")
+}
+func mat128AVX2h3l0r(x *complex128, offs *int, n, outer, stride int, m *float64) {
+	panic("no vector kernels")
+}
+func mat128AVX2h4l(x *complex128, offs *int, n, outer, stride int, m *float64) {
+	panic("no vector kernels")
+}
+func mat128AVX2h4lr(x *complex128, offs *int, n, outer, stride int, m *float64) {
 	panic("no vector kernels")
 }
 func mat128AVX512h0l0(x *complex128, offs *int, n, outer, stride int, m *float64) {
@@ -104,43 +131,91 @@ func mat128AVX512h4lr(x *complex128, offs *int, n, outer, stride int, m *float64
 func mat64AVX2h0l0(x *complex64, offs *int, n, outer, stride int, m *float32) {
 	panic("no vector kernels")
 }
+func mat64AVX2h0l0r(x *complex64, offs *int, n, outer, stride int, m *float32) {
+	panic("no vector kernels")
+}
 func mat64AVX2h0l1(x *complex64, offs *int, n, outer, stride int, m *float32) {
+	panic("no vector kernels")
+}
+func mat64AVX2h0l1r(x *complex64, offs *int, n, outer, stride int, m *float32) {
 	panic("no vector kernels")
 }
 func mat64AVX2h0l01(x *complex64, offs *int, n, outer, stride int, m *float32) {
 	panic("no vector kernels")
 }
+func mat64AVX2h0l01r(x *complex64, offs *int, n, outer, stride int, m *float32) {
+	panic("no vector kernels")
+}
 func mat64AVX2h1l(x *complex64, offs *int, n, outer, stride int, m *float32) {
+	panic("no vector kernels")
+}
+func mat64AVX2h1lr(x *complex64, offs *int, n, outer, stride int, m *float32) {
 	panic("no vector kernels")
 }
 func mat64AVX2h1l0(x *complex64, offs *int, n, outer, stride int, m *float32) {
 	panic("no vector kernels")
 }
+func mat64AVX2h1l0r(x *complex64, offs *int, n, outer, stride int, m *float32) {
+	panic("no vector kernels")
+}
 func mat64AVX2h1l1(x *complex64, offs *int, n, outer, stride int, m *float32) {
+	panic("no vector kernels")
+}
+func mat64AVX2h1l1r(x *complex64, offs *int, n, outer, stride int, m *float32) {
 	panic("no vector kernels")
 }
 func mat64AVX2h1l01(x *complex64, offs *int, n, outer, stride int, m *float32) {
 	panic("no vector kernels")
 }
+func mat64AVX2h1l01r(x *complex64, offs *int, n, outer, stride int, m *float32) {
+	panic("no vector kernels")
+}
 func mat64AVX2h2l(x *complex64, offs *int, n, outer, stride int, m *float32) {
+	panic("no vector kernels")
+}
+func mat64AVX2h2lr(x *complex64, offs *int, n, outer, stride int, m *float32) {
 	panic("no vector kernels")
 }
 func mat64AVX2h2l0(x *complex64, offs *int, n, outer, stride int, m *float32) {
 	panic("no vector kernels")
 }
+func mat64AVX2h2l0r(x *complex64, offs *int, n, outer, stride int, m *float32) {
+	panic("no vector kernels")
+}
 func mat64AVX2h2l1(x *complex64, offs *int, n, outer, stride int, m *float32) {
+	panic("no vector kernels")
+}
+func mat64AVX2h2l1r(x *complex64, offs *int, n, outer, stride int, m *float32) {
 	panic("no vector kernels")
 }
 func mat64AVX2h2l01(x *complex64, offs *int, n, outer, stride int, m *float32) {
 	panic("no vector kernels")
 }
+func mat64AVX2h2l01r(x *complex64, offs *int, n, outer, stride int, m *float32) {
+	panic("no vector kernels")
+}
 func mat64AVX2h3l(x *complex64, offs *int, n, outer, stride int, m *float32) {
+	panic("no vector kernels")
+}
+func mat64AVX2h3lr(x *complex64, offs *int, n, outer, stride int, m *float32) {
 	panic("no vector kernels")
 }
 func mat64AVX2h3l0(x *complex64, offs *int, n, outer, stride int, m *float32) {
 	panic("no vector kernels")
 }
+func mat64AVX2h3l0r(x *complex64, offs *int, n, outer, stride int, m *float32) {
+	panic("no vector kernels")
+}
 func mat64AVX2h3l1(x *complex64, offs *int, n, outer, stride int, m *float32) {
+	panic("no vector kernels")
+}
+func mat64AVX2h3l1r(x *complex64, offs *int, n, outer, stride int, m *float32) {
+	panic("no vector kernels")
+}
+func mat64AVX2h4l(x *complex64, offs *int, n, outer, stride int, m *float32) {
+	panic("no vector kernels")
+}
+func mat64AVX2h4lr(x *complex64, offs *int, n, outer, stride int, m *float32) {
 	panic("no vector kernels")
 }
 func mat64AVX512h0l0(x *complex64, offs *int, n, outer, stride int, m *float32) {

@@ -91,6 +91,13 @@ func simdCases(rng *rand.Rand, n int) []Gate {
 		gs = append(gs, Gate{Name: "3q real", Matrix: realMatrix(rng, 8), Targets: three})
 		gs = append(gs, Gate{Name: "4q real", Matrix: realMatrix(rng, 16), Targets: four})
 	}
+	// Every target above a register of 4 complex64 (AVX2's 4-qubit
+	// kernels sweep their inputs twice), complex and real.
+	for _, ts := range [][]int{{2, 3, 4, 5}, {6, 3, 5, 2}, {2, 4, 6}, {5, 3}} {
+		d := 1 << len(ts)
+		gs = append(gs, Gate{Name: fmt.Sprintf("%dq high", len(ts)), Matrix: randomMatrix(rng, d), Targets: ts})
+		gs = append(gs, Gate{Name: fmt.Sprintf("%dq high real", len(ts)), Matrix: realMatrix(rng, d), Targets: ts})
+	}
 	// Every target inside a register of 8 complex64.
 	gs = append(gs, Gate{Name: "3q", Matrix: randomMatrix(rng, 8), Targets: []int{2, 0, 1}})
 	gs = append(gs, Gate{Name: "4q", Matrix: randomMatrix(rng, 16), Targets: []int{1, 0, n - 2, 2}})
@@ -159,6 +166,66 @@ func TestVectorKernelsBlocked(t *testing.T) {
 	checkLevels(t, "blocked/single", n, 1e-3, func(v *vec[complex64]) error { return v.applyBlocked(context.Background(), ks, n, 2) }, rng)
 }
 
+// TestBlockedRunsTakeDiagonals runs diagonals on qubits above a cache
+// block inside blocked runs (rangeDiagonal), between kernels on low
+// qubits, and compares with each kernel applied alone in pure Go.
+func TestBlockedRunsTakeDiagonals(t *testing.T) {
+	t.Cleanup(func() { simd = bestSIMD })
+	rng := rand.New(rand.NewPCG(6, 1))
+	const n = blockBits + 2
+	hi := blockBits + 1
+	diag := func(d int) []complex128 {
+		m := make([]complex128, d)
+		for i := range m {
+			m[i] = cmplx.Exp(complex(0, rng.Float64()*6))
+		}
+		return m
+	}
+	var ks []*kernel
+	for _, ts := range [][]int{{2, 9, hi}, {7, 13, hi}, {hi, 6}, {3, 5, 8, 10, 12, blockBits, hi, 1}, {0, hi}, {blockBits}} {
+		ks = append(ks, newDiagKernel(ts, diag(1<<len(ts))))
+		ks = append(ks, newKernel(&Gate{Matrix: randomMatrix(rng, 4), Targets: []int{rng.IntN(blockBits), 0}}))
+	}
+	ks[len(ks)-1] = newKernel(&Gate{Matrix: []complex128{diag(1)[0], 0, 0, diag(1)[0]}, Targets: []int{hi}})
+	// Without vector kernels a diagonal with a target below patternBits
+	// has no patterns and keeps its own pass; the run is compared all the
+	// same (applyBlocked takes what it is given).
+	if m := lowRun(ks); m != len(ks) && bestSIMD != simdNone {
+		t.Fatalf("a blocked run takes %d of %d kernels", m, len(ks))
+	}
+	for _, l := range simdLevels() {
+		simd = l
+		start := randomVector[complex128](rng, n)
+		want := &vec[complex128]{a: append([]complex128(nil), start.a...)}
+		got := &vec[complex128]{a: append([]complex128(nil), start.a...)}
+		start64 := randomVector[complex64](rng, n)
+		want64 := &vec[complex64]{a: append([]complex64(nil), start64.a...)}
+		got64 := &vec[complex64]{a: append([]complex64(nil), start64.a...)}
+		simd = simdNone
+		for _, k := range ks {
+			if err := want.apply(context.Background(), k, n, 1); err != nil {
+				t.Fatal(err)
+			}
+			if err := want64.apply(context.Background(), k, n, 1); err != nil {
+				t.Fatal(err)
+			}
+		}
+		simd = l
+		if err := got.applyBlocked(context.Background(), ks, n, 2); err != nil {
+			t.Fatal(err)
+		}
+		if err := got64.applyBlocked(context.Background(), ks, n, 2); err != nil {
+			t.Fatal(err)
+		}
+		if d := maxDiff(got.a, want.a); !(d <= 1e-12) {
+			t.Errorf("%s: a blocked run with diagonals differs by %.3g", l, d)
+		}
+		if d := maxDiff(got64.a, want64.a); !(d <= 1e-5) {
+			t.Errorf("%s, single: a blocked run with diagonals differs by %.3g", l, d)
+		}
+	}
+}
+
 func checkLevels[T amplitude](t *testing.T, name string, n int, tol float64, apply func(*vec[T]) error, rng *rand.Rand) {
 	t.Helper()
 	start := randomVector[T](rng, n)
@@ -203,6 +270,57 @@ func TestGeneratedKernelsUpToDate(t *testing.T) {
 		}
 		if !bytes.Equal(got, want) {
 			t.Errorf("%s differs from what internal/simdgen writes: run go generate in sim/", name)
+		}
+	}
+}
+
+// Every dense shape without low targets has a kernel of its own at every
+// level this CPU runs, for complex and for real matrices, in both
+// precisions: none falls back to the pure-Go loop, which the comparisons
+// above would not notice.
+func TestMatKernelsForEveryHighShape(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 3))
+	for _, l := range simdLevels()[1:] {
+		for h := 1; h <= 4; h++ {
+			ts := []int{3, 4, 5, 6}[:h]
+			for _, real := range []bool{false, true} {
+				m := randomMatrix(rng, 1<<h)
+				if real {
+					m = realMatrix(rng, 1<<h)
+				}
+				k := newKernel(&Gate{Matrix: m, Targets: ts})
+				for _, double := range []bool{true, false} {
+					rb := 2
+					if double && l == simdAVX2 {
+						rb = 1
+					} else if !double && l == simdAVX512 {
+						rb = 3
+					}
+					p := newMatPlan(k, double, l, rb)
+					if p == nil {
+						t.Errorf("%s: no mat kernel for %d high targets (real %v, double %v)", l, h, real, double)
+					}
+				}
+			}
+		}
+	}
+}
+
+// AVX2 runs real matrices with targets inside the register on kernels of
+// their own too (half the FMAs): every shape its complex kernels take.
+func TestAVX2RealKernelsWithLowTargets(t *testing.T) {
+	for key := range mat128Kernels {
+		if key.level == simdAVX2 && key.lows != "" && !key.real {
+			if r := (matKey{key.level, key.high, key.lows, true}); mat128Kernels[r] == nil {
+				t.Errorf("no real double kernel for %+v", key)
+			}
+		}
+	}
+	for key := range mat64Kernels {
+		if key.level == simdAVX2 && key.lows != "" && !key.real {
+			if r := (matKey{key.level, key.high, key.lows, true}); mat64Kernels[r] == nil {
+				t.Errorf("no real single kernel for %+v", key)
+			}
 		}
 	}
 }

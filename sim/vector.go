@@ -153,6 +153,10 @@ func (v *vec[T]) applyBlocked(ctx context.Context, ks []*kernel, n, workers int)
 			if ctx.Err() != nil {
 				return
 			}
+			if k.highest() >= blockBits {
+				applyDiagRange(k, cs[i], v.a, b*size, (b+1)*size)
+				continue
+			}
 			applyKernel(k, cs[i], sub, 0, k.groups(blockBits), buf)
 		}
 	})

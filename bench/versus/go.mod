@@ -8,6 +8,9 @@ require (
 )
 
 require (
+	github.com/google/uuid v1.6.0 // indirect
+	go.uber.org/multierr v1.10.0 // indirect
+	go.uber.org/zap v1.28.0 // indirect
 	golang.org/x/sys v0.41.0 // indirect
 	gonum.org/v1/gonum v0.17.0 // indirect
 )

@@ -104,7 +104,12 @@ func (g *gen) ins(format string, args ...any) {
 
 // fn starts a function: its assembly header and its declarations.
 func (g *gen) fn(name, params string, frame int, doc string) {
-	fmt.Fprintf(&g.asm, "\n// func %s(%s)\nTEXT ·%s(SB), NOSPLIT, $0-%d\n", name, params, name, frame)
+	g.fnFrame(name, params, 0, frame, doc)
+}
+
+// fnFrame is fn with locals bytes of stack frame (from 0(SP)).
+func (g *gen) fnFrame(name, params string, locals, frame int, doc string) {
+	fmt.Fprintf(&g.asm, "\n// func %s(%s)\nTEXT ·%s(SB), NOSPLIT, $%d-%d\n", name, params, name, locals, frame)
 	fmt.Fprintf(&g.decl, "\n// %s\n//\n//go:noescape\nfunc %s(%s)\n", doc, name, params)
 	fmt.Fprintf(&g.stub, "func %s(%s) { panic(\"no vector kernels\") }\n", name, params)
 }
@@ -237,7 +242,11 @@ func (g *gen) mat(p prec, i isa, h int, lows []int) {
 		ls += fmt.Sprint(t)
 	}
 	name := fmt.Sprintf("mat%s%sh%dl%s", p.suffix, i.name, h, ls)
-	g.fn(name, fmt.Sprintf("x *%s, offs *int, n, outer, stride int, m *%s", p.goType, p.coefType), 48,
+	locals := 0
+	if i == avx2 && len(lows) == 0 && h > 3 {
+		locals = 512 // matSplit copies the inputs onto the stack
+	}
+	g.fnFrame(name, fmt.Sprintf("x *%s, offs *int, n, outer, stride int, m *%s", p.goType, p.coefType), locals, 48,
 		fmt.Sprintf("%s applies a dense matrix on %d high and %d low targets to the runs at offs from x: n amplitudes from x, then from x+stride bytes, outer times.", name, h, len(lows)))
 	g.matHead(p, i, name)
 	runs, flips := 1<<h, 1<<len(lows)
@@ -254,6 +263,29 @@ func (g *gen) mat(p prec, i isa, h int, lows []int) {
 		fmt.Fprintf(g.table[p], "\t{simdAVX512, %d, \"\", true}: %s,\n", h, rname)
 		return
 	}
+	if i == avx2 && len(lows) == 0 {
+		g.matSplit(p, name, runs, false)
+		g.matRealAVX2(p, name, h, runs)
+		return
+	}
+	g.matLows(p, i, name, lows, runs, flips, false)
+	if i == avx2 {
+		// A real matrix with targets inside the register: its
+		// coefficients (posVectors) have no imaginary parts, so neither
+		// the swaps nor their FMAs are needed.
+		rname := name + "r"
+		g.fn(rname, fmt.Sprintf("x *%s, offs *int, n, outer, stride int, m *%s", p.goType, p.coefType), 48,
+			fmt.Sprintf("%s is %s for a real matrix (the same coefficients, their imaginary parts unread).", rname, name))
+		g.matHead(p, i, rname)
+		g.matLows(p, i, rname, lows, runs, flips, true)
+		fmt.Fprintf(g.table[p], "\t{simdAVX2, %d, %q, true}: %s,\n", h, ls, rname)
+	}
+}
+
+// matLows is the body of a mat kernel with coefficients by position
+// (posVectors): the generic form, every low target shuffled inside the
+// register; real skips the swaps and the imaginary FMAs.
+func (g *gen) matLows(p prec, i isa, name string, lows []int, runs, flips int, real bool) {
 	in := func(f int) string { return r(i, runs+f) }
 	sw := func(f int) string { return r(i, runs+flips+f) }
 	g.ins("JZ   %snext", name)
@@ -272,11 +304,21 @@ func (g *gen) mat(p prec, i isa, h int, lows []int) {
 				g.ins("%s", perm(p, i, lows[hi])(in(f&^(1<<hi)), in(f)))
 			}
 			for f := range flips {
-				g.swap(p, in(f), sw(f))
+				if !real {
+					g.swap(p, in(f), sw(f))
+				}
 			}
 			for o := range runs {
 				for f := range flips {
 					v := (o*runs+run)*flips + f
+					if real {
+						op := p.fma
+						if run == 0 && f == 0 {
+							op = p.mul
+						}
+						g.ins("%s %d(AX), %s, %s", op, v*128, in(f), r(i, o))
+						continue
+					}
 					g.mulAcc(p, run == 0 && f == 0, v*128, "AX", in(f), sw(f), r(i, o))
 				}
 			}
@@ -287,6 +329,96 @@ func (g *gen) mat(p prec, i isa, h int, lows []int) {
 		}
 		g.ins("ADDQ $%d, DI", i.bytes)
 	}()
+	g.ins("DECQ CX")
+	g.ins("JNZ  %sloop", name)
+	fmt.Fprintf(&g.asm, "\n%snext:\n", name)
+	g.ins("MOVQ R13, DI")
+	g.ins("ADDQ stride+32(FP), DI")
+	g.ins("DECQ R12")
+	g.ins("JNZ  %souter", name)
+	fmt.Fprintf(&g.asm, "\n%sdone:\n", name)
+	g.ins("VZEROUPPER")
+	g.ins("RET")
+}
+
+// matRealAVX2 writes the AVX2 kernel of a real matrix on h high targets
+// beside name: one FMA an entry where a complex one takes two and a swap.
+func (g *gen) matRealAVX2(p prec, name string, h, runs int) {
+	rname := name + "r"
+	frame := 0
+	if runs > 8 {
+		frame = 512
+	}
+	g.fnFrame(rname, fmt.Sprintf("x *%s, offs *int, n, outer, stride int, m *%s", p.goType, p.coefType), frame, 48,
+		fmt.Sprintf("%s is %s for a real matrix, m holding each entry over a whole register (32 bytes).", rname, name))
+	g.matHead(p, avx2, rname)
+	g.matSplit(p, rname, runs, true)
+	fmt.Fprintf(g.table[p], "\t{simdAVX2, %d, \"\", true}: %s,\n", h, rname)
+}
+
+// matSplit is the body of an AVX2 mat kernel without low targets. Each
+// output register sums, over the input runs, the input times its entry:
+// a complex entry as a·R + swap(a)·I (64 bytes an entry, the ymm halves
+// of posVectors' R and I: a 4-qubit matrix's 16 KiB stay in L1 beside the
+// state), a real one as a·R (32 bytes an entry). Sixteen outputs do not
+// fit the sixteen ymm registers with an input beside them: the kernel
+// then copies the inputs onto the stack (512 bytes of frame), since the
+// outputs overwrite them, and makes two sweeps over them there, eight
+// outputs each.
+func (g *gen) matSplit(p prec, name string, runs int, real bool) {
+	in, sw := r(avx2, 8), r(avx2, 9)
+	g.ins("JZ   %snext", name)
+	fmt.Fprintf(&g.asm, "\n%sloop:\n", name)
+	halves := max(1, runs/8)
+	per := runs / halves
+	if halves > 1 {
+		// The inputs first onto the stack: sixteen runs at offsets
+		// that are multiples of 4 KiB (targets from qubit 8 up in
+		// double) share one set of the 8-way L1, and two sweeps over
+		// them there would miss on every load.
+		for run := range runs {
+			g.ins("MOVQ %d(BX), R11", 8*run)
+			g.ins("%s (DI)(R11*1), %s", p.mov, r(avx2, run%8))
+			g.ins("%s %s, %d(SP)", p.mov, r(avx2, run%8), 32*run)
+		}
+	}
+	for hf := range halves {
+		for run := range runs {
+			if halves > 1 {
+				g.ins("%s %d(SP), %s", p.mov, 32*run, in)
+			} else {
+				g.ins("MOVQ %d(BX), R11", 8*run)
+				g.ins("%s (DI)(R11*1), %s", p.mov, in)
+			}
+			if !real {
+				g.swap(p, in, sw)
+			}
+			for o := hf * per; o < (hf+1)*per; o++ {
+				acc := r(avx2, o-hf*per)
+				v := o*runs + run
+				if real {
+					op := p.fma
+					if run == 0 {
+						op = p.mul
+					}
+					g.ins("%s %d(AX), %s, %s", op, 32*v, in, acc)
+					continue
+				}
+				// 64 bytes an entry: R, then I (compactVectors).
+				if run == 0 {
+					g.ins("%s %d(AX), %s, %s", p.mul, 64*v, in, acc)
+				} else {
+					g.ins("%s %d(AX), %s, %s", p.fma, 64*v, in, acc)
+				}
+				g.ins("%s %d(AX), %s, %s", p.fma, 64*v+32, sw, acc)
+			}
+		}
+		for j := range per {
+			g.ins("MOVQ %d(BX), R11", 8*(hf*per+j))
+			g.ins("%s %s, (DI)(R11*1)", p.mov, r(avx2, j))
+		}
+	}
+	g.ins("ADDQ $%d, DI", avx2.bytes)
 	g.ins("DECQ CX")
 	g.ins("JNZ  %sloop", name)
 	fmt.Fprintf(&g.asm, "\n%snext:\n", name)
@@ -426,7 +558,10 @@ func main() {
 			for h := 0; h <= 4; h++ {
 				for _, ls := range lowSets {
 					k := h + len(ls)
-					if k < 1 || k > 4 || 1<<h+2<<len(ls) > regs {
+					// AVX2 without low targets sweeps the inputs twice for
+					// sixteen outputs (matSplit).
+					split := i == avx2 && len(ls) == 0
+					if k < 1 || k > 4 || 1<<h+2<<len(ls) > regs && !split {
 						continue
 					}
 					g.mat(p, i, h, ls)
