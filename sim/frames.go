@@ -275,9 +275,12 @@ func (t *packedTally) tallyByPopcount(ctx context.Context, rec [][]uint64, w, sh
 const denseTallyBits = 10
 
 func newPackedTally(width, full int, live []int, lim outcomeLimit) *packedTally {
-	kw := (width + 63) / 64
-	t := &packedTally{lim: lim, width: width, full: full, live: live,
-		shotKeys: make([]uint64, 64*kw), buf: make([]byte, 8*kw)}
+	t := &packedTally{lim: lim, width: width, full: full, live: live}
+	if width > popcountTallyBits {
+		// The transpose's buffers: narrower keys are counted without it.
+		kw := (width + 63) / 64
+		t.shotKeys, t.buf = make([]uint64, 64*kw), make([]byte, 8*kw)
+	}
 	if width <= denseTallyBits {
 		t.dense = make([]int, 1<<width)
 	} else {
