@@ -67,15 +67,10 @@ type EdgeCalibration struct {
 // couplings is the device's coupling map: the calibration's edges when it
 // has them, else its topology's neighbours; nil when every pair is
 // coupled (no topology, or a fully connected one without edges).
-// hasCouplings reports whether couplings is not nil, without building it.
-func (d *Device) hasCouplings() bool {
-	if d.Calibration != nil && len(d.Calibration.Edges) > 0 {
-		return true
-	}
-	return d.Topology != nil && (d.Topology.Type == TopologySquareLattice || d.Topology.Type == TopologyClipped)
-}
-
 func (d *Device) couplings() map[[2]int]bool {
+	if !d.hasCouplings() {
+		return nil
+	}
 	pair := func(a, b int) [2]int { return [2]int{min(a, b), max(a, b)} }
 	if d.Calibration != nil && len(d.Calibration.Edges) > 0 {
 		m := map[[2]int]bool{}
@@ -122,10 +117,17 @@ func (d *Device) couplings() map[[2]int]bool {
 				m[pair(q, down)] = true
 			}
 		}
-	default:
-		return nil
 	}
 	return m
+}
+
+// hasCouplings reports whether couplings is not nil, without building it:
+// calibration edges, or a topology that does not couple every pair.
+func (d *Device) hasCouplings() bool {
+	if d.Calibration != nil && len(d.Calibration.Edges) > 0 {
+		return true
+	}
+	return d.Topology != nil && (d.Topology.Type == TopologySquareLattice || d.Topology.Type == TopologyClipped)
 }
 
 // checkTopology validates a device's topology and calibration when it is
