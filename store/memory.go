@@ -465,7 +465,7 @@ func (m *Memory) ClaimJob(ctx context.Context, c quantum.Claim) (*quantum.JobRec
 	old := e.job
 	j := new(quantum.JobRecord)
 	*j = *old
-	j.Status, j.UpdatedAt, j.LeaseUntil, j.Node = quantum.StatusRunning, c.Now, c.LeaseUntil, c.Node
+	j.Status, j.UpdatedAt, j.LeaseUntil, j.Node = quantum.StatusRunning, laterOf(c.Now, old.UpdatedAt), c.LeaseUntil, c.Node
 	j.Attempts++
 	e.job = j
 	m.index(e, old)

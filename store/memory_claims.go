@@ -4,6 +4,7 @@ import (
 	"context"
 	"maps"
 	"slices"
+	"time"
 
 	"github.com/qjobs/quantum"
 	"github.com/qjobs/quantum/store/internal/inproc"
@@ -45,7 +46,10 @@ func (m *Memory) ClaimJobs(ctx context.Context, c quantum.BatchClaim) (*quantum.
 		old := e.job
 		j := new(quantum.JobRecord)
 		*j = *old
-		j.Status, j.UpdatedAt, j.LeaseUntil, j.Node = quantum.StatusRunning, c.Now, c.LeaseUntil, c.Node
+		// c.Now was read before this claim found the job, which may have
+		// been queued since: a job's changes never go back in time
+		// (watchers order them by UpdatedAt).
+		j.Status, j.UpdatedAt, j.LeaseUntil, j.Node = quantum.StatusRunning, laterOf(c.Now, old.UpdatedAt), c.LeaseUntil, c.Node
 		j.Attempts++
 		e.job = j
 		m.index(e, old)
@@ -53,4 +57,11 @@ func (m *Memory) ClaimJobs(ctx context.Context, c quantum.BatchClaim) (*quantum.
 		out.Jobs = append(out.Jobs, quantum.ClaimedJob{Job: j, Program: &p, Turn: i})
 	}
 	return out, nil
+}
+
+func laterOf(a, b time.Time) time.Time {
+	if a.Before(b) {
+		return b
+	}
+	return a
 }
