@@ -957,7 +957,9 @@ func (b *Store) ClaimJob(ctx context.Context, c quantum.Claim) (*quantum.JobReco
 			return quantum.ErrMemoryShort
 		}
 		j := old.job()
-		j.Status, j.UpdatedAt, j.LeaseUntil, j.Node = quantum.StatusRunning, c.Now, c.LeaseUntil, c.Node
+		// c.Now was read before this claim found the job, which may have
+		// been queued since: a job's changes never go back in time.
+		j.Status, j.UpdatedAt, j.LeaseUntil, j.Node = quantum.StatusRunning, laterOf(c.Now, old.UpdatedAt), c.LeaseUntil, c.Node
 		j.Attempts++
 		r, data, err := b.marshalRecord(j)
 		if err != nil {
@@ -1038,3 +1040,10 @@ func (l zapBadgerLogger) Debugf(f string, a ...any) {
 // MaxResultBytes is the bound on a result (and a program) as stored: its
 // JSON. It makes Store a storetest.ResultLimiter.
 func (b *Store) MaxResultBytes() int64 { return b.cfg.maxValue }
+
+func laterOf(a, b time.Time) time.Time {
+	if a.Before(b) {
+		return b
+	}
+	return a
+}

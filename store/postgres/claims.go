@@ -19,7 +19,10 @@ var _ quantum.BatchClaimer = (*Store)(nil)
 // owner; ” for none); $4 the owner served last, $5 and $6 the device
 // last served to each owner; $7 the most jobs to take; $8 the memory the
 // jobs may need together; $9 to $11 the claim's time, lease and node;
-// $12 what the claim changes of the record, as JSON members.
+// $12 what the claim changes of the record, as JSON members, and $13 the
+// same without UpdatedAt, for a job whose last change is later than the
+// claim's time (it was queued after the claim read the clock), which
+// keeps its own: a job's changes never go back in time.
 //
 // The queues are found as Queues finds them (a skip through the queue
 // index). Each gets its place in the turns, as BatchClaim.Plan gives
@@ -89,8 +92,8 @@ WITH RECURSIVE qs AS (
 ), short AS (
 	SELECT qrn FROM placed WHERE used > $8 ORDER BY slot LIMIT 1
 ), claimed AS (
-	UPDATE quantum_jobs j SET status = 'RUNNING', updated_ns = $9, lease_ns = $10, attempts = j.attempts + 1, node = $11,
-		record = (left(j.record::text, -1) || $12 || ',"Attempts":' || (j.attempts + 1) || '}')::json
+	UPDATE quantum_jobs j SET status = 'RUNNING', updated_ns = greatest(j.updated_ns, $9), lease_ns = $10, attempts = j.attempts + 1, node = $11,
+		record = (left(j.record::text, -1) || CASE WHEN j.updated_ns > $9 THEN $13 ELSE $12 END || ',"Attempts":' || (j.attempts + 1) || '}')::json
 	FROM placed p WHERE j.qrn = p.qrn AND p.used <= $8
 	RETURNING p.slot, j.qrn, j.xmin::text::bigint AS xmin, j.record
 )
@@ -112,7 +115,11 @@ func (s *Store) ClaimJobs(ctx context.Context, c quantum.BatchClaim) (*quantum.C
 	for o, d := range c.LastDevice {
 		lastOwners, lastDevices = append(lastOwners, o), append(lastDevices, d)
 	}
-	members, err := claimMembers(c)
+	members, err := claimMembers(c, true)
+	if err != nil {
+		return nil, err
+	}
+	kept, err := claimMembers(c, false)
 	if err != nil {
 		return nil, err
 	}
@@ -127,7 +134,7 @@ func (s *Store) ClaimJobs(ctx context.Context, c quantum.BatchClaim) (*quantum.C
 	err = retryDeadlock(func() error {
 		out = &quantum.ClaimedJobs{}
 		rows, err := s.batch.Query(ctx, claimJobs, c.Devices, firstDevice, firstOwner, c.LastOwner, lastOwners, lastDevices,
-			min(c.Max, maxBatch), c.MaxMemory, nanos(c.Now), lease, c.Node, members)
+			min(c.Max, maxBatch), c.MaxMemory, nanos(c.Now), lease, c.Node, members, kept)
 		if err != nil {
 			return err
 		}
@@ -161,13 +168,16 @@ func (s *Store) ClaimJobs(ctx context.Context, c quantum.BatchClaim) (*quantum.C
 
 // claimMembers is what a claim changes of a job's record, as the JSON
 // members to append to it (Attempts, which grows by one, is the
-// statement's).
-func claimMembers(c quantum.BatchClaim) (string, error) {
+// statement's), UpdatedAt among them if updated.
+func claimMembers(c quantum.BatchClaim, updated bool) (string, error) {
 	var b []byte
 	for _, m := range []struct {
 		name string
 		v    any
 	}{{"status", quantum.StatusRunning}, {"UpdatedAt", c.Now}, {"LeaseUntil", c.LeaseUntil}, {"Node", c.Node}} {
+		if m.name == "UpdatedAt" && !updated {
+			continue
+		}
 		v, err := json.Marshal(m.v)
 		if err != nil {
 			return "", fmt.Errorf("postgres: encode a claim: %w", err)

@@ -115,7 +115,14 @@ func (s *Store) ClaimJob(ctx context.Context, c quantum.Claim) (*quantum.JobReco
 			out = j
 			return quantum.ErrMemoryShort
 		}
-		j.Status, j.UpdatedAt, j.LeaseUntil, j.Node = quantum.StatusRunning, c.Now, c.LeaseUntil, c.Node
+		// c.Now was read before this claim found the job, which may have
+		// been queued since: a job's changes never go back in time
+		// (watchers order them by UpdatedAt).
+		now := c.Now
+		if j.UpdatedAt.After(now) {
+			now = j.UpdatedAt
+		}
+		j.Status, j.UpdatedAt, j.LeaseUntil, j.Node = quantum.StatusRunning, now, c.LeaseUntil, c.Node
 		j.Attempts++
 		if _, err := writeJob(ctx, tx, j); err != nil {
 			return err

@@ -45,6 +45,7 @@ func Run(t *testing.T, newStore func(t *testing.T) quantum.Store) {
 		{"Unfinished", testUnfinished},
 		{"QueuesPerOwner", testQueuesPerOwner},
 		{"ClaimWithinMemory", testClaimWithinMemory},
+		{"ClaimsNeverGoBack", testClaimsNeverGoBack},
 		{"BatchClaims", testBatchClaims},
 		{"BatchClaimsFollowThePlan", testBatchClaimsFollowThePlan},
 		{"BatchClaimsWithinMemory", testBatchClaimsWithinMemory},
@@ -651,6 +652,62 @@ func testClaimWithinMemory(t *testing.T, s quantum.Store) {
 	c.MaxMemory = 1000
 	if j, err := s.ClaimJob(ctx, c); err != nil || j.JobQRN != big.JobQRN || j.MemoryNeed != 1000 {
 		t.Fatalf("claim with enough memory = %+v, %v", j, err)
+	}
+	// A run that grew goes back to the queue needing more (the runner's
+	// requeue): the next claim weighs the new need.
+	if _, err := s.UpdateJob(ctx, big.JobQRN, quantum.StatusRunning, func(j *quantum.JobRecord) {
+		j.Status, j.QueuedAt, j.MemoryNeed = quantum.StatusQueued, epoch.Add(-time.Second), 5000
+	}, nil); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := s.GetJob(ctx, big.JobQRN); got.MemoryNeed != 5000 {
+		t.Fatalf("MemoryNeed after an update = %d, want 5000", got.MemoryNeed)
+	}
+	if j, err := s.ClaimJob(ctx, c); !errors.Is(err, quantum.ErrMemoryShort) || j == nil || j.JobQRN != big.JobQRN || j.MemoryNeed != 5000 {
+		t.Fatalf("claim of a job whose need grew = %+v, %v; want ErrMemoryShort", j, err)
+	}
+}
+
+// A claim's Now is read before the claim finds its job, which may have
+// been queued since: a claim takes the later of Now and the job's last
+// change, so that a job's changes never go back in time (watchers and
+// event streams order them by UpdatedAt). Both claims, where the store
+// makes batch claims too.
+func testClaimsNeverGoBack(t *testing.T, s quantum.Store) {
+	queuedAt := epoch.Add(time.Hour)
+	one := create(t, s, newJob("alice", deviceA, 0))
+	queue(t, s, one, queuedAt)
+	c := claimOf(deviceA, "alice") // Now: epoch, an hour before
+	j, err := s.ClaimJob(ctx, c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	stored, _ := s.GetJob(ctx, one.JobQRN)
+	if !j.UpdatedAt.Equal(queuedAt) || !stored.UpdatedAt.Equal(queuedAt) {
+		t.Fatalf("claimed at %v, stored %v: want the job's last change, %v, not the claim's earlier Now", j.UpdatedAt, stored.UpdatedAt, queuedAt)
+	}
+	bc, ok := s.(quantum.BatchClaimer)
+	if !ok {
+		return
+	}
+	two := create(t, s, newJob("bob", deviceA, 1))
+	three := create(t, s, newJob("carol", deviceA, 2))
+	queue(t, s, two, queuedAt)
+	queue(t, s, three, epoch)
+	b := batchOf(2, deviceA) // Now: epoch + 1 minute
+	got, err := bc.ClaimJobs(ctx, b)
+	if err != nil || len(got.Jobs) != 2 {
+		t.Fatalf("ClaimJobs = %+v, %v", got, err)
+	}
+	for _, cj := range got.Jobs {
+		want := b.Now
+		if cj.Job.JobQRN == two.JobQRN {
+			want = queuedAt
+		}
+		stored, _ := s.GetJob(ctx, cj.Job.JobQRN)
+		if !cj.Job.UpdatedAt.Equal(want) || !stored.UpdatedAt.Equal(want) || stored.Status != quantum.StatusRunning {
+			t.Errorf("%s: claimed at %v, stored %v (%s); want %v", cj.Job.JobQRN, cj.Job.UpdatedAt, stored.UpdatedAt, stored.Status, want)
+		}
 	}
 }
 
