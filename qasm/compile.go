@@ -157,7 +157,7 @@ func compileProgram(ctx context.Context, src string, opts Options, stream, gener
 			return nil, 0, perr
 		}
 		c = newCompiler(opts, version, poll)
-		c.presize(strings.Count(src, ";"))
+		c.presize(statements(src))
 		// Physical qubits keep their numbers: $n is qubit n, and declared
 		// qubits come after the highest one.
 		if phys.n > c.opts.MaxQubits {
@@ -193,7 +193,7 @@ func compileStreaming(c *compiler, src string, general bool) *Error {
 	c.version = p.version
 	// Most statements end with a semicolon: their count sizes the
 	// circuit, on both paths alike.
-	c.presize(strings.Count(src, ";"))
+	c.presize(statements(src))
 	for {
 		s, k, lerr := c.lowerRun(p)
 		if s == nil {
@@ -334,6 +334,12 @@ func (c *compiler) dropDeadStores() {
 		}
 	}
 	c.ops = kept
+}
+
+// statements counts src's statements about as lowering will meet them:
+// its semicolons, and its pragmas, whose lines end without one.
+func statements(src string) int {
+	return strings.Count(src, ";") + strings.Count(src, "#pragma")
 }
 
 // presize sizes the circuit's slice for a program of n statements.

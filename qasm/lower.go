@@ -194,6 +194,8 @@ func (c *compiler) lowerStmt1(s stmt) ctl {
 			c.chargeN(e.at(), len(q), 24) // qs, doubling as it grows
 			qs = append(qs, q...)
 		}
+		c.charge(s.P, extCost(0, 0)) // the op's extension, which copies qs
+		c.chargeN(s.P, len(qs), 8)
 		c.emit(s.P, sim.BarrierOp(qs...))
 	case *sIf:
 		return c.lowerIf(s)

@@ -1,6 +1,7 @@
 package qasm
 
 import (
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"math"
@@ -348,12 +349,18 @@ func (c *compiler) lowerNoise(s *sNoise) {
 	var qbuf [4]int
 	qs := qbuf[:0]
 	third := -1 // the operand that names a two-qubit channel's third qubit
+	var one [1]int
 	for i, e := range s.Qubits {
-		named, _ := c.qubitsOf(e)
+		named := one[:0]
+		if q, ok := c.namedQubit(e); ok {
+			named = append(named, q)
+		} else {
+			named, _ = c.qubitsOf(e)
+		}
 		if len(named) == 0 {
 			fail(startOf(e), "empty register in a noise pragma")
 		}
-		c.chargeN(e.at(), len(named), 16) // qs, doubling as it grows
+		c.chargeN(e.at(), len(named)-1, 16) // qs past qbuf, doubling as it grows
 		for _, q := range named {
 			// at most MaxQubits distinct qubits: a repeat comes soon
 			c.charge(e.at(), int64(len(qs))*stepBytes)
@@ -369,8 +376,7 @@ func (c *compiler) lowerNoise(s *sNoise) {
 	line, col := int(s.P.Line), int(s.P.Col)
 	if k == 1 {
 		for _, q := range qs {
-			c.charge(s.P, extCost(1, 0))
-			c.emit(s.P, sim.NoiseOp(ch, q).WithPos(line, col))
+			c.emit(s.P, c.noiseOp(s.P, ch, q, -1).WithPos(line, col))
 		}
 		return
 	}
@@ -388,8 +394,66 @@ func (c *compiler) lowerNoise(s *sNoise) {
 	// Braket's two-qubit matrices take the first qubit named as the high
 	// bit of their index; sim's NoiseOp takes its first qubit as the low
 	// bit.
-	c.charge(s.P, extCost(2, 0))
-	c.emit(s.P, sim.NoiseOp(ch, qs[1], qs[0]).WithPos(line, col))
+	c.emit(s.P, c.noiseOp(s.P, ch, qs[1], qs[0]).WithPos(line, col))
+}
+
+// namedQubit reads an operand that names one qubit of a register by a
+// literal index, q[3], the common case, without the lists qubitsOf
+// makes; ok is false for any other operand, which qubitsOf reads.
+func (c *compiler) namedQubit(e expr) (int, bool) {
+	x, ok := e.(*xIndex)
+	if !ok || len(x.Items) != 1 {
+		return 0, false
+	}
+	reg, ok := x.X.(*xIdent)
+	if !ok {
+		return 0, false
+	}
+	i, ok := x.Items[0].(*xInt)
+	if !ok {
+		return 0, false
+	}
+	sym := c.lookup(reg.Name)
+	if sym == nil || sym.kind != symQubits || sym.single || i.V < 0 || i.V >= int64(len(sym.qubits)) {
+		return 0, false // qubitsOf says what is wrong
+	}
+	return sym.qubits[i.V], true
+}
+
+// noiseOpKey names a noise operation: its channel and its qubits (b is
+// -1 for a one-qubit channel).
+type noiseOpKey struct {
+	ch   *sim.Channel
+	a, b int
+}
+
+// noiseOpBytes is what noiseOps holds for an operation besides its
+// extension: the map's entry, its key and the Op.
+const noiseOpBytes = 160
+
+// noiseOp returns the noise operation of ch on a (and b, unless -1),
+// made once for all the pragmas that apply it: its copies share the
+// extension that holds the channel and the qubits, so a pragma costs
+// an operation's 56 bytes, as a noise model's channels do.
+func (c *compiler) noiseOp(p position, ch *sim.Channel, a, b int) sim.Op {
+	key := noiseOpKey{ch, a, b}
+	if op, ok := c.noiseOps[key]; ok {
+		return op
+	}
+	var op sim.Op
+	if b < 0 {
+		c.charge(p, extCost(1, 0)+noiseOpBytes)
+		op = sim.NoiseOp(ch, a)
+	} else {
+		c.charge(p, extCost(2, 0)+noiseOpBytes)
+		op = sim.NoiseOp(ch, a, b)
+	}
+	if c.noiseOps == nil {
+		c.charge(p, scopeBytes)
+		c.noiseOps = map[noiseOpKey]sim.Op{}
+	}
+	c.noiseOps[key] = op
+	return op
 }
 
 // noiseChannel builds, or finds built, the channel a pragma names.
@@ -440,13 +504,18 @@ func (c *compiler) noiseParam(s *sNoise, i int, e expr) float64 {
 	return v.asFloat(startOf(e), fmt.Sprintf("parameter %s of noise channel %q", lookupNoise(s.Name).params[i], s.Name))
 }
 
-// krausChannel builds a kraus pragma's channel, once: its matrices are
-// constants.
+// krausChannel builds a kraus pragma's channel, once for every pragma
+// that gives the same matrices: they are constants.
 func (c *compiler) krausChannel(s *sNoise) *sim.Channel {
 	if s.kraus != nil {
 		return s.kraus
 	}
-	c.charge(s.NamePos, krausCost(s.Mats[0].D, len(s.Mats))+int64(len(s.Mats))*24)
+	key := krausKey(s.Mats)
+	if ch, ok := c.krausChannels[key]; ok {
+		s.kraus = ch
+		return ch
+	}
+	c.charge(s.NamePos, krausCost(s.Mats[0].D, len(s.Mats))+int64(len(s.Mats))*24+int64(len(key))+noiseKeyBytes)
 	mats := make([][]complex128, len(s.Mats))
 	for i := range s.Mats {
 		mats[i] = s.Mats[i].M
@@ -455,6 +524,28 @@ func (c *compiler) krausChannel(s *sNoise) *sim.Channel {
 	if err != nil {
 		fail(s.NamePos, "%v", err)
 	}
+	if c.krausChannels == nil {
+		c.charge(s.NamePos, scopeBytes)
+		c.krausChannels = map[string]*sim.Channel{}
+	}
+	c.krausChannels[key] = ch
 	s.kraus = ch
 	return ch
+}
+
+// krausKey is the matrices' entries, bit for bit, as a map key.
+func krausKey(mats []krausMatrix) string {
+	n := 0
+	for _, m := range mats {
+		n += 1 + 16*len(m.M)
+	}
+	b := make([]byte, 0, n)
+	for _, m := range mats {
+		b = append(b, byte(m.D))
+		for _, v := range m.M {
+			b = binary.LittleEndian.AppendUint64(b, math.Float64bits(real(v)))
+			b = binary.LittleEndian.AppendUint64(b, math.Float64bits(imag(v)))
+		}
+	}
+	return string(b)
 }

@@ -228,6 +228,11 @@ type compiler struct {
 	// channels are the noise pragmas' channels built so far, shared by
 	// every operation that applies one
 	channels map[noiseKey]*sim.Channel
+	// noiseOps are the noise operations emitted so far, by channel and
+	// qubits: every later one is a copy sharing its extension.
+	noiseOps map[noiseOpKey]sim.Op
+	// krausChannels are the kraus pragmas' channels, by their matrices.
+	krausChannels map[string]*sim.Channel
 
 	fast *fastNames // made when fastGate first meets a gate
 	// fastPlaced counts the calls fastGate placed, for the tests
