@@ -33,13 +33,11 @@ func (r *runner) runBatch(ctx context.Context, b Backend, t Task, progs []Progra
 	}
 	lanes := min(runtime.GOMAXPROCS(0), len(progs))
 	if lanes > 1 && need > 0 {
-		extra := r.reserveUpTo(int64(lanes-1) * need)
-		defer r.release(extra)
+		extra := r.holdUpTo(t.JobQRN, int64(lanes-1)*need)
+		defer r.unholdSome(t.JobQRN, extra)
 		lanes = 1 + int(extra/need)
 	}
-	ctx, stop := context.WithCancel(ctx)
-	defer stop()
-	br := &batchRun{r: r, b: b, t: t, progs: progs, seed: seed, stop: stop, lanes: lanes,
+	br := &batchRun{r: r, b: b, t: t, progs: progs, seed: seed, lanes: lanes, stops: map[int]context.CancelFunc{},
 		workLeft: r.s.maxWork, outcomes: make([]CircuitOutcome, len(progs)), metas: make([]map[string]any, len(progs)), failed: -1}
 	var wg sync.WaitGroup
 	for range lanes {
@@ -65,14 +63,14 @@ type batchRun struct {
 	t     Task
 	progs []Program
 	seed  uint64
-	stop  context.CancelFunc // stops the other lanes once one circuit failed
 	lanes int
 
 	mu       sync.Mutex
-	next     int   // the next circuit to start
-	running  int   // circuits running now
-	workLeft int64 // of the job's bound
-	keyBytes int64 // outcome keys of the circuits done
+	stops    map[int]context.CancelFunc // of the circuits running, by index
+	next     int                        // the next circuit to start
+	running  int                        // circuits running now
+	workLeft int64                      // of the job's bound
+	keyBytes int64                      // outcome keys of the circuits done
 	outcomes []CircuitOutcome
 	metas    []map[string]any
 	failed   int // the lowest circuit that failed, or -1
@@ -82,7 +80,7 @@ type batchRun struct {
 // lane runs circuits until none is left or the batch has failed.
 func (br *batchRun) lane(ctx context.Context) {
 	for {
-		i, maxWork, ok := br.take()
+		i, maxWork, cctx, ok := br.take(ctx)
 		if !ok {
 			return
 		}
@@ -90,46 +88,54 @@ func (br *batchRun) lane(ctx context.Context) {
 		s := br.seed + uint64(i)
 		ct.Program, ct.Circuit, ct.MaxWork, ct.Seed = br.progs[i], i, maxWork, &s
 		start := time.Now()
-		res, err := runBackend(ctx, br.b, ct)
+		res, err := br.r.runBackend(cctx, br.b, ct)
 		elapsed := time.Since(start)
 		if err == nil {
 			err = checkCounts(res, br.t.Shots)
 		}
-		br.done(ctx, i, res, elapsed, err)
+		br.done(ctx, cctx, i, res, elapsed, err)
 	}
 }
 
-// take hands out the next circuit and its share of the work left: split
-// between the circuits that may run at once, so that together they never
-// pass the job's bound.
-func (br *batchRun) take() (int, int64, bool) {
+// take hands out the next circuit, the context it runs under, and its
+// share of the work left: split between the circuits that may run at
+// once, so that together they never pass the job's bound.
+func (br *batchRun) take(ctx context.Context) (int, int64, context.Context, bool) {
 	br.mu.Lock()
 	defer br.mu.Unlock()
 	if br.err != nil || br.next == len(br.progs) {
-		return 0, 0, false
+		return 0, 0, nil, false
 	}
 	i := br.next
 	if br.workLeft <= 0 {
 		br.fail(i, fmt.Errorf("work limit exceeded: the circuits before it used the job's bound of %d units (WithMaxWork, the server's -max-work)", br.r.s.maxWork))
-		return 0, 0, false
+		return 0, 0, nil, false
 	}
 	br.next++
 	br.running++
+	cctx, stop := context.WithCancel(ctx)
+	br.stops[i] = stop
 	share := br.workLeft / int64(min(br.lanes, len(br.progs)-i))
-	return i, max(share, 1), true
+	return i, max(share, 1), cctx, true
 }
 
-// done records how circuit i ended.
-func (br *batchRun) done(ctx context.Context, i int, res *RunResult, elapsed time.Duration, err error) {
+// done records how circuit i ended: ctx is the job's, cctx the
+// circuit's own.
+func (br *batchRun) done(ctx, cctx context.Context, i int, res *RunResult, elapsed time.Duration, err error) {
 	br.mu.Lock()
 	defer br.mu.Unlock()
 	br.running--
+	stopped := cctx.Err() != nil
+	br.stops[i]()
+	delete(br.stops, i)
 	switch {
 	case err != nil && ctx.Err() != nil:
 		if br.err == nil {
 			br.err = err // a cancel, a shutdown or the timeout: the caller tells them apart
 		}
 		return
+	case err != nil && stopped:
+		return // stopped because a circuit before it failed
 	case err != nil:
 		br.fail(i, err)
 		return
@@ -148,8 +154,9 @@ func (br *batchRun) done(ctx context.Context, i int, res *RunResult, elapsed tim
 }
 
 // fail ends the batch for circuit i's err, unless a circuit before it
-// failed too (lanes may fail out of order: the lowest index is named),
-// and stops the other lanes.
+// failed too, and stops the circuits after it. The circuits before it
+// run on: one of them may fail as well, and the lowest index that fails
+// is named, as it would be were they run one after another.
 func (br *batchRun) fail(i int, err error) {
 	if br.failed >= 0 && br.failed < i {
 		return
@@ -158,7 +165,11 @@ func (br *batchRun) fail(i int, err error) {
 		return // already stopping for the job's own context
 	}
 	br.failed, br.err = i, circuitFailed(i, len(br.progs), err)
-	br.stop()
+	for j, stop := range br.stops {
+		if j > i {
+			stop()
+		}
+	}
 }
 
 // circuitFailed is the failure of a batch whose circuit i failed with err:
