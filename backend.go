@@ -23,13 +23,17 @@ type Backend interface {
 // Resources is what running a task holds, as its backend's Check
 // estimates it.
 type Resources struct {
-	// Memory is the most memory, in bytes, the run holds at once. The
+	// Memory is the memory, in bytes, the run holds from its start. The
 	// Service reserves it from its memory budget (WithMemoryBudget) before
 	// a worker claims the job, so that jobs running together never need
-	// more than the budget; a task that needs more than the whole budget
-	// is refused at create. Zero for a backend whose work happens
+	// more than the budget. Zero for a backend whose work happens
 	// elsewhere.
 	Memory int64
+	// MaxMemory, when above Memory, is the most the run may come to hold
+	// by asking for the rest as it grows (Task.Grow): a task whose
+	// MaxMemory (or Memory) is more than the whole budget is refused at
+	// create.
+	MaxMemory int64
 }
 
 // Task is one job's work as a backend sees it.
@@ -49,6 +53,18 @@ type Task struct {
 	// WithMaxWork: a batch's circuits share the job's bound, so each runs
 	// with what the ones before it left.
 	MaxWork int64
+	// Memory, in Run, is what the Service holds for the run from its
+	// start: Resources.Memory, or more for a job whose earlier run grew
+	// and was stopped to wait for that memory.
+	Memory int64
+	// Grow, in Run (nil in Check), asks the Service for delta more bytes
+	// of its memory budget beyond Resources.Memory, for a run whose memory
+	// grows with its state; what it grants is held until Run returns. A
+	// refusal is an error the run must stop with, returning it: the job
+	// then ends FAILED (it would pass its user's share of the budget while
+	// other users' jobs wait) or goes back to the queue until that much
+	// memory is free.
+	Grow func(delta int64) error
 }
 
 // RunResult is what a backend reports for a completed job.

@@ -2,6 +2,7 @@ package quantum_test
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -63,34 +64,39 @@ func TestUnusedQubitsAreNotSimulated(t *testing.T) {
 	all := "OPENQASM 2.0;\ninclude \"qelib1.inc\";\nqreg q[28];\ncreg c[28];\nrx(0.5) q;\nmeasure q -> c;\n"
 	_, err = svc.CreateJob(ctx, u, quantum.JobRequest{DeviceQRN: "qbraid:qbraid:sim:qir-sv", Shots: 10, Program: &quantum.Program{Format: "qasm2", Data: all},
 		RuntimeOptions: map[string]any{"method": "statevector"}})
-	if quantum.ErrorCode(err) != quantum.EVALIDATION || !strings.Contains(err.Error(), "more than the service's budget") {
+	if quantum.ErrorCode(err) != quantum.EVALIDATION || !strings.Contains(err.Error(), "on the statevector method running the program needs 4.001 GiB of memory, more than the memory budget of 64 MiB") {
 		t.Fatalf("28 qubits used under 64 MiB, on the state vector: %v", err)
 	}
-	// auto takes the sparse method, whose state does not stay sparse here:
-	// the job fails naming the count it reached.
-	j, err = svc.CreateJob(ctx, u, quantum.JobRequest{DeviceQRN: "qbraid:qbraid:sim:qir-sv", Shots: 10, Program: &quantum.Program{Format: "qasm2", Data: all}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	done = quantumtest.WaitForJob(t, svc, u, j.JobQRN)
-	if msg := quantumtest.StatusMsg(done); done.Status != quantum.StatusFailed || !strings.Contains(msg, "the sparse state reached") {
-		t.Fatalf("28 qubits used under 64 MiB, sparse: %s %q", done.Status, msg)
+	// auto takes the sparse method, whose state cannot stay sparse here
+	// (rx on every qubit): refused at once, naming the bound.
+	_, err = svc.CreateJob(ctx, u, quantum.JobRequest{DeviceQRN: "qbraid:qbraid:sim:qir-sv", Shots: 10, Program: &quantum.Program{Format: "qasm2", Data: all}})
+	if quantum.ErrorCode(err) != quantum.EVALIDATION || !strings.Contains(err.Error(), "on the sparse method (auto chose it: 28 qubits") ||
+		!strings.Contains(err.Error(), "up to 2^28 nonzero amplitudes, 32 GiB at 128 bytes each, more than the memory budget of 64 MiB") {
+		t.Fatalf("28 qubits used under 64 MiB, sparse: %v", err)
 	}
 }
 
-// A 64-qubit program whose state does not stay sparse fails on the
-// flagship naming the count of nonzero amplitudes it reached, within the
-// memory budget; it never takes the process down.
+// A 64-qubit program whose state cannot stay sparse is refused at create
+// on the flagship, naming its bound, rather than fill the memory budget
+// and then fail; one whose state stays sparse (GHZ) runs.
 func TestDenseSixtyFourQubits(t *testing.T) {
 	svc, u := quantumtest.NewService(t, quantum.WithMemoryBudget(64<<20))
 	ctx := context.Background()
 	src := "OPENQASM 2.0;\ninclude \"qelib1.inc\";\nqreg q[64];\ncreg c[64];\nry(0.3) q;\nmeasure q -> c;\n"
-	j, err := svc.CreateJob(ctx, u, quantum.JobRequest{DeviceQRN: "qbraid:qbraid:sim:qir-sv", Shots: 10, Program: &quantum.Program{Format: "qasm2", Data: src}})
+	_, err := svc.CreateJob(ctx, u, quantum.JobRequest{DeviceQRN: "qbraid:qbraid:sim:qir-sv", Shots: 10, Program: &quantum.Program{Format: "qasm2", Data: src}})
+	if quantum.ErrorCode(err) != quantum.EVALIDATION || !strings.Contains(err.Error(), "up to 2^64 nonzero amplitudes") {
+		t.Fatalf("dense 64 qubits: %v", err)
+	}
+	ghz := "OPENQASM 2.0;\ninclude \"qelib1.inc\";\nqreg q[64];\ncreg c[64];\nh q[0];\n"
+	for q := 1; q < 64; q++ {
+		ghz += fmt.Sprintf("cx q[%d],q[%d];\n", q-1, q)
+	}
+	ghz += "t q[0];\nmeasure q -> c;\n"
+	j, err := svc.CreateJob(ctx, u, quantum.JobRequest{DeviceQRN: "qbraid:qbraid:sim:qir-sv", Shots: 100, Program: &quantum.Program{Format: "qasm2", Data: ghz}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	done := quantumtest.WaitForJob(t, svc, u, j.JobQRN)
-	if msg := quantumtest.StatusMsg(done); done.Status != quantum.StatusFailed || !strings.Contains(msg, "the sparse state reached") || !strings.Contains(msg, "nonzero amplitudes") {
-		t.Fatalf("%s %q", done.Status, msg)
+	if done := quantumtest.WaitForJob(t, svc, u, j.JobQRN); done.Status != quantum.StatusCompleted || done.Metadata["method"] != "sparse" {
+		t.Fatalf("GHZ on 64 qubits with a t: %s %q, metadata %v", done.Status, quantumtest.StatusMsg(done), done.Metadata)
 	}
 }

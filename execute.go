@@ -4,13 +4,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sync/atomic"
 	"time"
 )
 
 // execute runs a claimed (RUNNING) job to its end, and records that end.
 func (r *runner) execute(job *JobRecord) {
 	qrn := job.JobQRN
-	defer r.release(r.reservation(job))
+	defer r.unholdJob(qrn)
 	ctx, cancel := context.WithCancelCause(r.ctx)
 	ctx, cancelTimeout := context.WithTimeoutCause(ctx, r.s.jobTimeout, context.DeadlineExceeded)
 	defer cancelTimeout()
@@ -63,19 +64,25 @@ func (r *runner) execute(job *JobRecord) {
 	}
 
 	start := time.Now()
-	task := Task{JobQRN: qrn, Device: d, Shots: job.Shots, RuntimeOptions: job.RuntimeOptions, Seed: seed}
+	task := Task{JobQRN: qrn, Device: d, Shots: job.Shots, RuntimeOptions: job.RuntimeOptions, Seed: seed,
+		Memory: r.reservation(job), Grow: func(delta int64) error { return r.grow(qrn, delta) }}
 	var out *ran
 	if jp.Batch != nil {
 		out, err = r.runBatch(ctx, b, task, jp.Batch, r.reservation(job))
 	} else {
 		task.Program = jp.Program
-		out, err = runOne(ctx, b, task)
+		out, err = r.runOne(ctx, b, task)
 	}
 	if err == nil && d != nil && d.MinRunTime > 0 {
 		err = holdUntil(ctx, start.Add(d.MinRunTime))
 	}
 	elapsed := time.Since(start)
+	// The run's memory is free now, before its end is seen: a caller who
+	// sees the job end finds its memory given back.
+	grown := r.grownBy(qrn)
+	r.unholdJob(qrn)
 	if err != nil {
+		var short *memoryShort
 		switch cause := context.Cause(ctx); {
 		case errors.Is(cause, errShutdown) || r.ctx.Err() != nil:
 			r.requeue(qrn, true)
@@ -83,6 +90,15 @@ func (r *runner) execute(job *JobRecord) {
 		case errors.Is(cause, errCancelled):
 			r.finishCancel(qrn, elapsed)
 			return
+		case errors.Is(cause, errPreempted):
+			// It starts again holding what it had grown to.
+			r.requeueNeeding(qrn, min(job.MemoryNeed+grown, r.s.budget))
+			return
+		case errors.As(cause, &short):
+			r.requeueNeeding(qrn, min(short.need, r.s.budget))
+			return
+		case errors.As(cause, new(*shareExceeded)):
+			err = failed(FailMemory, cause)
 		case errors.Is(cause, context.DeadlineExceeded) && ctx.Err() != nil:
 			err = failed(FailTimeout, fmt.Errorf("execution exceeded the time limit of %v", r.s.jobTimeout))
 		}
@@ -98,8 +114,8 @@ type ran struct {
 }
 
 // runOne runs a job of one program.
-func runOne(ctx context.Context, b Backend, t Task) (*ran, error) {
-	res, err := runBackend(ctx, b, t)
+func (r *runner) runOne(ctx context.Context, b Backend, t Task) (*ran, error) {
+	res, err := r.runBackend(ctx, b, t)
 	if err == nil {
 		err = checkCounts(res, t.Shots)
 	}
@@ -130,9 +146,29 @@ func (r *runner) runningHere(qrn string) (context.CancelCauseFunc, bool) {
 	return stop, ok
 }
 
-// runBackend calls the backend, turning a panic in it into an error: a
+// runBackend calls the backend with what its run is granted by Task.Grow
+// given back when it returns.
+func (r *runner) runBackend(ctx context.Context, b Backend, t Task) (*RunResult, error) {
+	if grow := t.Grow; grow != nil {
+		var granted atomic.Int64
+		t.Grow = func(delta int64) error {
+			if delta <= 0 {
+				return nil
+			}
+			if err := grow(delta); err != nil {
+				return err
+			}
+			granted.Add(delta)
+			return nil
+		}
+		defer func() { r.unholdSome(t.JobQRN, granted.Load()) }()
+	}
+	return callBackend(ctx, b, t)
+}
+
+// callBackend calls the backend, turning a panic in it into an error: a
 // user's backend must not take the service down.
-func runBackend(ctx context.Context, b Backend, t Task) (res *RunResult, err error) {
+func callBackend(ctx context.Context, b Backend, t Task) (res *RunResult, err error) {
 	defer func() {
 		if p := recover(); p != nil {
 			res, err = nil, fmt.Errorf("the backend panicked: %v", p)

@@ -45,6 +45,7 @@ type Service struct {
 	retryBase   time.Duration // the first wait before a failed store call is retried
 	node        string        // this Service's name among the nodes sharing the store
 	credits     bool          // WithCredits
+	share       float64       // WithFairShare
 	ledger      CreditLedger  // the store's, if it keeps credits (with credits off too: balances are answered)
 
 	mu   sync.RWMutex
@@ -94,6 +95,17 @@ func WithWorkers(n int) Option { return func(s *Service) { s.workers = n } }
 // devices a job needs its state vector (16·2^n bytes for n qubits), its
 // sampling buffers and its result.
 func WithMemoryBudget(bytes int64) Option { return func(s *Service) { s.budget = bytes } }
+
+// WithFairShare sets the share (above 0, at most 1) of the memory budget
+// and of the workers that one user's jobs may hold while other users' jobs
+// wait (default DefaultFairShare, a half): claims keep a user within it,
+// jobs claimed beyond it while nobody else waited go back to the queue
+// within a second once someone does (their run does not count as an
+// attempt), and a run that would grow past it then ends FAILED. A job
+// larger than a share runs when no other user's job waits, or when the
+// Service runs nothing else. 1 lets one user take everything whoever
+// waits. New refuses other values.
+func WithFairShare(f float64) Option { return func(s *Service) { s.share = f } }
 
 // WithMaxActiveJobsPerUser bounds how many unfinished jobs one user may
 // have (default DefaultMaxActiveJobsPerUser). Past it, CreateJob answers
@@ -199,6 +211,7 @@ func New(store Store, opts ...Option) (*Service, error) {
 		budget:      DefaultMemoryBudget(),
 		maxActive:   DefaultMaxActiveJobsPerUser,
 		maxAttempts: DefaultMaxAttempts,
+		share:       DefaultFairShare,
 		checks:      newGate(runtime.NumCPU(), time.Second),
 		jobTimeout:  10 * time.Minute,
 		maxWork:     sim.DefaultMaxWork,
@@ -228,6 +241,8 @@ func New(store Store, opts ...Option) (*Service, error) {
 		return nil, fmt.Errorf("quantum: WithMaxActiveJobsPerUser(%d): need at least 1", s.maxActive)
 	case s.maxAttempts < 1:
 		return nil, fmt.Errorf("quantum: WithMaxAttempts(%d): need at least 1", s.maxAttempts)
+	case !(s.share > 0 && s.share <= 1):
+		return nil, fmt.Errorf("quantum: WithFairShare(%v): need a share above 0 and at most 1", s.share)
 	case s.node == "" || !validText(s.node) || len(s.node) > maxNodeLen:
 		return nil, fmt.Errorf("quantum: WithNode(%q): need 1 to %d bytes of %s", s.node, maxNodeLen, strings.TrimPrefix(textRule, "must be "))
 	case s.checks.slots() < 1 || s.checks.wait < 0:

@@ -84,6 +84,7 @@ func (r *runner) update(what, qrn string, expect JobStatus, change func(*JobReco
 // run again once its lease expires, at most WithMaxAttempts times.
 func (r *runner) finish(job *JobRecord, elapsed time.Duration, out *ran, runErr error) {
 	qrn := job.JobQRN
+	r.unholdJob(qrn) // its memory is free before its end is seen
 	ms := elapsed.Milliseconds()
 	if runErr == nil {
 		d, _ := r.s.devices.get(job.DeviceQRN)
@@ -163,10 +164,24 @@ func (r *runner) finishCancel(qrn string, elapsed time.Duration) {
 // requeue returns a RUNNING job to the queue, or to CANCELLED if a cancel
 // was asked for meanwhile. A run the Service stopped on purpose (Close)
 // gives its attempt back; a run whose lease expired keeps it counted.
-func (r *runner) requeue(qrn string, stopped bool) {
+func (r *runner) requeue(qrn string, stopped bool) { r.sendBack(qrn, stopped, false, 0) }
+
+// requeueNeeding returns a RUNNING job that was stopped for other jobs
+// (shares.go) to the queue, at its place (its QueuedAt kept), its attempt
+// given back, needing need bytes when it is claimed again: what its run
+// had grown to, so that it starts again holding it.
+func (r *runner) requeueNeeding(qrn string, need int64) { r.sendBack(qrn, true, true, need) }
+
+// sendBack is requeue and requeueNeeding: stopped gives the attempt back,
+// atPlace keeps the job's place in its queue, need raises its need.
+func (r *runner) sendBack(qrn string, stopped, atPlace bool, need int64) {
 	_, err := r.update("requeue", qrn, StatusRunning, func(j *JobRecord) {
 		now := r.s.now().UTC()
-		j.Status, j.UpdatedAt, j.QueuedAt, j.LeaseUntil = StatusQueued, now, now, time.Time{}
+		j.Status, j.UpdatedAt, j.LeaseUntil = StatusQueued, now, time.Time{}
+		if !atPlace {
+			j.QueuedAt = now
+		}
+		j.MemoryNeed = max(j.MemoryNeed, need)
 		if stopped && j.Attempts > 0 {
 			j.Attempts--
 		}

@@ -33,7 +33,15 @@ type runner struct {
 	handed  bool                               // a worker holds notify: a wake must close it
 	running map[string]context.CancelCauseFunc // jobs this process runs
 	closed  bool                               // Close has begun
-	memUsed int64                              // memory reserved by the jobs this process runs
+	memUsed int64                              // memory held by the jobs this process has claimed
+	holds   map[string]*hold                   // by job (holds.go)
+	usage   map[string]*usage                  // by user
+	seq     uint64                             // claims so far, for hold.seq
+
+	// contended says that more than one user has jobs waiting or held
+	// here: claims are made one at a time, within each user's share
+	// (shares.go).
+	contended atomic.Bool
 
 	// feedUp says that the store's ChangeFeed is listening: wake-ups come
 	// from every node, and idle workers poll only as a fallback.
@@ -63,11 +71,12 @@ func newRunner(s *Service) *runner {
 }
 
 func (r *runner) start() {
-	r.wg.Add(intakeWorkers + 1 + r.s.workers)
+	r.wg.Add(intakeWorkers + 2 + r.s.workers)
 	for range intakeWorkers {
 		go r.intake()
 	}
 	go r.sweeper()
+	go r.governor()
 	if r.s.feed != nil {
 		r.wg.Add(1)
 		go r.watch(r.s.feed)
@@ -204,27 +213,52 @@ func (r *runner) sleep(d time.Duration, woken <-chan struct{}) bool {
 // nor one busy device starves the others. A job that does not fit waits at
 // the head of its queue and nothing overtakes it (it would starve if small
 // jobs kept passing it); the workers then wait until running jobs release
-// memory.
+// memory. While other users' jobs wait, each claim keeps its user within
+// the fair share (shares.go): a queue whose head would pass it is passed
+// over.
 func (r *runner) claim() (*JobRecord, error) {
 	r.claimMu.Lock()
 	defer r.claimMu.Unlock()
+	return r.claimLocked()
+}
+
+// claimLocked is claim with claimMu held.
+func (r *runner) claimLocked() (*JobRecord, error) {
 	queues, err := r.s.store.Queues(r.ctx)
 	if err != nil {
 		return nil, fmt.Errorf("list queues: %w", err)
 	}
-	queues = slices.DeleteFunc(queues, func(q Queue) bool {
-		_, ok := r.s.devices.backendOf(q.Device)
-		d, _ := r.s.devices.get(q.Device)
-		// Jobs of a device not registered (yet), OFFLINE or UNAVAILABLE wait.
-		return !ok || d == nil || !d.takesJobs()
-	})
+	queues = r.takingQueues(queues)
+	waiting := make([]string, 0, 2)
+	for _, q := range queues {
+		if !slices.Contains(waiting, q.Owner) {
+			waiting = append(waiting, q.Owner)
+		}
+	}
+	r.noteContention(waiting)
+	var large *Queue // the first queue passed over for a job larger than a share
 	for _, q := range r.turn.order(queues) {
-		job, err := r.claimFrom(q)
+		free := r.s.budget - r.memoryUsed()
+		limit, others := free, othersAmong(waiting, q.Owner)
+		if others {
+			u := r.usageOf(q.Owner)
+			if u.jobs >= r.shareWorkers() {
+				continue // this user runs its share of the workers already
+			}
+			limit = min(free, r.shareMemory()-u.memory)
+		}
+		job, err := r.claimFrom(q, limit, !others)
 		switch {
 		case err == nil:
 			r.turn.served(q)
 			return job, nil
 		case errors.Is(err, ErrNoJob):
+			r.turn.unblock(q)
+		case errors.Is(err, ErrMemoryShort) && job != nil && others && job.MemoryNeed > limit:
+			// Past its user's share: other users go first.
+			if job.MemoryNeed > r.shareMemory() && large == nil {
+				large = &q
+			}
 			r.turn.unblock(q)
 		case errors.Is(err, ErrMemoryShort):
 			r.turn.block(q)
@@ -235,70 +269,41 @@ func (r *runner) claim() (*JobRecord, error) {
 			return nil, fmt.Errorf("claim a job of device %s: %w", q.Device, err)
 		}
 	}
+	if large != nil && r.idle() {
+		// Nothing else runs here: a job larger than a share runs now, or
+		// two users' large jobs would keep each other waiting.
+		if job, err := r.claimFrom(*large, r.s.budget-r.memoryUsed(), false); err == nil {
+			r.turn.served(*large)
+			return job, nil
+		}
+	}
 	return nil, nil
 }
 
-// claimFrom claims the head job of q if it fits the memory that is free,
-// and reserves that memory for it. A job that needs more than the whole
-// budget (stored under a larger one) would wait forever and hold up every
-// other: it is claimed at once, reserving nothing, and execute fails it.
-func (r *runner) claimFrom(q Queue) (*JobRecord, error) {
+// idle reports whether this process holds no claimed job.
+func (r *runner) idle() bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return len(r.holds) == 0
+}
+
+// claimFrom claims the head job of q if it needs at most limit bytes, and
+// holds that memory for it. A job that needs more than the whole budget
+// (stored under a larger one) would wait forever and hold up every other:
+// it is claimed at once, holding nothing, and execute fails it.
+func (r *runner) claimFrom(q Queue, limit int64, preemptible bool) (*JobRecord, error) {
 	now := r.s.now().UTC()
-	c := Claim{Queue: q, MaxMemory: r.s.budget - r.memoryUsed(), Now: now, LeaseUntil: now.Add(r.s.lease), Node: r.s.node}
+	c := Claim{Queue: q, MaxMemory: limit, Now: now, LeaseUntil: now.Add(r.s.lease), Node: r.s.node}
 	job, err := r.s.store.ClaimJob(r.ctx, c)
 	if errors.Is(err, ErrMemoryShort) && job != nil && job.MemoryNeed > r.s.budget {
 		c.MaxMemory = math.MaxInt64
 		job, err = r.s.store.ClaimJob(r.ctx, c)
 	}
 	if err != nil {
-		return nil, err
+		return job, err
 	}
-	r.reserve(r.reservation(job))
+	r.holdJob(job, r.reservation(job), preemptible)
 	return job, nil
-}
-
-// reservation is the memory a claimed job holds of the budget: its need,
-// or nothing for a job too large to ever run.
-func (r *runner) reservation(j *JobRecord) int64 {
-	if j.MemoryNeed > r.s.budget {
-		return 0
-	}
-	return max(j.MemoryNeed, 0)
-}
-
-func (r *runner) memoryUsed() int64 {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return r.memUsed
-}
-
-// reserve takes n bytes of the budget for a claimed job.
-func (r *runner) reserve(n int64) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	r.memUsed += n
-}
-
-// reserveUpTo takes up to n bytes of what is free of the budget, without
-// waiting, and returns how much it took: a batch runs more circuits at
-// once with it.
-func (r *runner) reserveUpTo(n int64) int64 {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	take := min(max(n, 0), max(r.s.budget-r.memUsed, 0))
-	r.memUsed += take
-	return take
-}
-
-// release gives back what reserve took and wakes the workers, one of
-// which may be waiting for that memory.
-func (r *runner) release(n int64) {
-	func() {
-		r.mu.Lock()
-		defer r.mu.Unlock()
-		r.memUsed -= n
-	}()
-	r.wake()
 }
 
 // cancel follows up a move to CANCELLING from status from: a job that was

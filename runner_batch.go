@@ -58,6 +58,15 @@ func (r *runner) next() (*JobRecord, error) {
 	r.claimMu.Lock()
 	defer r.claimMu.Unlock()
 	b := &r.batch
+	if len(b.ready) == 0 && r.contended.Load() {
+		// Several users: one claim at a time, each within its user's
+		// share, which a batch claim cannot weigh.
+		job, err := r.claimLocked()
+		if job != nil {
+			b.busy.Add(1)
+		}
+		return job, err
+	}
 	if len(b.ready) == 0 {
 		if err := r.claimSome(); err != nil {
 			return nil, err
@@ -110,7 +119,7 @@ func (r *runner) claimSome() error {
 		clear(r.turn.lastDevice)
 	}
 	for _, cj := range got.Jobs {
-		r.reserve(r.reservation(cj.Job))
+		r.holdJob(cj.Job, r.reservation(cj.Job), true)
 		r.turn.served(Queue{Device: cj.Job.DeviceQRN, Owner: cj.Job.Owner})
 		if cj.Program != nil {
 			r.keepProgram(cj.Job.JobQRN, cj.Program)
@@ -129,7 +138,7 @@ func (r *runner) claimSome() error {
 	// A job larger than the whole budget is claimed alone, reserving
 	// nothing, and execute fails it (claimFrom). Gone meanwhile, or
 	// claimed by another node: the next claim looks again.
-	if job, err := r.claimFrom(q); err == nil {
+	if job, err := r.claimFrom(q, r.s.budget-r.memoryUsed(), false); err == nil {
 		r.turn.served(q)
 		b.ready = append(b.ready, job)
 	}
@@ -146,9 +155,27 @@ func (r *runner) returnClaimed() {
 		r.takeProgram(j.JobQRN)
 		r.forgetMark(j.JobQRN)
 		r.requeue(j.JobQRN, true)
-		r.release(r.reservation(j))
+		r.unholdJob(j.JobQRN)
 	}
 	b.ready = nil
+}
+
+// returnReady gives back owner's jobs claimed that no worker took yet:
+// other users' jobs wait while owner holds more than a share.
+func (r *runner) returnReady(owner string) {
+	r.claimMu.Lock()
+	defer r.claimMu.Unlock()
+	b := &r.batch
+	b.ready = slices.DeleteFunc(b.ready, func(j *JobRecord) bool {
+		if j.Owner != owner {
+			return false
+		}
+		r.takeProgram(j.JobQRN)
+		r.forgetMark(j.JobQRN)
+		r.requeue(j.JobQRN, true)
+		r.unholdJob(j.JobQRN)
+		return true
+	})
 }
 
 func (r *runner) keepProgram(qrn string, p *Program) {

@@ -57,11 +57,26 @@ func (b *simBackend) fits(n int, prec sim.Precision) int {
 	return n
 }
 
-func (p *program) memoryNeed(opts sim.Options) int64 {
+// memoryNeeds is what a run of p holds from its start and at most, with
+// opts.Grow set.
+func (p *program) memoryNeeds(opts sim.Options) (start, most int64) {
 	if p.qir != nil {
-		return p.qir.MemoryNeed(opts)
+		return p.qir.MemoryNeeds(opts)
 	}
-	return sim.MemoryNeed(p.circuit, opts)
+	return sim.MemoryNeeds(p.circuit, opts)
+}
+
+// methodOf is the method a run of p takes with opts, and why when auto
+// chose it.
+func (p *program) methodOf(opts sim.Options) (sim.Method, string) {
+	var m sim.Method
+	var reason string
+	if p.qir != nil {
+		m, reason, _ = p.qir.Method(opts)
+	} else {
+		m, reason, _ = p.circuit.Method(opts)
+	}
+	return m, reason
 }
 
 func (p *program) run(ctx context.Context, opts sim.Options) (*sim.Result, error) {
@@ -231,7 +246,30 @@ func (b *simBackend) Check(ctx context.Context, t Task) (Resources, error) {
 		}
 		return Resources{}, err
 	}
-	return Resources{Memory: p.memoryNeed(opts)}, nil
+	start, most := p.memoryNeeds(opts)
+	if most > b.budget {
+		return Resources{}, b.tooLarge(p, opts, most)
+	}
+	return Resources{Memory: start, MaxMemory: most}, nil
+}
+
+// tooLarge refuses a program whose run may need more than the whole
+// memory budget, naming the method, the need and the budget: on the
+// sparse method, what its bound on nonzero amplitudes comes from.
+func (b *simBackend) tooLarge(p *program, opts sim.Options, most int64) error {
+	m, reason := p.methodOf(opts)
+	why := ""
+	if reason != "" {
+		why = " (auto chose it: " + reason + ")"
+	}
+	if m == sim.MethodSparse && p.circuit != nil {
+		k := p.circuit.SparseLog2(opts)
+		return invalid("program.data", "on the sparse method%s the program may hold up to 2^%d nonzero amplitudes, %s at %d bytes each, "+
+			"more than the memory budget of %s: its branching gates (such as h, rx or u) put %d qubits in superposition at once, with no measurement or reset between",
+			why, k, byteSize(most), sim.SparseEntryBytes, byteSize(b.budget), k)
+	}
+	return invalid("program.data", "on the %s method%s running the program needs %s of memory, more than the memory budget of %s",
+		m, why, byteSize(most), byteSize(b.budget))
 }
 
 // checkMethod refuses, at create, a method that cannot run the program,
@@ -286,7 +324,9 @@ func (b *simBackend) Run(ctx context.Context, t Task) (*RunResult, error) {
 		seed = &s
 	}
 	start := time.Now()
-	res, err := p.run(ctx, b.options(t, p, seed))
+	opts := b.options(t, p, seed)
+	opts.Grow, opts.Held = t.Grow, t.Memory
+	res, err := p.run(ctx, opts)
 	if err != nil {
 		if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
 			return nil, err

@@ -61,9 +61,21 @@ func (r *runner) takeOver(ctx context.Context, now time.Time) error {
 // expired ones, and hands the intake jobs that wait too long before the
 // queue (their admission was dropped, or the store failed meanwhile).
 func (r *runner) sweeper() {
-	defer r.wg.Done()
 	every := min(r.s.lease/3, 10*time.Second, r.s.jobTimeout/2)
-	t := time.NewTicker(max(every, 10*time.Millisecond))
+	r.every(max(every, 10*time.Millisecond), func() {
+		r.renewLeases()
+		if err := r.takeOverExpired(r.ctx); err != nil && r.ctx.Err() == nil {
+			r.s.log.Error("sweep expired leases", zap.Error(err))
+		}
+		r.findWaiting()
+	})
+}
+
+// every calls fn every d until the Service closes; it is a goroutine of
+// the runner's wait group.
+func (r *runner) every(d time.Duration, fn func()) {
+	defer r.wg.Done()
+	t := time.NewTicker(d)
 	defer t.Stop()
 	for {
 		select {
@@ -71,11 +83,7 @@ func (r *runner) sweeper() {
 			return
 		case <-t.C:
 		}
-		r.renewLeases()
-		if err := r.takeOverExpired(r.ctx); err != nil && r.ctx.Err() == nil {
-			r.s.log.Error("sweep expired leases", zap.Error(err))
-		}
-		r.findWaiting()
+		fn()
 	}
 }
 

@@ -124,22 +124,30 @@ func (p *Program) PerShot() bool { return p.Circuit == nil || p.Circuit.PerShot(
 
 // MemoryNeed is what Run may allocate with opts, as sim.MemoryNeed.
 func (p *Program) MemoryNeed(opts sim.Options) int64 {
+	_, most := p.MemoryNeeds(opts)
+	return most
+}
+
+// MemoryNeeds is what Run holds with opts.Grow set, from its start and at
+// most, as sim.MemoryNeeds.
+func (p *Program) MemoryNeeds(opts sim.Options) (start, most int64) {
 	if p.Circuit != nil {
 		opts.ResultBits = p.ResultBits
-		return sim.MemoryNeed(p.Circuit, opts)
+		return sim.MemoryNeeds(p.Circuit, opts)
 	}
 	m, _, err := p.Method(opts)
 	if err != nil {
-		return math.MaxInt64
+		return math.MaxInt64, math.MaxInt64
 	}
 	if m == sim.MethodSparse {
 		// Its nonzero amplitudes may fill the budget: the gates are known
 		// only as the shots run.
-		return sim.SparseShotNeed(opts.Limits)
+		return sim.SparseShotStart(opts.Limits), sim.SparseShotNeed(opts.Limits)
 	}
 	opts.Method = m
 	one := &sim.Circuit{NumQubits: p.NumQubits}
-	return sim.MemoryNeed(one, opts) + int64(p.c.results)
+	need := sim.MemoryNeed(one, opts) + int64(p.c.results)
+	return need, need
 }
 
 // Run runs the program for opts.Shots shots. A program with a circuit

@@ -49,48 +49,65 @@ const fixedBytes = 64 << 10
 // Sampling holds nothing of size shots or 2^n beyond the state. It returns
 // math.MaxInt64 for a circuit no state can hold (Run refuses it).
 func MemoryNeed(c *Circuit, opts Options) int64 {
+	_, most := MemoryNeeds(c, opts)
+	return most
+}
+
+// MemoryNeeds returns what Run(ctx, c, opts) holds with opts.Grow set:
+// start from its start, and most once it has grown the most it can (what
+// MemoryNeed returns). They differ only on the sparse method, whose
+// nonzero amplitudes are bounded by SparseBound: a program of n qubits
+// whose branching gates no measurement undoes may reach 2^n of them, past
+// any budget, while GHZ on 64 qubits holds 2.
+func MemoryNeeds(c *Circuit, opts Options) (start, most int64) {
 	n := c.NumQubits
 	maxQubits := max(hardMaxQubits, MaxSparseQubits)
 	if opts.Method == MethodAuto || opts.Method == MethodStabilizer {
 		maxQubits = max(maxQubits, MaxStabilizerQubits)
 	}
 	if n < 0 || n > maxQubits || c.NumClbits < 0 || c.NumClbits > MaxClbits {
-		return math.MaxInt64
+		return math.MaxInt64, math.MaxInt64
 	}
 	if opts.Noise != nil {
 		// The noisy circuit is what runs, and its operations are held.
 		noisy, noisyEnd, err := withNoise(context.Background(), c, opts) // never cancelled
 		if err != nil {
-			return math.MaxInt64
+			return math.MaxInt64, math.MaxInt64
 		}
 		opts.Noise = nil
-		return addSat(memoryNeed(noisy, opts, noisyEnd), mulSat(int64(len(noisy.Ops)), int64(unsafe.Sizeof(Op{}))))
+		ops := mulSat(int64(len(noisy.Ops)), int64(unsafe.Sizeof(Op{})))
+		start, most := memoryNeed(noisy, opts, noisyEnd)
+		return addSat(start, ops), addSat(most, ops)
 	}
 	return memoryNeed(c, opts, false)
 }
 
-func memoryNeed(c *Circuit, opts Options, noisyEnd bool) int64 {
+func memoryNeed(c *Circuit, opts Options, noisyEnd bool) (start, most int64) {
 	n := c.NumQubits
 	sh, _ := analyse(context.Background(), c) // never cancelled
 	sh.noise = sh.noise || noisyEnd
 	_ = sh.judge(context.Background(), c, opts, &cliffordJudge{}) // never cancelled
 	m, _, err := chooseMethod(c, sh, opts)
 	if err == nil && m == MethodStabilizer {
-		return stabilizerNeed(c, sh, opts)
+		need := stabilizerNeed(c, sh, opts)
+		return need, need
 	}
 	if err == nil && m == MethodSparse {
-		return sparseNeed(c, sh, opts)
+		_, need := sparseNeed(c, sh, opts)
+		// A growing run starts with sparseStartEntries (sparseRun).
+		return min(need, addSat(sparseStartEntries*SparseEntryBytes, sparseRest(c, sh, opts))), need
 	}
 	if n > hardMaxQubits {
-		return math.MaxInt64
+		return math.MaxInt64, math.MaxInt64
 	}
 	if err == nil && m == MethodDensityMatrix {
 		if 2*n > hardMaxQubits {
-			return math.MaxInt64
+			return math.MaxInt64, math.MaxInt64
 		}
 		need := addSat(densityBytes(n, opts.Precision), fixedBytes)
 		need = addSat(need, densityChunkNeed(c, opts.fusion()))
-		return addSat(need, countsNeed(c, sh, opts))
+		need = addSat(need, countsNeed(c, sh, opts))
+		return need, need
 	}
 	state := opts.Precision.bytesPerAmplitude() << n
 	need := addSat(state, fixedBytes)
@@ -105,7 +122,8 @@ func memoryNeed(c *Circuit, opts Options, noisyEnd bool) int64 {
 		// the copy a pattern of errors runs on, and the patterns
 		need = addSat(addSat(need, state), patternsNeed(events, opts.Shots))
 	}
-	return addSat(need, countsNeed(c, sh, opts))
+	need = addSat(need, countsNeed(c, sh, opts))
+	return need, need
 }
 
 // countsNeed bounds what a run holds for its counts and the classical bits

@@ -54,6 +54,18 @@ type Options struct {
 	// (see NoiseModel.Apply): a device's noise on a program that has none
 	// of its own, or more. The method is chosen for the noisy circuit.
 	Noise *NoiseModel
+	// Grow, when not nil, lets a run whose memory grows with its state
+	// (the sparse method) start with what MemoryNeeds calls its start and
+	// ask for the rest as it needs it, delta bytes at a time (doubling
+	// what it holds), instead of the caller reserving the most it may
+	// need up front. A run never asks for more than MemoryNeeds' most in
+	// all. An error stops the run, which returns it as it is. The caller
+	// gives back what it granted once the run has returned.
+	Grow func(delta int64) error
+	// Held, with Grow, is what the caller holds for the run from its
+	// start when that is more than MemoryNeeds' start (a run that grew
+	// before, started again): the run asks Grow only past it.
+	Held int64
 }
 
 // Result is what Run returns.

@@ -51,7 +51,11 @@ func NewShotState(m Method, n int, opts Options) (ShotState, error) {
 		}
 		return s, nil
 	case MethodSparse:
-		return &sparseShot{newSparse(n, sparseShotMax(opts.Limits))}, nil
+		s := newSparse(n, sparseShotMax(opts.Limits))
+		if opts.Grow != nil {
+			s.grow = newSparseGrowth(opts, 2*fixedBytes)
+		}
+		return &sparseShot{s}, nil
 	case MethodStabilizer:
 		return &tableauShot{t: newTableau(n)}, nil
 	}
@@ -64,10 +68,17 @@ func NewShotState(m Method, n int, opts Options) (ShotState, error) {
 // 64 KiB beside them.
 func SparseShotNeed(l Limits) int64 { return l.budget() }
 
+// SparseShotStart is what a sparse ShotState made with Options.Grow holds
+// from its start; it asks Grow for the rest as it grows, up to
+// SparseShotNeed.
+func SparseShotStart(l Limits) int64 {
+	return min(2*fixedBytes+sparseStartEntries*SparseEntryBytes, SparseShotNeed(l))
+}
+
 // sparseShotMax is the nonzero amplitudes a sparse ShotState holds at
 // most: SparseShotNeed but the front end's 64 KiB and ours.
 func sparseShotMax(l Limits) int {
-	return int(min(max(l.budget()-2*fixedBytes, 0)/sparseEntryBytes, math.MaxInt32))
+	return int(min(max(l.budget()-2*fixedBytes, 0)/SparseEntryBytes, math.MaxInt32))
 }
 
 // Work is PassWork of the state's qubits.

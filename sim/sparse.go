@@ -27,11 +27,11 @@ import (
 // indices are uint64s.
 const MaxSparseQubits = 64
 
-// sparseEntryBytes bounds what one nonzero amplitude costs: its map entry
+// SparseEntryBytes bounds what one nonzero amplitude costs: its map entry
 // (a uint64 key, a complex128, Go's map overhead: about 40 bytes) in the
 // state every shot starts from, in the shot's copy and in the map a gate
 // builds from it, and its place in a sorted index.
-const sparseEntryBytes = 128
+const SparseEntryBytes = 128
 
 // sparseDrop is the squared magnitude under which an amplitude a gate
 // computes is dropped as rounding's residue of a cancellation (H·H leaves
@@ -43,6 +43,9 @@ type sparseState struct {
 	n   int
 	amp map[uint64]complex128
 	max int // the most entries the budget allows
+	// grow, when not nil, is what of the budget the state holds: past it,
+	// it asks for more (Options.Grow).
+	grow *sparseGrowth
 }
 
 func newSparse(n, max int) *sparseState {
@@ -51,14 +54,14 @@ func newSparse(n, max int) *sparseState {
 
 // sparseMax is how many nonzero amplitudes the limits allow.
 func sparseMax(l Limits) int {
-	return int(min(l.budget()/sparseEntryBytes, math.MaxInt32))
+	return int(min(l.budget()/SparseEntryBytes, math.MaxInt32))
 }
 
 // sparseCap is how many nonzero amplitudes a run of c may hold: what the
 // budget leaves after the rest of what the run holds (sparseNeed).
 func sparseCap(c *Circuit, sh shape, opts Options) int {
 	rest := sparseRest(c, sh, opts)
-	return int(min(max(opts.Limits.budget()-rest, 0)/sparseEntryBytes, math.MaxInt32))
+	return int(min(max(opts.Limits.budget()-rest, 0)/SparseEntryBytes, math.MaxInt32))
 }
 
 // sparseRest is what a sparse run holds besides its amplitudes: the
@@ -97,7 +100,7 @@ type SparseLimitError struct{ Reached, Max int }
 
 func (e *SparseLimitError) Error() string {
 	return fmt.Sprintf("the sparse state reached %d nonzero amplitudes, more than the %d the memory budget leaves room for (%s at %d bytes each)",
-		e.Reached, e.Max, byteSize(int64(e.Max)*sparseEntryBytes), sparseEntryBytes)
+		e.Reached, e.Max, byteSize(int64(e.Max)*SparseEntryBytes), SparseEntryBytes)
 }
 
 func (e *SparseLimitError) Unwrap() error { return ErrMemoryBudget }
@@ -237,6 +240,11 @@ func (s *sparseState) apply(ctx context.Context, g *sparseGate) error {
 		if len(out) > s.max {
 			return s.tooMany(len(out))
 		}
+		if g := s.grow; g != nil && len(out) > g.held {
+			if err := g.more(len(out), s.max); err != nil {
+				return err
+			}
+		}
 	}
 	s.amp = out
 	return nil
@@ -312,7 +320,7 @@ func (s *sparseState) noise(ctx context.Context, op *Op, rng *rand.Rand) error {
 	var kept *sparseState
 	var total float64
 	for k, br := range ch.general {
-		t := &sparseState{n: s.n, amp: maps.Clone(s.amp), max: s.max}
+		t := &sparseState{n: s.n, amp: maps.Clone(s.amp), max: s.max, grow: s.grow}
 		if err := t.apply(ctx, newSparseGate(br.k, targets, nil)); err != nil {
 			return err
 		}
@@ -360,6 +368,9 @@ func (r *sparseRun) gate(i int) *sparseGate {
 func runSparse(ctx context.Context, c *Circuit, sh shape, extra []Op, opts Options, src *rand.PCG, k keys, lim outcomeLimit, budget *workBudget) (map[string]int, error) {
 	r := &sparseRun{c: c, ops: append(slices.Clip(c.Ops), extra...), gates: map[int]*sparseGate{}, max: sparseCap(c, sh, opts)}
 	s := newSparse(c.NumQubits, r.max)
+	if opts.Grow != nil {
+		s.grow = newSparseGrowth(opts, sparseRest(c, sh, opts))
+	}
 	prefix := sh.prefix
 	if !sh.perShot() {
 		prefix = len(r.ops)
@@ -513,35 +524,52 @@ func (s *sparseState) sample(ctx context.Context, src *rand.PCG, shots int, sour
 }
 
 // sparseNeed bounds what a sparse run holds: its nonzero amplitudes (at
-// most 2^n, at most the product of what its non-monomial gates and
-// channels may multiply them by, and at most sparseCap), and the rest
-// (sparseRest): never more than the budget.
-func sparseNeed(c *Circuit, sh shape, opts Options) int64 {
-	var growth int // log2 of the most entries
-	for i := range c.Ops {
-		op := &c.Ops[i]
-		switch op.Kind {
-		case OpGate:
-			if g := newSparseGate(op.matrix(), op.gateTargets(), nil); g.perm == nil {
-				growth += op.NumTargets()
-			}
-		case OpNoise:
-			for _, k := range op.Channel().kraus {
-				if g := newSparseGate(k, op.gateTargets(), nil); g.perm == nil {
-					growth += op.NumTargets()
-					break
-				}
-			}
-		}
-		if growth >= c.NumQubits {
-			break
-		}
+// most 2^SparseBound, SparseEntryBytes each) and the rest (sparseRest).
+// Past the budget it says so rather than cap itself there: a run that
+// could fill the budget is one the caller should refuse (or let grow,
+// Options.Grow), not reserve the whole budget for.
+func sparseNeed(c *Circuit, sh shape, opts Options) (entries, need int64) {
+	b, _ := SparseBound(context.Background(), c, sh.perShot()) // never cancelled
+	entries = math.MaxInt64
+	if b < 62 {
+		entries = int64(1) << b
 	}
-	entries := int64(sparseCap(c, sh, opts))
-	if e := min(growth, c.NumQubits); e < 62 {
-		entries = min(entries, int64(1)<<e)
+	return entries, addSat(mulSat(entries, SparseEntryBytes), sparseRest(c, sh, opts))
+}
+
+// sparseStartEntries is what a sparse run that grows (Options.Grow) holds
+// from its start: 8 MiB of amplitudes. It asks for more as it passes what
+// it holds, doubling it each time, so that a run asks a few dozen times
+// at most and never holds more than twice what it needs.
+const sparseStartEntries = 1 << 16
+
+// sparseGrowth is what a growing sparse state holds of the budget, and
+// how it asks for more.
+type sparseGrowth struct {
+	held int // entries the memory held covers
+	ask  func(delta int64) error
+}
+
+// newSparseGrowth is the growth of a run that holds rest bytes besides
+// its amplitudes: it starts with sparseStartEntries, or what opts.Held
+// covers.
+func newSparseGrowth(opts Options, rest int64) *sparseGrowth {
+	held := max(int64(sparseStartEntries), (opts.Held-rest)/SparseEntryBytes)
+	return &sparseGrowth{held: int(min(held, math.MaxInt32)), ask: opts.Grow}
+}
+
+// more makes room for n entries, at most limit: an error is the caller's
+// (Options.Grow) refusal, returned as it is.
+func (g *sparseGrowth) more(n, limit int) error {
+	if n <= g.held {
+		return nil
 	}
-	return addSat(mulSat(entries, sparseEntryBytes), sparseRest(c, sh, opts))
+	next := min(max(2*g.held, n), limit)
+	if err := g.ask(int64(next-g.held) * SparseEntryBytes); err != nil {
+		return err
+	}
+	g.held = next
+	return nil
 }
 
 // gateTargets and gateControls are a gate's (or a channel's) qubits.

@@ -111,6 +111,7 @@ type config struct {
 	timeout   time.Duration
 	maxWork   int64
 	credits   float64
+	fairShare float64
 }
 
 // byteFlag is a size in bytes, written as 4294967296, 4GiB, 512MiB or 64KiB.
@@ -165,6 +166,8 @@ func parseFlags(args []string, out io.Writer) (config, error) {
 	fs.Var(&c.budget, "memory-budget", "memory the running jobs may hold together, a `SIZE` such as 8GiB or 512MiB "+
 		"(default: half of the least of the machine's memory, its cgroup's memory limit and GOMEMLIMIT; here "+gibibytes(quantum.DefaultMemoryBudget())+")")
 	fs.IntVar(&c.maxActive, "max-active-jobs", quantum.DefaultMaxActiveJobsPerUser, "unfinished jobs one user may have")
+	fs.Float64Var(&c.fairShare, "fair-share", quantum.DefaultFairShare, "the `SHARE` (above 0, at most 1) of the memory budget and of the workers one user's jobs may hold while other users' jobs wait: "+
+		"past it their newest jobs go back to the queue within a second, and a job that would grow past it fails; 1 lets one user take everything")
 	fs.DurationVar(&c.timeout, "job-timeout", 10*time.Minute, "how long a job may run before it ends FAILED")
 	fs.Int64Var(&c.maxWork, "max-work", sim.DefaultMaxWork, "the work a job may do before it ends FAILED, in amplitudes touched (a gate on n qubits touches 2^n, a measurement twice that, a classical step 1): the default ends a loop that never exits on 20 qubits in about a minute")
 	fs.StringVar(&c.logLevel, "log-level", "info", "log level: debug, info, warn, error")
@@ -192,6 +195,9 @@ func parseFlags(args []string, out io.Writer) (config, error) {
 	}
 	if c.maxActive < 1 {
 		return c, fmt.Errorf("-max-active-jobs must be at least 1, got %d", c.maxActive)
+	}
+	if !(c.fairShare > 0 && c.fairShare <= 1) {
+		return c, fmt.Errorf("-fair-share must be above 0 and at most 1, got %v", c.fairShare)
 	}
 	if c.lease <= 0 {
 		return c, fmt.Errorf("-lease must be positive, got %v", c.lease)
@@ -257,7 +263,8 @@ func run(ctx context.Context, args []string, sys system) error {
 
 	m := metrics.New()
 	opts := []quantum.Option{quantum.WithLogger(log), quantum.WithWorkers(cfg.workers), quantum.WithMaxActiveJobsPerUser(cfg.maxActive),
-		quantum.WithLease(cfg.lease), quantum.WithObserver(m), quantum.WithJobTimeout(cfg.timeout), quantum.WithMaxWork(cfg.maxWork)}
+		quantum.WithLease(cfg.lease), quantum.WithObserver(m), quantum.WithJobTimeout(cfg.timeout), quantum.WithMaxWork(cfg.maxWork),
+		quantum.WithFairShare(cfg.fairShare)}
 	if cfg.node != "" {
 		opts = append(opts, quantum.WithNode(cfg.node))
 	}

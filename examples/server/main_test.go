@@ -219,7 +219,8 @@ func containsString(list []string, s string) bool {
 
 func TestFlags(t *testing.T) {
 	for _, args := range [][]string{{"-store", "sqlite"}, {"-workers", "0"}, {"extra"}, {"-log-level", "loud"},
-		{"-memory-budget", "lots"}, {"-memory-budget", "0"}, {"-memory-budget", "99999999999GiB"}, {"-max-active-jobs", "0"}} {
+		{"-memory-budget", "lots"}, {"-memory-budget", "0"}, {"-memory-budget", "99999999999GiB"}, {"-max-active-jobs", "0"},
+		{"-fair-share", "0"}, {"-fair-share", "1.5"}, {"-fair-share", "half"}} {
 		err := run(context.Background(), args, system{out: io.Discard})
 		if err == nil || !strings.Contains(err.Error(), strings.TrimPrefix(args[0], "-")) && args[0] != "extra" {
 			t.Errorf("run(%v) = %v", args, err)
@@ -236,7 +237,7 @@ func TestHelp(t *testing.T) {
 			t.Fatalf("run(%s) = %v, want nil", arg, err)
 		}
 		for _, want := range []string{"usage: server [flags]", "-api-keys-file FILE\n", "-api-key KEY\n", "-memory-budget SIZE\n",
-			"cgroup", "GOMEMLIMIT", "QUANTUM_API_KEYS", "QUANTUM_POSTGRES_DSN", "-credits N\n", `"key user credits"`} {
+			"cgroup", "GOMEMLIMIT", "QUANTUM_API_KEYS", "QUANTUM_POSTGRES_DSN", "-credits N\n", `"key user credits"`, "-fair-share SHARE\n"} {
 			if !strings.Contains(out.String(), want) {
 				t.Errorf("run(%s) printed no %q:\n%s", arg, want, out.String())
 			}
