@@ -10,3 +10,7 @@ func RateBuckets(h http.Handler) int {
 	}
 	return 0
 }
+
+// MaxRefusing is how many refused connections LimitListener answers at
+// once.
+const MaxRefusing = maxRefusing
