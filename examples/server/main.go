@@ -36,6 +36,8 @@
 //	                  (default: half of the least of the machine's memory,
 //	                  its cgroup's memory limit and GOMEMLIMIT)
 //	-max-active-jobs N  unfinished jobs one user may have (default 1000)
+//	-max-body SIZE    the largest request body, e.g. 64MiB; past it a
+//	                  request is answered 413 (default 4MiB)
 //	-log-level LEVEL  debug, info (default), warn or error
 //
 // Environment:
@@ -111,12 +113,25 @@ type config struct {
 	timeout   time.Duration
 	maxWork   int64
 	credits   float64
+	maxBody   byteFlag
 }
 
 // byteFlag is a size in bytes, written as 4294967296, 4GiB, 512MiB or 64KiB.
 type byteFlag int64
 
-func (b *byteFlag) String() string { return strconv.FormatInt(int64(*b), 10) }
+// String writes b in the largest unit that holds it whole, so that -h
+// shows 4MiB rather than 4194304.
+func (b *byteFlag) String() string {
+	for _, u := range []struct {
+		suffix string
+		shift  uint
+	}{{"TiB", 40}, {"GiB", 30}, {"MiB", 20}, {"KiB", 10}} {
+		if n := int64(*b); n != 0 && n&(1<<u.shift-1) == 0 {
+			return strconv.FormatInt(n>>u.shift, 10) + u.suffix
+		}
+	}
+	return strconv.FormatInt(int64(*b), 10)
+}
 
 // gibibytes writes n bytes as GiB, to a tenth.
 func gibibytes(n int64) string { return strconv.FormatFloat(float64(n)/(1<<30), 'f', 1, 64) + "GiB" }
@@ -164,6 +179,9 @@ func parseFlags(args []string, out io.Writer) (config, error) {
 	fs.IntVar(&c.workers, "workers", runtime.NumCPU(), "simulation workers")
 	fs.Var(&c.budget, "memory-budget", "memory the running jobs may hold together, a `SIZE` such as 8GiB or 512MiB "+
 		"(default: half of the least of the machine's memory, its cgroup's memory limit and GOMEMLIMIT; here "+gibibytes(quantum.DefaultMemoryBudget())+")")
+	c.maxBody = httpadapter.DefaultMaxBodyBytes
+	fs.Var(&c.maxBody, "max-body", "the largest request body, a `SIZE` such as 64MiB or 512KiB; past it a request is answered 413 PAYLOAD_TOO_LARGE. "+
+		"A body is held in memory while it is read, and must arrive within the 60 s read timeout")
 	fs.IntVar(&c.maxActive, "max-active-jobs", quantum.DefaultMaxActiveJobsPerUser, "unfinished jobs one user may have")
 	fs.DurationVar(&c.timeout, "job-timeout", 10*time.Minute, "how long a job may run before it ends FAILED")
 	fs.Int64Var(&c.maxWork, "max-work", sim.DefaultMaxWork, "the work a job may do before it ends FAILED, in amplitudes touched (a gate on n qubits touches 2^n, a measurement twice that, a classical step 1): the default ends a loop that never exits on 20 qubits in about a minute")
@@ -304,14 +322,16 @@ func run(ctx context.Context, args []string, sys system) error {
 	}
 	// Every phase of a connection is bounded, so that slow or stalled
 	// clients cannot pin a goroutine and its buffers: headers within 10 s
-	// and 64 KiB, a whole request (a body of up to 4 MiB) within a minute,
-	// a whole answer (a result of up to tens of MB, streamed) within two.
+	// and 64 KiB, a whole request (a body of up to -max-body) within a
+	// minute, a whole answer (a result of up to tens of MB, streamed)
+	// within two.
 	// Event streams extend their own write deadline event by event, and
 	// end when shutdown begins (Shutdown would wait for them).
 	streams, endStreams := context.WithCancel(context.Background())
 	defer endStreams()
 	m.Watch(svc)
-	api := httpadapter.New(svc, httpadapter.WithLogger(log), httpadapter.WithStreamContext(streams), httpadapter.WithObserver(m))
+	api := httpadapter.New(svc, httpadapter.WithLogger(log), httpadapter.WithStreamContext(streams), httpadapter.WithObserver(m),
+		httpadapter.WithMaxBodyBytes(int64(cfg.maxBody)))
 	handler, stopMetrics, err := serveMetrics(cfg.metrics, site(api), m, log)
 	if err != nil {
 		return err
