@@ -1,6 +1,10 @@
 package main
 
 import (
+	"bufio"
+	"encoding/json"
+	"io"
+	"net"
 	"net/http"
 	"strconv"
 	"strings"
@@ -51,6 +55,93 @@ func TestMaxBody(t *testing.T) {
 				!strings.Contains(out["message"].(string), strconv.Itoa(tc.limit)) {
 				t.Fatalf("413 answered %v, want PAYLOAD_TOO_LARGE naming %d", out, tc.limit)
 			}
+		})
+	}
+}
+
+// conn is a raw connection to the server, answered once so that it
+// surely holds one of -max-connections.
+type conn struct {
+	c  net.Conn
+	rd *bufio.Reader
+}
+
+func holdConn(t *testing.T, base string) *conn {
+	t.Helper()
+	c, err := net.Dial("tcp", strings.TrimPrefix(base, "http://"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := &conn{c: c, rd: bufio.NewReader(c)}
+	if status := h.get(t, ""); status != http.StatusOK {
+		t.Fatalf("a connection within -max-connections answered %d", status)
+	}
+	return h
+}
+
+func (h *conn) get(t *testing.T, header string) int {
+	t.Helper()
+	if _, err := io.WriteString(h.c, "GET /healthz HTTP/1.1\r\nHost: test\r\n"+header+"\r\n"); err != nil {
+		t.Fatal(err)
+	}
+	res, err := http.ReadResponse(h.rd, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	if _, err := io.Copy(io.Discard, res.Body); err != nil {
+		t.Fatal(err)
+	}
+	return res.StatusCode
+}
+
+// close has the server close the connection, and waits until it has:
+// its slot is free then.
+func (h *conn) close(t *testing.T) {
+	t.Helper()
+	h.get(t, "Connection: close\r\n")
+	if _, err := io.Copy(io.Discard, h.rd); err != nil {
+		t.Fatal(err)
+	}
+	h.c.Close()
+}
+
+// Past -max-connections a new connection is answered 503 SERVICE_BUSY
+// with Retry-After; once the connections that held the slots close, as
+// many are served again.
+func TestMaxConnections(t *testing.T) {
+	for _, n := range []int{1, 3} {
+		t.Run(strconv.Itoa(n), func(t *testing.T) {
+			base, _ := startServer(t, "-api-key", "alice", "-max-connections", strconv.Itoa(n))
+			hc := &http.Client{Transport: &http.Transport{DisableKeepAlives: true}}
+			for round := range 2 {
+				held := make([]*conn, n)
+				for i := range held {
+					held[i] = holdConn(t, base)
+				}
+				for range 5 {
+					req, _ := http.NewRequest("GET", base+"/api/v1/devices", nil)
+					req.Header.Set("X-API-KEY", "alice")
+					res, err := hc.Do(req)
+					if err != nil {
+						t.Fatalf("round %d: %v", round, err)
+					}
+					var out map[string]any
+					err = json.NewDecoder(res.Body).Decode(&out)
+					res.Body.Close()
+					e, _ := out["error"].(map[string]any)
+					if err != nil || res.StatusCode != http.StatusServiceUnavailable || res.Header.Get("Retry-After") != "1" ||
+						out["success"] != false || e["code"] != "SERVICE_BUSY" || e["message"] != out["message"] {
+						t.Fatalf("round %d, past %d connections: %d, Retry-After %q, %v (%v); want 503 SERVICE_BUSY, 1",
+							round, n, res.StatusCode, res.Header.Get("Retry-After"), out, err)
+					}
+				}
+				for _, h := range held {
+					h.close(t)
+				}
+			}
+			alice := &client{t: t, base: base, key: "alice"}
+			alice.ok("GET", "/api/v1/users/verify", nil, http.StatusOK)
 		})
 	}
 }

@@ -38,6 +38,8 @@
 //	-max-active-jobs N  unfinished jobs one user may have (default 1000)
 //	-max-body SIZE    the largest request body, e.g. 64MiB; past it a
 //	                  request is answered 413 (default 4MiB)
+//	-max-connections N  TCP connections held open at once; past it a new
+//	                  one is answered 503 and closed (default 1024)
 //	-log-level LEVEL  debug, info (default), warn or error
 //
 // Environment:
@@ -114,7 +116,12 @@ type config struct {
 	maxWork   int64
 	credits   float64
 	maxBody   byteFlag
+	maxConns  int
 }
+
+// defaultMaxConnections bounds the connections open at once: about 20 MiB
+// of connection state, and room for bench/streams' thousand streams.
+const defaultMaxConnections = 1024
 
 // byteFlag is a size in bytes, written as 4294967296, 4GiB, 512MiB or 64KiB.
 type byteFlag int64
@@ -182,6 +189,9 @@ func parseFlags(args []string, out io.Writer) (config, error) {
 	c.maxBody = httpadapter.DefaultMaxBodyBytes
 	fs.Var(&c.maxBody, "max-body", "the largest request body, a `SIZE` such as 64MiB or 512KiB; past it a request is answered 413 PAYLOAD_TOO_LARGE. "+
 		"A body is held in memory while it is read, and must arrive within the 60 s read timeout")
+	fs.IntVar(&c.maxConns, "max-connections", defaultMaxConnections, "the TCP connections the server holds open at once, `N` of at least 1 "+
+		"(idle keep-alive connections and event streams included); past it a new connection is answered 503 SERVICE_BUSY with Retry-After: 1 "+
+		"and closed. Each costs about 20 KiB and two goroutines")
 	fs.IntVar(&c.maxActive, "max-active-jobs", quantum.DefaultMaxActiveJobsPerUser, "unfinished jobs one user may have")
 	fs.DurationVar(&c.timeout, "job-timeout", 10*time.Minute, "how long a job may run before it ends FAILED")
 	fs.Int64Var(&c.maxWork, "max-work", sim.DefaultMaxWork, "the work a job may do before it ends FAILED, in amplitudes touched (a gate on n qubits touches 2^n, a measurement twice that, a classical step 1): the default ends a loop that never exits on 20 qubits in about a minute")
@@ -207,6 +217,9 @@ func parseFlags(args []string, out io.Writer) (config, error) {
 	}
 	if c.workers < 1 {
 		return c, fmt.Errorf("-workers must be at least 1, got %d", c.workers)
+	}
+	if c.maxConns < 1 {
+		return c, fmt.Errorf("-max-connections must be at least 1, got %d", c.maxConns)
 	}
 	if c.maxActive < 1 {
 		return c, fmt.Errorf("-max-active-jobs must be at least 1, got %d", c.maxActive)
@@ -320,6 +333,7 @@ func run(ctx context.Context, args []string, sys system) error {
 	if err != nil {
 		return err
 	}
+	ln = httpadapter.LimitListener(ln, cfg.maxConns)
 	// Every phase of a connection is bounded, so that slow or stalled
 	// clients cannot pin a goroutine and its buffers: headers within 10 s
 	// and 64 KiB, a whole request (a body of up to -max-body) within a
