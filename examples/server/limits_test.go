@@ -145,3 +145,58 @@ func TestMaxConnections(t *testing.T) {
 		})
 	}
 }
+
+// -rate-burst defaults to twice -rate-limit, at least 1; given, it is
+// kept.
+func TestRateFlags(t *testing.T) {
+	for _, tc := range []struct {
+		args  []string
+		rate  float64
+		burst int
+	}{
+		{nil, 0, 0},
+		{[]string{"-rate-limit", "5"}, 5, 10},
+		{[]string{"-rate-limit", "0.2"}, 0.2, 1},
+		{[]string{"-rate-limit", "2.5"}, 2.5, 5},
+		{[]string{"-rate-limit", "5", "-rate-burst", "1"}, 5, 1},
+		{[]string{"-rate-limit", "0"}, 0, 0},
+	} {
+		c, err := parseFlags(tc.args, io.Discard)
+		if err != nil || c.rate != tc.rate || c.burst != tc.burst {
+			t.Errorf("parseFlags(%v) = rate %v, burst %d, %v; want %v, %d", tc.args, c.rate, c.burst, err, tc.rate, tc.burst)
+		}
+	}
+}
+
+// Past -rate-limit's burst a user's requests are 429 RATE_LIMITED with a
+// Retry-After; another user's are not. The rate is so slow (one request
+// in 1,000 s) that no token comes back while the test runs.
+func TestRateLimit(t *testing.T) {
+	base, _ := startServer(t, "-api-key", "alice", "-api-key", "bob", "-rate-limit", "0.001", "-rate-burst", "2")
+	for _, key := range []string{"alice", "bob"} {
+		for i := range 3 {
+			req, _ := http.NewRequest("GET", base+"/api/v1/devices", nil)
+			req.Header.Set("X-API-KEY", key)
+			res, err := http.DefaultClient.Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var out map[string]any
+			err = json.NewDecoder(res.Body).Decode(&out)
+			res.Body.Close()
+			if i < 2 {
+				if res.StatusCode != http.StatusOK {
+					t.Fatalf("%s's request %d of a burst of 2: %d %v", key, i+1, res.StatusCode, out)
+				}
+				continue
+			}
+			e, _ := out["error"].(map[string]any)
+			retry, _ := strconv.Atoi(res.Header.Get("Retry-After"))
+			if err != nil || res.StatusCode != http.StatusTooManyRequests || retry < 1 ||
+				out["success"] != false || e["code"] != "RATE_LIMITED" || e["message"] != out["message"] {
+				t.Fatalf("%s's request past the burst: %d, Retry-After %q, %v (%v); want 429 RATE_LIMITED",
+					key, res.StatusCode, res.Header.Get("Retry-After"), out, err)
+			}
+		}
+	}
+}

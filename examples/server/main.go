@@ -40,6 +40,10 @@
 //	                  request is answered 413 (default 4MiB)
 //	-max-connections N  TCP connections held open at once; past it a new
 //	                  one is answered 503 and closed (default 1024)
+//	-rate-limit N     requests a second each user may make on average;
+//	                  past it 429 (default: no limit)
+//	-rate-burst N     requests a user may make at once (default: twice
+//	                  -rate-limit, at least 1)
 //	-log-level LEVEL  debug, info (default), warn or error
 //
 // Environment:
@@ -117,6 +121,8 @@ type config struct {
 	credits   float64
 	maxBody   byteFlag
 	maxConns  int
+	rate      float64
+	burst     int
 }
 
 // defaultMaxConnections bounds the connections open at once: about 20 MiB
@@ -192,6 +198,10 @@ func parseFlags(args []string, out io.Writer) (config, error) {
 	fs.IntVar(&c.maxConns, "max-connections", defaultMaxConnections, "the TCP connections the server holds open at once, `N` of at least 1 "+
 		"(idle keep-alive connections and event streams included); past it a new connection is answered 503 SERVICE_BUSY with Retry-After: 1 "+
 		"and closed. Each costs about 20 KiB and two goroutines")
+	fs.Float64Var(&c.rate, "rate-limit", 0, "requests a second each user may make on average, `N` such as 20 or 0.5; past it a request is answered "+
+		"429 RATE_LIMITED with Retry-After and nothing is done (default: no limit)")
+	fs.IntVar(&c.burst, "rate-burst", 0, "requests a user may make at once before -rate-limit holds them back, `N` of at least 1 "+
+		"(default: twice -rate-limit, at least 1)")
 	fs.IntVar(&c.maxActive, "max-active-jobs", quantum.DefaultMaxActiveJobsPerUser, "unfinished jobs one user may have")
 	fs.DurationVar(&c.timeout, "job-timeout", 10*time.Minute, "how long a job may run before it ends FAILED")
 	fs.Int64Var(&c.maxWork, "max-work", sim.DefaultMaxWork, "the work a job may do before it ends FAILED, in amplitudes touched (a gate on n qubits touches 2^n, a measurement twice that, a classical step 1): the default ends a loop that never exits on 20 qubits in about a minute")
@@ -221,6 +231,9 @@ func parseFlags(args []string, out io.Writer) (config, error) {
 	if c.maxConns < 1 {
 		return c, fmt.Errorf("-max-connections must be at least 1, got %d", c.maxConns)
 	}
+	if err := c.rateFlags(fs); err != nil {
+		return c, err
+	}
 	if c.maxActive < 1 {
 		return c, fmt.Errorf("-max-active-jobs must be at least 1, got %d", c.maxActive)
 	}
@@ -237,6 +250,27 @@ func parseFlags(args []string, out io.Writer) (config, error) {
 		return c, fmt.Errorf("-log-format must be json or console, got %q", c.logFormat)
 	}
 	return c, nil
+}
+
+// rateFlags checks -rate-limit and -rate-burst, and sets the burst when
+// it was not given.
+func (c *config) rateFlags(fs *flag.FlagSet) error {
+	burstGiven := false
+	fs.Visit(func(f *flag.Flag) { burstGiven = burstGiven || f.Name == "rate-burst" })
+	if c.rate < 0 || math.IsNaN(c.rate) || math.IsInf(c.rate, 0) {
+		return fmt.Errorf("-rate-limit must be a number of requests a second above 0 (or 0 for no limit), got %v", c.rate)
+	}
+	switch {
+	case burstGiven && c.rate == 0:
+		return errors.New("-rate-burst needs -rate-limit")
+	case burstGiven && c.burst < 1:
+		return fmt.Errorf("-rate-burst must be at least 1, got %d", c.burst)
+	case !burstGiven && c.rate > 0:
+		// Two seconds' worth: a page of the console, or a client's
+		// create and first polls, fit in it.
+		c.burst = int(min(math.Ceil(2*c.rate), 1<<30))
+	}
+	return nil
 }
 
 // system is what run needs from the process: where to print for the
@@ -344,8 +378,12 @@ func run(ctx context.Context, args []string, sys system) error {
 	streams, endStreams := context.WithCancel(context.Background())
 	defer endStreams()
 	m.Watch(svc)
-	api := httpadapter.New(svc, httpadapter.WithLogger(log), httpadapter.WithStreamContext(streams), httpadapter.WithObserver(m),
-		httpadapter.WithMaxBodyBytes(int64(cfg.maxBody)))
+	apiOpts := []httpadapter.Option{httpadapter.WithLogger(log), httpadapter.WithStreamContext(streams), httpadapter.WithObserver(m),
+		httpadapter.WithMaxBodyBytes(int64(cfg.maxBody))}
+	if cfg.rate > 0 {
+		apiOpts = append(apiOpts, httpadapter.WithRateLimit(cfg.rate, cfg.burst))
+	}
+	api := httpadapter.New(svc, apiOpts...)
 	handler, stopMetrics, err := serveMetrics(cfg.metrics, site(api), m, log)
 	if err != nil {
 		return err
@@ -372,6 +410,9 @@ func run(ctx context.Context, args []string, sys system) error {
 	}
 	if credits {
 		fmt.Fprintf(sys.out, "credits on: a user's balance is GET /api/v1/billing/credits/balance\n")
+	}
+	if cfg.rate > 0 {
+		fmt.Fprintf(sys.out, "rate limit: %g requests a second per user, %d at once\n", cfg.rate, cfg.burst)
 	}
 	fmt.Fprintf(sys.out, "web console: http://%s/ (sign in with the API key)\n", addr)
 	fmt.Fprintf(sys.out, "try:\n  curl -s -H 'X-API-KEY: %s' http://%s/api/v1/devices\n", shown, addr)

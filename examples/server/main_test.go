@@ -221,7 +221,9 @@ func TestFlags(t *testing.T) {
 	for _, args := range [][]string{{"-store", "sqlite"}, {"-workers", "0"}, {"extra"}, {"-log-level", "loud"},
 		{"-memory-budget", "lots"}, {"-memory-budget", "0"}, {"-memory-budget", "99999999999GiB"}, {"-max-active-jobs", "0"},
 		{"-max-body", "0"}, {"-max-body", "-1MiB"}, {"-max-body", "lots"},
-		{"-max-connections", "0"}, {"-max-connections", "-5"}, {"-max-connections", "many"}} {
+		{"-max-connections", "0"}, {"-max-connections", "-5"}, {"-max-connections", "many"},
+		{"-rate-limit", "-1"}, {"-rate-limit", "NaN"}, {"-rate-limit", "+Inf"}, {"-rate-limit", "fast"},
+		{"-rate-burst", "0", "-rate-limit", "5"}, {"-rate-burst", "-1", "-rate-limit", "5"}, {"-rate-burst", "3"}} {
 		err := run(context.Background(), args, system{out: io.Discard})
 		if err == nil || !strings.Contains(err.Error(), strings.TrimPrefix(args[0], "-")) && args[0] != "extra" {
 			t.Errorf("run(%v) = %v", args, err)
@@ -240,7 +242,8 @@ func TestHelp(t *testing.T) {
 		for _, want := range []string{"usage: server [flags]", "-api-keys-file FILE\n", "-api-key KEY\n", "-memory-budget SIZE\n",
 			"cgroup", "GOMEMLIMIT", "QUANTUM_API_KEYS", "QUANTUM_POSTGRES_DSN", "-credits N\n", `"key user credits"`,
 			"-max-body SIZE\n", "413 PAYLOAD_TOO_LARGE", "(default 4MiB)",
-			"-max-connections N\n", "503 SERVICE_BUSY", "(default 1024)"} {
+			"-max-connections N\n", "503 SERVICE_BUSY", "(default 1024)",
+			"-rate-limit N\n", "429 RATE_LIMITED", "(default: no limit)", "-rate-burst N\n", "(default: twice -rate-limit, at least 1)"} {
 			if !strings.Contains(out.String(), want) {
 				t.Errorf("run(%s) printed no %q:\n%s", arg, want, out.String())
 			}
