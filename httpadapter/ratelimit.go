@@ -80,8 +80,13 @@ func (l *limiter) take(user string, now time.Time) (wait time.Duration, ok bool)
 		return 0, true
 	}
 	l.buckets[user] = bucket{tokens: tokens, at: now}
-	return time.Duration(math.Ceil((1 - tokens) / l.perSecond * float64(time.Second))), false
+	// Bounded, so that a rate of a token in centuries cannot overflow.
+	return time.Duration(min(math.Ceil((1-tokens)/l.perSecond*float64(time.Second)), maxWait)), false
 }
+
+// maxWait bounds take's wait, in nanoseconds: about 146 years, far from
+// overflowing when rounded up to whole seconds.
+const maxWait = 1 << 62
 
 // sweep drops the buckets that are full again: a new bucket is the same.
 // The caller holds mu.

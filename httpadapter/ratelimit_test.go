@@ -113,6 +113,10 @@ func TestRateLimit(t *testing.T) {
 			{0, aliceKey, devices, 200, 1},
 			{time.Millisecond, aliceKey, devices, 200, 0},
 		}},
+		{"a rate of a token in centuries: Retry-After does not overflow", 1e-300, 1, []step{
+			{0, aliceKey, devices, 200, 0},
+			{0, aliceKey, devices, 200, 4611686019}, // 2^62 ns, rounded up
+		}},
 		{"unknown routes count, once authenticated", 1, 1, []step{
 			{0, aliceKey, "/api/v1/nothing", 404, 0},
 			{0, aliceKey, devices, 200, 1},
