@@ -266,8 +266,8 @@ func (c *config) rateFlags(fs *flag.FlagSet) error {
 	case burstGiven && c.burst < 1:
 		return fmt.Errorf("-rate-burst must be at least 1, got %d", c.burst)
 	case !burstGiven && c.rate > 0:
-		// Two seconds' worth: a page of the console, or a client's
-		// create and first polls, fit in it.
+		// Two seconds' worth: a short burst (a page's few calls, a
+		// create and its first polls) passes untouched.
 		c.burst = int(min(math.Ceil(2*c.rate), 1<<30))
 	}
 	return nil
@@ -367,6 +367,8 @@ func run(ctx context.Context, args []string, sys system) error {
 	if err != nil {
 		return err
 	}
+	// Not -metrics-addr's listener: scrapes go on while clients fill
+	// this one.
 	ln = httpadapter.LimitListener(ln, cfg.maxConns)
 	// Every phase of a connection is bounded, so that slow or stalled
 	// clients cannot pin a goroutine and its buffers: headers within 10 s
