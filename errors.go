@@ -25,6 +25,10 @@ const (
 	// ETOOMANYJOBS: the user has as many unfinished jobs as the service
 	// allows (WithMaxActiveJobsPerUser); retry once some have finished.
 	ETOOMANYJOBS = "TOO_MANY_ACTIVE_JOBS"
+	// ERATELIMITED: the caller sent requests faster than the rate its
+	// server allows each user (httpadapter.WithRateLimit); nothing was
+	// done, so the request can be repeated as it is after RetryAfter.
+	ERATELIMITED = "RATE_LIMITED"
 	// EBUSY: the service cannot take the request now (every compile slot
 	// stayed busy, or it is shutting down); nothing was stored, so the
 	// request can be retried as it is.
@@ -48,8 +52,8 @@ type Error struct {
 	Message string
 	Details []FieldError
 	// RetryAfter, when above zero, is how long the caller should wait
-	// before trying again (HTTP's Retry-After): set on ETOOMANYJOBS and
-	// EBUSY.
+	// before trying again (HTTP's Retry-After): set on ETOOMANYJOBS,
+	// ERATELIMITED and EBUSY.
 	RetryAfter time.Duration
 }
 

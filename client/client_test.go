@@ -347,6 +347,18 @@ func TestErrorAnswers(t *testing.T) {
 			},
 		},
 		{
+			name: "a rate limit's 429",
+			answer: func(w http.ResponseWriter) {
+				w.Header().Set("Content-Type", "application/json")
+				w.Header().Set("Retry-After", "2")
+				w.WriteHeader(http.StatusTooManyRequests)
+				fmt.Fprint(w, `{"success":false,"message":"slow down","error":{"code":"RATE_LIMITED","message":"slow down"}}`)
+			},
+			want: func(string) *quantum.Error {
+				return &quantum.Error{Code: quantum.ERATELIMITED, Message: "slow down", RetryAfter: 2 * time.Second}
+			},
+		},
+		{
 			name: "a proxy's 502",
 			answer: func(w http.ResponseWriter) {
 				w.Header().Set("Content-Type", "text/html")

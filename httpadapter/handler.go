@@ -40,8 +40,8 @@ func WithMaxBodyBytes(n int64) Option {
 	}
 }
 
-// WithClock sets the source of meta.timestamp, for tests. A nil now
-// means time.Now, the default.
+// WithClock sets the source of meta.timestamp and the clock of
+// WithRateLimit, for tests. A nil now means time.Now, the default.
 func WithClock(now func() time.Time) Option {
 	return func(h *handler) {
 		if now != nil {
@@ -59,6 +59,7 @@ type handler struct {
 	heartbeat time.Duration   // between comments on an idle event stream
 	streams   context.Context // ends every event stream when done
 	obs       Observer
+	rate      *limiter // nil: no WithRateLimit
 }
 
 // New returns the http.Handler that serves svc under /api/v1, plus
@@ -155,7 +156,7 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		// Authentication applies to every route under /api/v1, unknown
 		// ones too, so that a route's existence is no secret.
 		if strings.HasPrefix(r.URL.Path, "/api/") {
-			if _, err := h.svc.Authenticate(r.Context(), strings.TrimSpace(r.Header.Get("X-API-KEY"))); err != nil {
+			if _, err := h.authenticate(r); err != nil {
 				h.fail(rec, r, err)
 				return
 			}
@@ -199,17 +200,31 @@ func routeName(pattern string) string {
 	return pattern
 }
 
-// authed resolves the X-API-KEY header (any capitalisation: HTTP headers
-// are case-insensitive) to a user before the handler runs.
+// authed resolves the X-API-KEY header to a user before the handler runs.
 func (h *handler) authed(next func(http.ResponseWriter, *http.Request, quantum.User)) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
-		u, err := h.svc.Authenticate(r.Context(), strings.TrimSpace(r.Header.Get("X-API-KEY")))
+		u, err := h.authenticate(r)
 		if err != nil {
 			h.fail(w, r, err)
 			return
 		}
 		next(w, r.WithContext(context.WithValue(r.Context(), userKey, u)), u)
 	}
+}
+
+// authenticate resolves the X-API-KEY header (any capitalisation: HTTP
+// headers are case-insensitive) to a user, then spends a token of the
+// user's rate: only a known user's requests are counted, so that a flood
+// of wrong keys fills no table.
+func (h *handler) authenticate(r *http.Request) (quantum.User, error) {
+	u, err := h.svc.Authenticate(r.Context(), strings.TrimSpace(r.Header.Get("X-API-KEY")))
+	if err != nil {
+		return quantum.User{}, err
+	}
+	if err := h.admit(u); err != nil {
+		return quantum.User{}, err
+	}
+	return u, nil
 }
 
 // healthz says the process is alive and serving: no authentication, and

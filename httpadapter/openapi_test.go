@@ -78,9 +78,10 @@ func (c *checked) RoundTrip(req *http.Request) (*http.Response, error) {
 	route, params, rerr := router.FindRoute(req)
 	if rerr != nil {
 		// Not a documented route: the server must say it has none (after
-		// asking for a key: a route's existence is no secret to share).
+		// asking for a key, and counting the request against the user's
+		// rate: a route's existence is no secret to share).
 		switch res.StatusCode {
-		case http.StatusNotFound, http.StatusMethodNotAllowed, http.StatusUnauthorized:
+		case http.StatusNotFound, http.StatusMethodNotAllowed, http.StatusUnauthorized, http.StatusTooManyRequests:
 		default:
 			c.errorf("%s %s is not in the OpenAPI document, but answered %d", req.Method, req.URL.Path, res.StatusCode)
 		}

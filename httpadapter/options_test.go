@@ -1,6 +1,7 @@
 package httpadapter_test
 
 import (
+	"math"
 	"net/http"
 	"testing"
 
@@ -18,6 +19,11 @@ func TestInvalidOptionsKeepTheirDefaults(t *testing.T) {
 		{"nil clock", httpadapter.WithClock(nil)},
 		{"zero body limit", httpadapter.WithMaxBodyBytes(0)},
 		{"negative body limit", httpadapter.WithMaxBodyBytes(-1)},
+		{"zero rate", httpadapter.WithRateLimit(0, 10)},
+		{"negative rate", httpadapter.WithRateLimit(-1, 10)},
+		{"NaN rate", httpadapter.WithRateLimit(math.NaN(), 10)},
+		{"infinite rate", httpadapter.WithRateLimit(math.Inf(1), 10)},
+		{"zero burst", httpadapter.WithRateLimit(1, 0)},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			e := newEnv(t, tc.opt)

@@ -22,6 +22,7 @@ var statusOf = map[string]int{
 	quantum.EUNSUPPORTEDMEDIA:   http.StatusUnsupportedMediaType,
 	quantum.EVALIDATION:         http.StatusUnprocessableEntity,
 	quantum.ETOOMANYJOBS:        http.StatusTooManyRequests,
+	quantum.ERATELIMITED:        http.StatusTooManyRequests,
 	quantum.EBUSY:               http.StatusServiceUnavailable,
 	quantum.ECANCELED:           statusClientClosed,
 	quantum.EINTERNAL:           http.StatusInternalServerError,

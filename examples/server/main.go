@@ -36,6 +36,14 @@
 //	                  (default: half of the least of the machine's memory,
 //	                  its cgroup's memory limit and GOMEMLIMIT)
 //	-max-active-jobs N  unfinished jobs one user may have (default 1000)
+//	-max-body SIZE    the largest request body, e.g. 64MiB; past it a
+//	                  request is answered 413 (default 4MiB)
+//	-max-connections N  TCP connections held open at once; past it a new
+//	                  one is answered 503 and closed (default 1024)
+//	-rate-limit N     requests a second each user may make on average;
+//	                  past it 429 (default: no limit)
+//	-rate-burst N     requests a user may make at once (default: twice
+//	                  -rate-limit, at least 1)
 //	-log-level LEVEL  debug, info (default), warn or error
 //
 // Environment:
@@ -111,13 +119,33 @@ type config struct {
 	timeout   time.Duration
 	maxWork   int64
 	credits   float64
+	maxBody   byteFlag
+	maxConns  int
+	rate      float64
+	burst     int
 	fairShare float64
 }
+
+// defaultMaxConnections bounds the connections open at once: about 20 MiB
+// of connection state, and room for bench/streams' thousand streams.
+const defaultMaxConnections = 1024
 
 // byteFlag is a size in bytes, written as 4294967296, 4GiB, 512MiB or 64KiB.
 type byteFlag int64
 
-func (b *byteFlag) String() string { return strconv.FormatInt(int64(*b), 10) }
+// String writes b in the largest unit that holds it whole, so that -h
+// shows 4MiB rather than 4194304.
+func (b *byteFlag) String() string {
+	for _, u := range []struct {
+		suffix string
+		shift  uint
+	}{{"TiB", 40}, {"GiB", 30}, {"MiB", 20}, {"KiB", 10}} {
+		if n := int64(*b); n != 0 && n&(1<<u.shift-1) == 0 {
+			return strconv.FormatInt(n>>u.shift, 10) + u.suffix
+		}
+	}
+	return strconv.FormatInt(int64(*b), 10)
+}
 
 // gibibytes writes n bytes as GiB, to a tenth.
 func gibibytes(n int64) string { return strconv.FormatFloat(float64(n)/(1<<30), 'f', 1, 64) + "GiB" }
@@ -165,6 +193,16 @@ func parseFlags(args []string, out io.Writer) (config, error) {
 	fs.IntVar(&c.workers, "workers", runtime.NumCPU(), "simulation workers")
 	fs.Var(&c.budget, "memory-budget", "memory the running jobs may hold together, a `SIZE` such as 8GiB or 512MiB "+
 		"(default: half of the least of the machine's memory, its cgroup's memory limit and GOMEMLIMIT; here "+gibibytes(quantum.DefaultMemoryBudget())+")")
+	c.maxBody = httpadapter.DefaultMaxBodyBytes
+	fs.Var(&c.maxBody, "max-body", "the largest request body, a `SIZE` such as 64MiB or 512KiB; past it a request is answered 413 PAYLOAD_TOO_LARGE. "+
+		"A body is held in memory while it is read, and must arrive within the 60 s read timeout")
+	fs.IntVar(&c.maxConns, "max-connections", defaultMaxConnections, "the TCP connections the server holds open at once, `N` of at least 1 "+
+		"(idle keep-alive connections and event streams included); past it a new connection is answered 503 SERVICE_BUSY with Retry-After: 1 "+
+		"and closed. Each costs about 20 KiB and two goroutines")
+	fs.Float64Var(&c.rate, "rate-limit", 0, "requests a second each user may make on average, `N` such as 20 or 0.5; past it a request is answered "+
+		"429 RATE_LIMITED with Retry-After and nothing is done (default: no limit)")
+	fs.IntVar(&c.burst, "rate-burst", 0, "requests a user may make at once before -rate-limit holds them back, `N` of at least 1 "+
+		"(default: twice -rate-limit, at least 1)")
 	fs.IntVar(&c.maxActive, "max-active-jobs", quantum.DefaultMaxActiveJobsPerUser, "unfinished jobs one user may have")
 	fs.Float64Var(&c.fairShare, "fair-share", quantum.DefaultFairShare, "the `SHARE` (above 0, at most 1) of the memory budget and of the workers one user's jobs may hold while other users' jobs wait: "+
 		"past it their newest jobs go back to the queue within a second, and a job that would grow past it fails; 1 lets one user take everything")
@@ -193,6 +231,12 @@ func parseFlags(args []string, out io.Writer) (config, error) {
 	if c.workers < 1 {
 		return c, fmt.Errorf("-workers must be at least 1, got %d", c.workers)
 	}
+	if c.maxConns < 1 {
+		return c, fmt.Errorf("-max-connections must be at least 1, got %d", c.maxConns)
+	}
+	if err := c.rateFlags(fs); err != nil {
+		return c, err
+	}
 	if c.maxActive < 1 {
 		return c, fmt.Errorf("-max-active-jobs must be at least 1, got %d", c.maxActive)
 	}
@@ -212,6 +256,27 @@ func parseFlags(args []string, out io.Writer) (config, error) {
 		return c, fmt.Errorf("-log-format must be json or console, got %q", c.logFormat)
 	}
 	return c, nil
+}
+
+// rateFlags checks -rate-limit and -rate-burst, and sets the burst when
+// it was not given.
+func (c *config) rateFlags(fs *flag.FlagSet) error {
+	burstGiven := false
+	fs.Visit(func(f *flag.Flag) { burstGiven = burstGiven || f.Name == "rate-burst" })
+	if c.rate < 0 || math.IsNaN(c.rate) || math.IsInf(c.rate, 0) {
+		return fmt.Errorf("-rate-limit must be a number of requests a second above 0 (or 0 for no limit), got %v", c.rate)
+	}
+	switch {
+	case burstGiven && c.rate == 0:
+		return errors.New("-rate-burst needs -rate-limit")
+	case burstGiven && c.burst < 1:
+		return fmt.Errorf("-rate-burst must be at least 1, got %d", c.burst)
+	case !burstGiven && c.rate > 0:
+		// Two seconds' worth: a short burst (a page's few calls, a
+		// create and its first polls) passes untouched.
+		c.burst = int(min(math.Ceil(2*c.rate), 1<<30))
+	}
+	return nil
 }
 
 // system is what run needs from the process: where to print for the
@@ -309,16 +374,25 @@ func run(ctx context.Context, args []string, sys system) error {
 	if err != nil {
 		return err
 	}
+	// Not -metrics-addr's listener: scrapes go on while clients fill
+	// this one.
+	ln = httpadapter.LimitListener(ln, cfg.maxConns)
 	// Every phase of a connection is bounded, so that slow or stalled
 	// clients cannot pin a goroutine and its buffers: headers within 10 s
-	// and 64 KiB, a whole request (a body of up to 4 MiB) within a minute,
-	// a whole answer (a result of up to tens of MB, streamed) within two.
+	// and 64 KiB, a whole request (a body of up to -max-body) within a
+	// minute, a whole answer (a result of up to tens of MB, streamed)
+	// within two.
 	// Event streams extend their own write deadline event by event, and
 	// end when shutdown begins (Shutdown would wait for them).
 	streams, endStreams := context.WithCancel(context.Background())
 	defer endStreams()
 	m.Watch(svc)
-	api := httpadapter.New(svc, httpadapter.WithLogger(log), httpadapter.WithStreamContext(streams), httpadapter.WithObserver(m))
+	apiOpts := []httpadapter.Option{httpadapter.WithLogger(log), httpadapter.WithStreamContext(streams), httpadapter.WithObserver(m),
+		httpadapter.WithMaxBodyBytes(int64(cfg.maxBody))}
+	if cfg.rate > 0 {
+		apiOpts = append(apiOpts, httpadapter.WithRateLimit(cfg.rate, cfg.burst))
+	}
+	api := httpadapter.New(svc, apiOpts...)
 	handler, stopMetrics, err := serveMetrics(cfg.metrics, site(api), m, log)
 	if err != nil {
 		return err
@@ -345,6 +419,9 @@ func run(ctx context.Context, args []string, sys system) error {
 	}
 	if credits {
 		fmt.Fprintf(sys.out, "credits on: a user's balance is GET /api/v1/billing/credits/balance\n")
+	}
+	if cfg.rate > 0 {
+		fmt.Fprintf(sys.out, "rate limit: %g requests a second per user, %d at once\n", cfg.rate, cfg.burst)
 	}
 	fmt.Fprintf(sys.out, "web console: http://%s/ (sign in with the API key)\n", addr)
 	fmt.Fprintf(sys.out, "try:\n  curl -s -H 'X-API-KEY: %s' http://%s/api/v1/devices\n", shown, addr)

@@ -220,6 +220,10 @@ func containsString(list []string, s string) bool {
 func TestFlags(t *testing.T) {
 	for _, args := range [][]string{{"-store", "sqlite"}, {"-workers", "0"}, {"extra"}, {"-log-level", "loud"},
 		{"-memory-budget", "lots"}, {"-memory-budget", "0"}, {"-memory-budget", "99999999999GiB"}, {"-max-active-jobs", "0"},
+		{"-max-body", "0"}, {"-max-body", "-1MiB"}, {"-max-body", "lots"},
+		{"-max-connections", "0"}, {"-max-connections", "-5"}, {"-max-connections", "many"},
+		{"-rate-limit", "-1"}, {"-rate-limit", "NaN"}, {"-rate-limit", "+Inf"}, {"-rate-limit", "fast"},
+		{"-rate-burst", "0", "-rate-limit", "5"}, {"-rate-burst", "-1", "-rate-limit", "5"}, {"-rate-burst", "3"},
 		{"-fair-share", "0"}, {"-fair-share", "1.5"}, {"-fair-share", "half"}} {
 		err := run(context.Background(), args, system{out: io.Discard})
 		if err == nil || !strings.Contains(err.Error(), strings.TrimPrefix(args[0], "-")) && args[0] != "extra" {
@@ -237,7 +241,10 @@ func TestHelp(t *testing.T) {
 			t.Fatalf("run(%s) = %v, want nil", arg, err)
 		}
 		for _, want := range []string{"usage: server [flags]", "-api-keys-file FILE\n", "-api-key KEY\n", "-memory-budget SIZE\n",
-			"cgroup", "GOMEMLIMIT", "QUANTUM_API_KEYS", "QUANTUM_POSTGRES_DSN", "-credits N\n", `"key user credits"`, "-fair-share SHARE\n"} {
+			"cgroup", "GOMEMLIMIT", "QUANTUM_API_KEYS", "QUANTUM_POSTGRES_DSN", "-credits N\n", `"key user credits"`,
+			"-max-body SIZE\n", "413 PAYLOAD_TOO_LARGE", "(default 4MiB)",
+			"-max-connections N\n", "503 SERVICE_BUSY", "(default 1024)",
+			"-rate-limit N\n", "429 RATE_LIMITED", "(default: no limit)", "-rate-burst N\n", "(default: twice -rate-limit, at least 1)", "-fair-share SHARE\n"} {
 			if !strings.Contains(out.String(), want) {
 				t.Errorf("run(%s) printed no %q:\n%s", arg, want, out.String())
 			}
@@ -246,10 +253,15 @@ func TestHelp(t *testing.T) {
 }
 
 func TestByteFlag(t *testing.T) {
-	for in, want := range map[string]int64{"4096": 4096, "64KiB": 64 << 10, "512MiB": 512 << 20, "8GiB": 8 << 30, "1TiB": 1 << 40, "100B": 100} {
+	for in, want := range map[string]int64{"4096": 4096, "4097": 4097, "1536KiB": 1536 << 10, "64KiB": 64 << 10, "512MiB": 512 << 20, "8GiB": 8 << 30, "1TiB": 1 << 40, "100B": 100} {
 		var b byteFlag
 		if err := b.Set(in); err != nil || int64(b) != want {
 			t.Errorf("Set(%q) = %d, %v; want %d", in, b, err, want)
+		}
+		// What -h shows reads back as the same size.
+		var again byteFlag
+		if err := again.Set(b.String()); err != nil || again != b {
+			t.Errorf("Set(%q) after String = %d, %v; want %d", b.String(), again, err, b)
 		}
 	}
 }
