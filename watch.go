@@ -54,6 +54,7 @@ type pending struct {
 type sent struct {
 	version   string
 	updatedAt time.Time
+	attempts  int
 }
 
 // Bounds on the changes a watcher holds unread: past them it forgets
@@ -283,10 +284,10 @@ func (w *Watch) nextOfJob(ctx context.Context, queue []pending, lost bool) ([]Jo
 func (w *Watch) event(ctx context.Context, rec *JobRecord, id string) (JobEvent, bool, error) {
 	v := jobVersion(rec)
 	last := w.last[rec.JobQRN]
-	if v == last.version || rec.UpdatedAt.Before(last.updatedAt) {
+	if v == last.version || older(rec, last) {
 		return JobEvent{}, false, nil
 	}
-	w.last[rec.JobQRN] = sent{version: v, updatedAt: rec.UpdatedAt}
+	w.last[rec.JobQRN] = sent{version: v, updatedAt: rec.UpdatedAt, attempts: rec.Attempts}
 	job, err := w.s.withQueuePosition(ctx, shown(rec))
 	if err != nil {
 		return JobEvent{}, false, err
@@ -295,6 +296,14 @@ func (w *Watch) event(ctx context.Context, rec *JobRecord, id string) (JobEvent,
 		id = v
 	}
 	return JobEvent{ID: id, Job: job}, true, nil
+}
+
+// older reports whether rec is a state of its job before the one last
+// sent. A claim that finds a job queued after it read the clock takes
+// the job's own time (a change never goes back in time), so QUEUED and
+// RUNNING may share one: the claim's one more attempt tells them apart.
+func older(rec *JobRecord, last sent) bool {
+	return rec.UpdatedAt.Before(last.updatedAt) || rec.UpdatedAt.Equal(last.updatedAt) && rec.Attempts < last.attempts
 }
 
 // jobVersion names the state of a job: it differs between any two
