@@ -5,6 +5,8 @@ import (
 	"context"
 	"encoding/json"
 	"time"
+
+	"github.com/qjobs/quantum/qtype"
 )
 
 // API is the job service as one user sees it: a method for every endpoint
@@ -33,7 +35,7 @@ type API interface {
 	GetDevice(ctx context.Context, qrn string) (*Device, error)
 	// GetDeviceCalibrations returns a QPU's calibration document
 	// (NOT_FOUND for a device without one, as every simulator).
-	GetDeviceCalibrations(ctx context.Context, qrn string) (*CalibrationDocument, error)
+	GetDeviceCalibrations(ctx context.Context, qrn string) (*qtype.CalibrationDocument, error)
 	EstimateCost(ctx context.Context, deviceQRN string, shots int) (float64, error)
 	// CreditsBalance answers the user's credits (see WithCredits).
 	// organizationID "" means the user's own organization; another is
@@ -71,11 +73,11 @@ func (a *userAPI) GetJobResult(ctx context.Context, qrn string) (*JobResult, err
 	if err != nil {
 		return nil, err
 	}
-	res.TimeStamps = res.TimeStamps.asShown()
+	res.TimeStamps = shownStamps(res.TimeStamps)
 	if res.Results != nil {
 		for i := range res.Results {
 			c := &res.Results[i]
-			c.TimeStamps = c.TimeStamps.asShown()
+			c.TimeStamps = shownStamps(c.TimeStamps)
 			if c.ResultData.MeasurementCounts == nil {
 				c.ResultData.MeasurementCounts = map[string]int{}
 			}
@@ -130,7 +132,7 @@ func (a *userAPI) ListDevices(ctx context.Context, q DeviceQuery) (*DevicePage, 
 		p.Devices = []*Device{}
 	}
 	for i, d := range p.Devices {
-		if p.Devices[i], err = d.asShown(); err != nil {
+		if p.Devices[i], err = shownDevice(d); err != nil {
 			return nil, err
 		}
 	}
@@ -142,10 +144,10 @@ func (a *userAPI) GetDevice(ctx context.Context, qrn string) (*Device, error) {
 	if err != nil {
 		return nil, err
 	}
-	return d.asShown()
+	return shownDevice(d)
 }
 
-func (a *userAPI) GetDeviceCalibrations(ctx context.Context, qrn string) (*CalibrationDocument, error) {
+func (a *userAPI) GetDeviceCalibrations(ctx context.Context, qrn string) (*qtype.CalibrationDocument, error) {
 	d, err := a.s.GetDeviceCalibrations(ctx, a.u, qrn)
 	if err != nil {
 		return nil, err
@@ -178,13 +180,14 @@ func shownJob(j *Job, err error) (*Job, error) {
 		return nil, err
 	}
 	for _, m := range []map[string]any{c.Tags, c.RuntimeOptions, c.Metadata} {
-		FromJSONNumbers(m)
+		qtype.FromJSONNumbers(m)
 	}
 	return c, nil
 }
 
-func (t TimeStamps) asShown() TimeStamps {
-	c := TimeStamps{CreatedAt: t.CreatedAt.UTC().Truncate(time.Millisecond), ExecutionDuration: t.ExecutionDuration}
+// shownStamps are t as the API shows them: UTC, to the millisecond.
+func shownStamps(t qtype.TimeStamps) qtype.TimeStamps {
+	c := qtype.TimeStamps{CreatedAt: t.CreatedAt.UTC().Truncate(time.Millisecond), ExecutionDuration: t.ExecutionDuration}
 	if t.EndedAt != nil {
 		e := t.EndedAt.UTC().Truncate(time.Millisecond)
 		c.EndedAt = &e
@@ -192,22 +195,22 @@ func (t TimeStamps) asShown() TimeStamps {
 	return c
 }
 
-// asShown is the device as the API shows it: without the fields that
+// shownDevice is the device as the API shows it: without the fields that
 // never go on the wire.
-func (d *Device) asShown() (*Device, error) { return asDecoded(d) }
+func shownDevice(d *Device) (*Device, error) { return asDecoded(d) }
 
 // asDecoded is v written as JSON and read back as a client reads it
 // (json.Number for numbers in maps, for FromJSONNumbers).
 func asDecoded[T any](v *T) (*T, error) {
 	data, err := json.Marshal(v)
 	if err != nil {
-		return nil, Errorf(EINTERNAL, "internal error") // a value the Service made: a bug, not the caller's
+		return nil, qtype.Errorf(EINTERNAL, "internal error") // a value the Service made: a bug, not the caller's
 	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()
 	var out T
 	if err := dec.Decode(&out); err != nil {
-		return nil, Errorf(EINTERNAL, "internal error")
+		return nil, qtype.Errorf(EINTERNAL, "internal error")
 	}
 	return &out, nil
 }

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/qjobs/quantum"
+	"github.com/qjobs/quantum/storage"
 	"github.com/qjobs/quantum/store"
 )
 
@@ -44,7 +45,7 @@ func jobThroughput(b *testing.B, device string, credits bool, wait func(context.
 	}
 	defer svc.Close(ctx)
 	u, _ := svc.AddAPIKey("bench", "bench")
-	if _, err := svc.GrantCredits(ctx, u, quantum.MaxCredits, "bench"); err != nil {
+	if _, err := svc.GrantCredits(ctx, u, storage.MaxCredits, "bench"); err != nil {
 		b.Fatal(err)
 	}
 	req := quantum.JobRequest{

@@ -9,6 +9,7 @@ import (
 
 	"github.com/qjobs/quantum"
 	"github.com/qjobs/quantum/quantumtest"
+	"github.com/qjobs/quantum/storage"
 	"github.com/qjobs/quantum/store"
 )
 
@@ -19,7 +20,7 @@ type failingClaims struct {
 	calls atomic.Int64
 }
 
-func (s *failingClaims) ClaimJobs(ctx context.Context, c quantum.BatchClaim) (*quantum.ClaimedJobs, error) {
+func (s *failingClaims) ClaimJobs(ctx context.Context, c storage.BatchClaim) (*storage.ClaimedJobs, error) {
 	s.calls.Add(1)
 	if s.fail.Add(-1) >= 0 {
 		return nil, errors.New("injected claim failure")
@@ -56,7 +57,7 @@ type cancelOnClaim struct {
 	done   atomic.Bool
 }
 
-func (s *cancelOnClaim) ClaimJobs(ctx context.Context, c quantum.BatchClaim) (*quantum.ClaimedJobs, error) {
+func (s *cancelOnClaim) ClaimJobs(ctx context.Context, c storage.BatchClaim) (*storage.ClaimedJobs, error) {
 	got, err := s.Memory.ClaimJobs(ctx, c)
 	if err == nil && len(got.Jobs) > 0 && s.done.CompareAndSwap(false, true) {
 		s.cancel(got.Jobs[0].Job.JobQRN)

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/qjobs/quantum"
+	"github.com/qjobs/quantum/qtype"
 	"github.com/qjobs/quantum/quantumtest"
 )
 
@@ -61,7 +62,7 @@ func TestCloneIsDeep(t *testing.T) {
 	mk := func() *quantum.Job {
 		end := time.Date(2026, 11, 23, 0, 0, 0, 0, time.UTC)
 		return &quantum.Job{Name: "n", Tags: map[string]any{"t": "v"}, RuntimeOptions: nested(), Metadata: nested(),
-			StatusMsg: ptr("m"), BatchJobQRN: ptr("b"), QueuePosition: ptr(3), TimeStamps: quantum.TimeStamps{EndedAt: &end}}
+			StatusMsg: ptr("m"), BatchJobQRN: ptr("b"), QueuePosition: ptr(3), TimeStamps: qtype.TimeStamps{EndedAt: &end}}
 	}
 	orig := mk()
 	scribbleJob(orig.Clone())

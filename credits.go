@@ -5,6 +5,9 @@ import (
 	"errors"
 	"math"
 	"strconv"
+
+	"github.com/qjobs/quantum/qtype"
+	"github.com/qjobs/quantum/storage"
 )
 
 // WithCredits turns credits on (default off). Every user then has a
@@ -17,18 +20,6 @@ import (
 // credits off nothing is reserved, charged or refused, and
 // CreditsBalance still answers what the user has.
 func WithCredits(on bool) Option { return func(s *Service) { s.credits = on } }
-
-// CreditObserver is an Observer that is also told of credits (WithCredits):
-// package metrics counts them by device. The Service calls it as it does
-// an Observer's methods.
-type CreditObserver interface {
-	// CreditsReserved: a job of the device reserved credits when it was
-	// stored.
-	CreditsReserved(device string, credits float64)
-	// CreditsCharged: a job of the device that had reserved credits ended
-	// and was charged credits (0 for FAILED and CANCELLED).
-	CreditsCharged(device string, credits float64)
-}
 
 // CreditsBalance is a user's credits as GET /billing/credits/balance
 // answers them.
@@ -52,7 +43,7 @@ const (
 // user's own; any other organization is NOT_FOUND.
 func (s *Service) CreditsBalance(ctx context.Context, u User, organizationID string) (*CreditsBalance, error) {
 	if organizationID != "" && organizationID != u.OrganizationID {
-		return nil, Errorf(ENOTFOUND, "User is not a member of this organization.")
+		return nil, qtype.Errorf(ENOTFOUND, "User is not a member of this organization.")
 	}
 	b := &CreditsBalance{AutoRecharge: "off", OrganizationID: u.OrganizationID, UserID: u.ID}
 	if s.ledger == nil {
@@ -62,7 +53,7 @@ func (s *Service) CreditsBalance(ctx context.Context, u User, organizationID str
 	if err != nil {
 		return nil, s.internal(ctx, err, "read credits")
 	}
-	b.QbraidCredits = FromMicroCredits(a.Available())
+	b.QbraidCredits = storage.FromMicroCredits(a.Available())
 	return b, nil
 }
 
@@ -86,46 +77,46 @@ func (s *Service) GrantCredits(ctx context.Context, u User, amount float64, note
 // does not grant again. id is 1 to 255 bytes of text.
 func (s *Service) GrantCreditsOnce(ctx context.Context, u User, amount float64, note, id string) (granted bool, err error) {
 	if id == "" {
-		return false, invalid("id", "is required")
+		return false, qtype.Invalid("id", "is required")
 	}
 	return s.grant(ctx, u, amount, note, id)
 }
 
 func (s *Service) grant(ctx context.Context, u User, amount float64, note, id string) (bool, error) {
-	var v validation
-	micro, ok := ToMicroCredits(amount)
+	var v qtype.Validation
+	micro, ok := storage.ToMicroCredits(amount)
 	switch {
 	case math.IsNaN(amount) || math.IsInf(amount, 0):
-		v.add("amount", "must be a finite number of credits")
+		v.Add("amount", "must be a finite number of credits")
 	case amount <= 0:
-		v.add("amount", "must be more than 0")
-	case !ok || micro > MaxCredits*MicroCredits:
-		v.add("amount", "must be at most %d credits", MaxCredits)
+		v.Add("amount", "must be more than 0")
+	case !ok || micro > storage.MaxCredits*storage.MicroCredits:
+		v.Add("amount", "must be at most %d credits", storage.MaxCredits)
 	case micro == 0:
-		v.add("amount", "must be at least 0.000001 credits (one micro-credit)")
+		v.Add("amount", "must be at least 0.000001 credits (one micro-credit)")
 	}
 	if checkText(&v, "note", note) && len(note) > maxGrantNoteLen {
-		v.add("note", "must be at most %d bytes", maxGrantNoteLen)
+		v.Add("note", "must be at most %d bytes", maxGrantNoteLen)
 	}
 	if checkText(&v, "id", id) && len(id) > maxGrantIDLen {
-		v.add("id", "must be at most %d bytes", maxGrantIDLen)
+		v.Add("id", "must be at most %d bytes", maxGrantIDLen)
 	}
 	if u.ID == "" {
-		v.add("user", "must be a user of the Service (AddAPIKey)")
+		v.Add("user", "must be a user of the Service (AddAPIKey)")
 	}
-	if err := v.err(); err != nil {
+	if err := v.Err(); err != nil {
 		return false, err
 	}
 	if s.ledger == nil {
 		return false, errNoLedger()
 	}
-	a, granted, err := s.ledger.GrantCredits(ctx, CreditGrant{Owner: u.ID, Amount: micro, ID: id, Note: note, At: s.now().UTC()})
-	if errors.Is(err, ErrCreditLimit) {
+	a, granted, err := s.ledger.GrantCredits(ctx, storage.CreditGrant{Owner: u.ID, Amount: micro, ID: id, Note: note, At: s.now().UTC()})
+	if errors.Is(err, storage.ErrCreditLimit) {
 		if a, err = s.ledger.Credits(ctx, u.ID); err != nil {
 			return false, s.internal(ctx, err, "read credits")
 		}
-		return false, invalid("amount", "would take the balance of %s credits past the most an account holds, %d credits",
-			formatCredits(a.Balance), MaxCredits)
+		return false, qtype.Invalid("amount", "would take the balance of %s credits past the most an account holds, %d credits",
+			formatCredits(a.Balance), storage.MaxCredits)
 	}
 	if err != nil {
 		return false, s.internal(ctx, err, "grant credits")
@@ -134,7 +125,7 @@ func (s *Service) grant(ctx context.Context, u User, amount float64, note, id st
 }
 
 func errNoLedger() *Error {
-	return Errorf(EINTERNAL, "the Service's store keeps no credits: it is not a quantum.CreditLedger")
+	return qtype.Errorf(EINTERNAL, "the Service's store keeps no credits: it is not a storage.CreditLedger")
 }
 
 // toReserve is what a job of the estimated cost reserves: nothing with
@@ -146,7 +137,7 @@ func (s *Service) toReserve(ctx context.Context, u User, estimate float64) (int6
 	if !s.credits || !(estimate > 0) {
 		return 0, nil
 	}
-	micro, ok := ToMicroCredits(estimate)
+	micro, ok := storage.ToMicroCredits(estimate)
 	if !ok {
 		micro = math.MaxInt64
 	}
@@ -172,33 +163,12 @@ func (s *Service) refused(ctx context.Context, u User, estimate float64) error {
 	return insufficient(estimate, a)
 }
 
-func insufficient(estimate float64, a CreditAccount) *Error {
-	return Errorf(EINSUFFICIENTCREDITS, "insufficient credits: the job's estimated cost is %s credits and the balance not reserved is %s credits",
+func insufficient(estimate float64, a storage.CreditAccount) *Error {
+	return qtype.Errorf(EINSUFFICIENTCREDITS, "insufficient credits: the job's estimated cost is %s credits and the balance not reserved is %s credits",
 		strconv.FormatFloat(estimate, 'f', -1, 64), formatCredits(a.Available()))
 }
 
 // formatCredits writes micro-credits as credits, without trailing zeros.
 func formatCredits(micro int64) string {
-	return strconv.FormatFloat(FromMicroCredits(micro), 'f', -1, 64)
-}
-
-// credited tells the CreditObserver, if any, of a job stored with a
-// reservation or ended with a settlement.
-type credited struct{ obs CreditObserver }
-
-func (c credited) stored(j *JobRecord) {
-	if c.obs != nil && j.Reserved > 0 {
-		c.obs.CreditsReserved(j.DeviceQRN, FromMicroCredits(j.Reserved))
-	}
-}
-
-func (c credited) changed(old JobStatus, j *JobRecord) {
-	if c.obs == nil || j.Reserved <= 0 || old.IsTerminal() || !j.Status.IsTerminal() {
-		return
-	}
-	var charge float64
-	if e, ok := SettlementOf(&JobRecord{Job: Job{Status: old}, Reserved: j.Reserved}, j); ok {
-		charge = FromMicroCredits(-e.Amount)
-	}
-	c.obs.CreditsCharged(j.DeviceQRN, charge)
+	return strconv.FormatFloat(storage.FromMicroCredits(micro), 'f', -1, 64)
 }

@@ -10,11 +10,12 @@ import (
 
 	"github.com/qjobs/quantum"
 	"github.com/qjobs/quantum/quantumtest"
+	"github.com/qjobs/quantum/storage"
 	"github.com/qjobs/quantum/store"
 )
 
 // noLedger is a Store that keeps no credits.
-type noLedger struct{ quantum.Store }
+type noLedger struct{ storage.Store }
 
 func TestCreditsNeedALedger(t *testing.T) {
 	_, err := quantum.New(noLedger{store.NewMemory()}, quantum.WithCredits(true))
@@ -39,7 +40,7 @@ func TestGrantRefused(t *testing.T) {
 	st := store.NewMemory()
 	svc, u := quantumtest.NewServiceOn(t, st, quantum.WithCredits(true))
 	ctx := context.Background()
-	if _, err := svc.GrantCredits(ctx, u, quantum.MaxCredits-1, ""); err != nil {
+	if _, err := svc.GrantCredits(ctx, u, storage.MaxCredits-1, ""); err != nil {
 		t.Fatal(err)
 	}
 	for _, tc := range []struct {
@@ -52,7 +53,7 @@ func TestGrantRefused(t *testing.T) {
 		{"zero", 0, "", "", "amount", "must be more than 0"},
 		{"NaN", math.NaN(), "", "", "amount", "must be a finite number of credits"},
 		{"infinite", math.Inf(1), "", "", "amount", "must be a finite number of credits"},
-		{"past MaxCredits", quantum.MaxCredits + 1, "", "", "amount", "must be at most 1000000000 credits"},
+		{"past MaxCredits", storage.MaxCredits + 1, "", "", "amount", "must be at most 1000000000 credits"},
 		{"far past MaxCredits", 1e300, "", "", "amount", "must be at most 1000000000 credits"},
 		{"below a micro-credit", 4e-7, "", "", "amount", "must be at least 0.000001 credits (one micro-credit)"},
 		{"overflowing the balance", 1.5, "", "", "amount",
@@ -73,7 +74,7 @@ func TestGrantRefused(t *testing.T) {
 				qe.Details[0] != (quantum.FieldError{Field: tc.field, Message: tc.reason}) {
 				t.Fatalf("err = %#v, want VALIDATION_ERROR on %s: %s", err, tc.field, tc.reason)
 			}
-			if a, _ := st.Credits(ctx, u.ID); a != (quantum.CreditAccount{Balance: (quantum.MaxCredits - 1) * quantum.MicroCredits, Entries: 1}) {
+			if a, _ := st.Credits(ctx, u.ID); a != (storage.CreditAccount{Balance: (storage.MaxCredits - 1) * storage.MicroCredits, Entries: 1}) {
 				t.Fatalf("a refused grant changed the account: %+v", a)
 			}
 		})

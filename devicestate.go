@@ -2,7 +2,6 @@ package quantum
 
 import (
 	"fmt"
-	"maps"
 	"slices"
 	"strings"
 )
@@ -23,11 +22,11 @@ var deviceStatuses = []string{DeviceOnline, DeviceOffline, DeviceUnavailable, De
 // RETIRED one fail when a worker takes them. Errors name the device and
 // the field.
 func (s *Service) UpdateDevice(qrn string, change func(*Device)) error {
-	d, ok := s.devices.get(qrn)
+	d, ok := s.devices.Get(qrn)
 	if !ok {
 		return fmt.Errorf("quantum: device %q is not registered", qrn)
 	}
-	c := d.clone()
+	c := d.Clone()
 	change(&c)
 	switch {
 	case c.QRN != d.QRN || c.Vendor != d.Vendor || c.Provider != d.Provider:
@@ -37,14 +36,14 @@ func (s *Service) UpdateDevice(qrn string, change func(*Device)) error {
 	case c.AvgQueueTime != nil && *c.AvgQueueTime < 0:
 		return fmt.Errorf("quantum: device %q: avgQueueTime must be at least 0", qrn)
 	}
-	if err := c.checkTopology(); err != nil {
+	if err := c.CheckTopology(); err != nil {
 		return fmt.Errorf("quantum: device %q: %w", qrn, err)
 	}
-	if !s.devices.replace(d, &c) {
+	if !s.devices.Replace(d, &c) {
 		return fmt.Errorf("quantum: device %q changed while it was being updated; try again", qrn)
 	}
 	if s.runner != nil {
-		s.runner.wake() // jobs waiting for it may run now
+		s.runner.Wake() // jobs waiting for it may run now
 	}
 	return nil
 }
@@ -59,48 +58,8 @@ func (s *Service) FailNextJobs(qrn string, n int, message string) error {
 	case n > 0 && strings.TrimSpace(message) == "":
 		return fmt.Errorf("quantum: FailNextJobs(%q): a message is required", qrn)
 	}
-	if !s.devices.setFailures(qrn, n, message) {
+	if !s.devices.SetFailures(qrn, n, message) {
 		return fmt.Errorf("quantum: device %q is not registered", qrn)
 	}
 	return nil
-}
-
-// clone copies the device and the slices it holds.
-func (d *Device) clone() Device {
-	c := *d
-	c.RunInputTypes = slices.Clone(d.RunInputTypes)
-	c.NoiseModels = slices.Clone(d.NoiseModels)
-	c.Precisions = slices.Clone(d.Precisions)
-	c.Noise = maps.Clone(d.Noise)
-	c.AllowedUsers = slices.Clone(d.AllowedUsers)
-	c.StatusMsg = clonePtr(d.StatusMsg)
-	c.NextAvailable = clonePtr(d.NextAvailable)
-	c.AvgQueueTime = clonePtr(d.AvgQueueTime)
-	if d.Topology != nil {
-		t := *d.Topology
-		t.RowSpans = slices.Clone(t.RowSpans)
-		c.Topology = &t
-	}
-	if d.Calibration != nil {
-		k := *d.Calibration
-		k.Qubits = maps.Clone(k.Qubits)
-		for q, qc := range k.Qubits {
-			qc.ReadoutError = clonePtr(qc.ReadoutError)
-			k.Qubits[q] = qc
-		}
-		k.Edges = slices.Clone(k.Edges)
-		c.Calibration = &k
-	}
-	return c
-}
-
-// takesJobs reports whether workers claim the device's queued jobs: not
-// while it is OFFLINE or UNAVAILABLE (they wait), and a RETIRED device's
-// are claimed to be failed.
-func (d *Device) takesJobs() bool { return d.Status != DeviceOffline && d.Status != DeviceUnavailable }
-
-// failures is what FailNextJobs asked of a device.
-type failures struct {
-	left    int
-	message string
 }

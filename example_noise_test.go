@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/qjobs/quantum"
+	"github.com/qjobs/quantum/qtype"
 	"github.com/qjobs/quantum/sim"
 	"github.com/qjobs/quantum/store"
 )
@@ -30,7 +31,7 @@ func ExampleDevice_noise() {
 	err = svc.RegisterDevice(quantum.Device{
 		Name: "My QPU", QRN: "qbraid:qbraid:qpu:mine", Vendor: "qbraid", DeviceType: quantum.DeviceQPU,
 		RunInputTypes: []string{"qasm3"}, NumberQubits: 6,
-		Topology: &quantum.Topology{Type: quantum.TopologySquareLattice, Rows: 2, Cols: 3},
+		Topology: &qtype.Topology{Type: qtype.TopologySquareLattice, Rows: 2, Cols: 3},
 		Noise: map[string]*sim.NoiseModel{"noisy": {
 			Rules:        []sim.NoiseRule{{Qubits: 2, Channel: cz}, {Channel: dep}},
 			ReadoutError: map[int]float64{0: 0.03, 1: 0.05},

@@ -16,6 +16,7 @@ import (
 
 	"github.com/qjobs/quantum"
 	"github.com/qjobs/quantum/quantumtest"
+	"github.com/qjobs/quantum/storage"
 	"github.com/qjobs/quantum/store"
 )
 
@@ -75,7 +76,7 @@ func TestResultThatCannotBeStoredFailsTheJobOnce(t *testing.T) {
 		want string
 	}{
 		{"store keeps failing", errSecret, "the result could not be recorded"},
-		{"result too large", quantum.ErrTooLarge, "the result could not be stored"},
+		{"result too large", storage.ErrTooLarge, "the result could not be stored"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			b := &quantumtest.FakeBackend{}
@@ -247,7 +248,7 @@ func TestOneServicePerExclusiveStore(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := quantum.New(st); !errors.Is(err, quantum.ErrStoreInUse) {
+	if _, err := quantum.New(st); !errors.Is(err, storage.ErrStoreInUse) {
 		t.Fatalf("second New: %v, want ErrStoreInUse", err)
 	}
 	if err := first.Close(ctx); err != nil {

@@ -14,6 +14,7 @@ import (
 
 	"github.com/qjobs/quantum"
 	"github.com/qjobs/quantum/quantumtest"
+	"github.com/qjobs/quantum/storage"
 	"github.com/qjobs/quantum/store"
 )
 
@@ -138,12 +139,12 @@ func (r *ownerRecorder) Run(ctx context.Context, t quantum.Task) (*quantum.RunRe
 // memory.
 type shortWatch struct {
 	*store.Memory
-	short chan quantum.Queue
+	short chan storage.Queue
 }
 
-func (s shortWatch) ClaimJob(ctx context.Context, c quantum.Claim) (*quantum.JobRecord, error) {
+func (s shortWatch) ClaimJob(ctx context.Context, c storage.Claim) (*storage.JobRecord, error) {
 	j, err := s.Memory.ClaimJob(ctx, c)
-	if errors.Is(err, quantum.ErrMemoryShort) {
+	if errors.Is(err, storage.ErrMemoryShort) {
 		select {
 		case s.short <- c.Queue:
 		default:
@@ -154,11 +155,11 @@ func (s shortWatch) ClaimJob(ctx context.Context, c quantum.Claim) (*quantum.Job
 
 // ClaimJobs reports a batch claim stopped by a job that needs more memory
 // than is free, as ClaimJob reports ErrMemoryShort.
-func (s shortWatch) ClaimJobs(ctx context.Context, c quantum.BatchClaim) (*quantum.ClaimedJobs, error) {
+func (s shortWatch) ClaimJobs(ctx context.Context, c storage.BatchClaim) (*storage.ClaimedJobs, error) {
 	got, err := s.Memory.ClaimJobs(ctx, c)
 	if err == nil && got.Short != nil {
 		select {
-		case s.short <- quantum.Queue{Device: got.Short.DeviceQRN, Owner: got.Short.Owner}:
+		case s.short <- storage.Queue{Device: got.Short.DeviceQRN, Owner: got.Short.Owner}:
 		default:
 		}
 	}
@@ -170,7 +171,7 @@ func (s shortWatch) ClaimJobs(ctx context.Context, c quantum.BatchClaim) (*quant
 // line (a smaller one behind it does not overtake it), and a job that
 // could never fit is refused at create.
 func TestMemoryBudgetIsServiceWide(t *testing.T) {
-	st := shortWatch{store.NewMemory(), make(chan quantum.Queue, 100)}
+	st := shortWatch{store.NewMemory(), make(chan storage.Queue, 100)}
 	svc, err := quantum.New(st, quantum.WithWorkers(3), quantum.WithMemoryBudget(100))
 	if err != nil {
 		t.Fatal(err)

@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+
+	"github.com/qjobs/quantum/storage"
 )
 
 // readyProbe is a QRN no job has (it is not of the form): the store's
@@ -14,10 +16,10 @@ const readyProbe = "readiness-probe"
 // (its workers run), and its store answers a read within ctx. The error
 // says what is wrong, for the operator's log; it is not for clients.
 func (s *Service) Ready(ctx context.Context) error {
-	if s.runner.isClosed() {
+	if s.runner.IsClosed() {
 		return errors.New("the service is closing")
 	}
-	if _, err := s.store.GetJob(ctx, readyProbe); err != nil && !errors.Is(err, ErrJobNotFound) {
+	if _, err := s.store.GetJob(ctx, readyProbe); err != nil && !errors.Is(err, storage.ErrJobNotFound) {
 		return fmt.Errorf("the store does not answer: %w", err)
 	}
 	return nil

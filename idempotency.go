@@ -6,6 +6,9 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"errors"
+
+	"github.com/qjobs/quantum/qtype"
+	"github.com/qjobs/quantum/storage"
 )
 
 // maxIdempotencyKeyLen bounds an idempotency key, which the job stores.
@@ -17,11 +20,11 @@ const idempotencyField = "Idempotency-Key"
 
 func checkIdempotencyKey(key string) error {
 	if len(key) > maxIdempotencyKeyLen {
-		return invalid(idempotencyField, "must be at most %d characters", maxIdempotencyKeyLen)
+		return qtype.Invalid(idempotencyField, "must be at most %d characters", maxIdempotencyKeyLen)
 	}
 	for i := 0; i < len(key); i++ {
 		if c := key[i]; c < 0x21 || c > 0x7e {
-			return invalid(idempotencyField, "must be visible ASCII characters (no spaces)")
+			return qtype.Invalid(idempotencyField, "must be visible ASCII characters (no spaces)")
 		}
 	}
 	return nil
@@ -60,16 +63,16 @@ func requestHash(req JobRequest) (string, error) {
 // none. The same key with another request is a VALIDATION_ERROR: it is a
 // mistake of the client's, and answering the other job would hide it.
 func (s *Service) replayed(ctx context.Context, u User, key, hash string) (*Job, error) {
-	since := s.now().UTC().Add(-IdempotencyWindow)
+	since := s.now().UTC().Add(-storage.IdempotencyWindow)
 	rec, err := s.store.JobByIdempotencyKey(ctx, u.ID, key, since)
 	switch {
-	case errors.Is(err, ErrJobNotFound):
+	case errors.Is(err, storage.ErrJobNotFound):
 		return nil, nil
 	case err != nil:
 		return nil, s.internal(ctx, err, "look up the idempotency key")
 	case rec.RequestHash != hash:
-		return nil, invalid(idempotencyField, "was used for another request (job %s) in the last %v; send a new key with a new request",
-			rec.JobQRN, IdempotencyWindow)
+		return nil, qtype.Invalid(idempotencyField, "was used for another request (job %s) in the last %v; send a new key with a new request",
+			rec.JobQRN, storage.IdempotencyWindow)
 	}
 	return s.withQueuePosition(ctx, shown(rec))
 }

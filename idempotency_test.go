@@ -9,6 +9,7 @@ import (
 
 	"github.com/qjobs/quantum"
 	"github.com/qjobs/quantum/quantumtest"
+	"github.com/qjobs/quantum/storage"
 )
 
 func keyed(key string, tags map[string]any) quantum.JobRequest {
@@ -84,12 +85,12 @@ func TestIdempotencyKeysExpire(t *testing.T) {
 	now.Store(&start)
 	svc, u := quantumtest.NewService(t, quantum.WithClock(func() time.Time { return *now.Load() }))
 	first := create(t, svc, u, keyed("daily", nil))
-	later := start.Add(quantum.IdempotencyWindow - time.Second)
+	later := start.Add(storage.IdempotencyWindow - time.Second)
 	now.Store(&later)
 	if j := create(t, svc, u, keyed("daily", nil)); j.JobQRN != first.JobQRN {
 		t.Fatalf("within the window the key made job %s", j.JobQRN)
 	}
-	expired := start.Add(quantum.IdempotencyWindow + time.Second)
+	expired := start.Add(storage.IdempotencyWindow + time.Second)
 	now.Store(&expired)
 	second := create(t, svc, u, keyed("daily", map[string]any{"any": "request"}))
 	if second.JobQRN == first.JobQRN {

@@ -2,7 +2,6 @@ package quantum
 
 import (
 	"bufio"
-	"fmt"
 	"math"
 	"os"
 	"runtime/debug"
@@ -80,18 +79,4 @@ func cgroupMemoryLimit() int64 {
 		return n
 	}
 	return 0
-}
-
-// byteSize writes n bytes for people: 512 B, 1.5 KiB, 4 GiB.
-func byteSize(n int64) string {
-	const unit = 1024
-	if n < unit {
-		return fmt.Sprintf("%d B", n)
-	}
-	div, exp := int64(unit), 0
-	for m := n / unit; m >= unit; m /= unit {
-		div *= unit
-		exp++
-	}
-	return fmt.Sprintf("%.4g %ciB", float64(n)/float64(div), "KMGTPE"[exp])
 }

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/qjobs/quantum"
+	"github.com/qjobs/quantum/qtype"
 )
 
 // The grammar of QRNs as regular expressions: the hand-written parsers
@@ -30,10 +30,10 @@ var qrnSeeds = []string{
 
 func checkQRN(t *testing.T, s string) {
 	t.Helper()
-	if got, want := quantum.CheckDeviceQRN(s) == nil, deviceQRNGrammar.MatchString(s); got != want {
+	if got, want := qtype.CheckDeviceQRN(s) == nil, deviceQRNGrammar.MatchString(s); got != want {
 		t.Errorf("CheckDeviceQRN(%q) valid = %v, the grammar says %v", s, got, want)
 	}
-	if got, want := quantum.ValidJobQRN(s), jobQRNGrammar.MatchString(s); got != want {
+	if got, want := qtype.ValidJobQRN(s), jobQRNGrammar.MatchString(s); got != want {
 		t.Errorf("ValidJobQRN(%q) = %v, the grammar says %v", s, got, want)
 	}
 }
@@ -48,7 +48,7 @@ func TestQRNsAsTheGrammar(t *testing.T) {
 			checkQRN(t, s[:i]+s[i+1:])
 		}
 	}
-	if !quantum.ValidJobQRN("qbraid:qbraid:sim:qir-sv-dcad-qjob-" + strings.Repeat("a", 24)) {
+	if !qtype.ValidJobQRN("qbraid:qbraid:sim:qir-sv-dcad-qjob-" + strings.Repeat("a", 24)) {
 		t.Fatal("a job QRN refused")
 	}
 }

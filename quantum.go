@@ -6,8 +6,13 @@
 // its own with any Backend.
 //
 // The Service's methods mirror the endpoints of the /api/v1 contract one
-// for one; package httpadapter serves them over HTTP. Jobs live in a Store:
+// for one; package httpadapter serves them over HTTP. Jobs live in a store:
 // store.NewMemory for a process's lifetime, or a durable one.
+//
+// This package holds what an embedder or a backend author calls. The
+// nouns it shares with stores and backends are package qtype's, named here
+// too; the contract of a store is package storage; the built-in devices
+// are package devices; the engine that runs jobs is internal.
 package quantum
 
 import (
@@ -24,14 +29,22 @@ import (
 	"sync"
 	"time"
 
+	"github.com/qjobs/quantum/devices"
+	"github.com/qjobs/quantum/internal/catalogue"
+	"github.com/qjobs/quantum/internal/gate"
+	"github.com/qjobs/quantum/internal/notify"
+	"github.com/qjobs/quantum/internal/observed"
+	"github.com/qjobs/quantum/internal/runner"
+	"github.com/qjobs/quantum/qtype"
 	"github.com/qjobs/quantum/sim"
+	"github.com/qjobs/quantum/storage"
 	"go.uber.org/zap"
 )
 
 // Service is the job service. Create one with New; it is safe for
 // concurrent use.
 type Service struct {
-	store       Store
+	store       *observed.Store
 	log         *zap.Logger
 	workers     int
 	budget      int64
@@ -42,25 +55,25 @@ type Service struct {
 	now         func() time.Time
 	maxActive   int
 	maxAttempts int
-	retryBase   time.Duration // the first wait before a failed store call is retried
-	node        string        // this Service's name among the nodes sharing the store
-	credits     bool          // WithCredits
-	share       float64       // WithFairShare
-	ledger      CreditLedger  // the store's, if it keeps credits (with credits off too: balances are answered)
+	retryBase   time.Duration        // the first wait before a failed store call is retried
+	node        string               // this Service's name among the nodes sharing the store
+	credits     bool                 // WithCredits
+	share       float64              // WithFairShare
+	ledger      storage.CreditLedger // the store's, if it keeps credits (with credits off too: balances are answered)
 
 	mu   sync.RWMutex
 	keys map[[32]byte]keyEntry
 
-	checks    *gate
+	checks    *gate.Gate
 	userLocks [64]sync.Mutex // one user's creates count and store one at a time
 
-	devices *catalogue
+	devices *catalogue.Catalogue
 	// simulator is the backend of the built-in devices (Simulator).
-	simulator *simBackend
-	runner    *runner
-	notes     *notifier  // tells Wait and event streams about job changes
-	feed      ChangeFeed // the store's, if it has one
-	obs       Observer   // measurements, for metrics
+	simulator *devices.Simulator
+	runner    *runner.Runner
+	notes     *notify.Notifier   // tells Wait and event streams about job changes
+	feed      storage.ChangeFeed // the store's, if it has one
+	obs       Observer           // measurements, for metrics
 
 	// release gives back an ExclusiveStore; exclusive says whether the
 	// store is one (no other Service can hold a lease in it).
@@ -120,7 +133,7 @@ func WithMaxActiveJobsPerUser(n int) Option { return func(s *Service) { s.maxAct
 // creates queues briefly and is then turned away, instead of piling up
 // compiles that together exhaust memory.
 func WithConcurrentChecks(n int, wait time.Duration) Option {
-	return func(s *Service) { s.checks = newGate(n, wait) }
+	return func(s *Service) { s.checks = gate.New(n, wait) }
 }
 
 // WithJobTimeout fails a job that runs longer than d (default 10
@@ -175,13 +188,19 @@ func WithMaxAttempts(n int) Option { return func(s *Service) { s.maxAttempts = n
 // retried, for tests that inject faults.
 func withRetryBase(d time.Duration) Option { return func(s *Service) { s.retryBase = d } }
 
-// DefaultMaxAttempts is how many times a job is run at most unless
-// WithMaxAttempts says otherwise.
-const DefaultMaxAttempts = 3
-
-// DefaultMaxActiveJobsPerUser is how many unfinished jobs a user may have
-// unless WithMaxActiveJobsPerUser says otherwise.
-const DefaultMaxActiveJobsPerUser = 1000
+// The defaults of the options.
+const (
+	// DefaultMaxAttempts is how many times a job is run at most unless
+	// WithMaxAttempts says otherwise.
+	DefaultMaxAttempts = 3
+	// DefaultMaxActiveJobsPerUser is how many unfinished jobs a user may
+	// have unless WithMaxActiveJobsPerUser says otherwise.
+	DefaultMaxActiveJobsPerUser = 1000
+	// DefaultFairShare is the share of the memory budget and of the
+	// workers one user's jobs may hold while other users' jobs wait,
+	// unless WithFairShare says otherwise.
+	DefaultFairShare = 0.5
+)
 
 // maxNodeLen bounds a node's name, which every job it claims stores.
 const maxNodeLen = 256
@@ -200,28 +219,27 @@ func defaultNode() string {
 // previous process left unfinished in the store are recovered first: back
 // to QUEUED (their programs are stored) or, if they were being cancelled,
 // CANCELLED. Close stops the workers; the caller closes the store.
-func New(store Store, opts ...Option) (*Service, error) {
+func New(store storage.Store, opts ...Option) (*Service, error) {
 	if store == nil {
 		return nil, errors.New("quantum: New needs a Store")
 	}
 	s := &Service{
-		store:       store,
 		log:         zap.NewNop(),
 		workers:     runtime.NumCPU(),
 		budget:      DefaultMemoryBudget(),
 		maxActive:   DefaultMaxActiveJobsPerUser,
 		maxAttempts: DefaultMaxAttempts,
 		share:       DefaultFairShare,
-		checks:      newGate(runtime.NumCPU(), time.Second),
+		checks:      gate.New(runtime.NumCPU(), time.Second),
 		jobTimeout:  10 * time.Minute,
 		maxWork:     sim.DefaultMaxWork,
 		lease:       30 * time.Second,
 		builtin:     true,
 		now:         time.Now,
 		keys:        map[[32]byte]keyEntry{},
-		devices:     newCatalogue(),
+		devices:     catalogue.New(),
 		node:        defaultNode(),
-		obs:         nopObserver{},
+		obs:         qtype.NopObserver{},
 	}
 	for _, o := range opts {
 		o(s)
@@ -245,39 +263,42 @@ func New(store Store, opts ...Option) (*Service, error) {
 		return nil, fmt.Errorf("quantum: WithFairShare(%v): need a share above 0 and at most 1", s.share)
 	case s.node == "" || !validText(s.node) || len(s.node) > maxNodeLen:
 		return nil, fmt.Errorf("quantum: WithNode(%q): need 1 to %d bytes of %s", s.node, maxNodeLen, strings.TrimPrefix(textRule, "must be "))
-	case s.checks.slots() < 1 || s.checks.wait < 0:
-		return nil, fmt.Errorf("quantum: WithConcurrentChecks(%d, %v): need at least 1 slot and a wait of 0 or more", s.checks.slots(), s.checks.wait)
+	case s.checks.Slots() < 1 || s.checks.Wait < 0:
+		return nil, fmt.Errorf("quantum: WithConcurrentChecks(%d, %v): need at least 1 slot and a wait of 0 or more", s.checks.Slots(), s.checks.Wait)
 	}
-	s.ledger, _ = store.(CreditLedger)
+	s.ledger, _ = store.(storage.CreditLedger)
 	if s.credits && s.ledger == nil {
-		return nil, fmt.Errorf("quantum: WithCredits(true): the store keeps no credits (it is not a quantum.CreditLedger, as store.NewMemory, store/badger and store/postgres are)")
+		return nil, fmt.Errorf("quantum: WithCredits(true): the store keeps no credits (it is not a storage.CreditLedger, as store.NewMemory, store/badger and store/postgres are)")
 	}
-	s.simulator = &simBackend{budget: s.budget, maxWork: s.maxWork, compiled: newCompiledCache()}
+	s.simulator = devices.NewSimulator(s.budget, s.maxWork)
 	if s.builtin {
-		for _, d := range builtinDevices(s.now()) {
-			if err := s.RegisterDevice(d, s.simulator); err != nil {
-				return nil, err
+		for _, f := range devices.Builtin(s.simulator, s.now()) {
+			for _, d := range f.Devices {
+				if err := s.RegisterDevice(d, f.Backend); err != nil {
+					return nil, err
+				}
 			}
 		}
 	}
-	if ex, ok := store.(ExclusiveStore); ok {
+	if ex, ok := store.(storage.ExclusiveStore); ok {
 		release, err := ex.Acquire()
 		if err != nil {
 			return nil, fmt.Errorf("quantum: New: %w (close the other Service first, or open a store of its own)", err)
 		}
 		s.release, s.exclusive = release, true
 	}
-	s.feed, _ = store.(ChangeFeed)
-	s.notes = newNotifier()
-	credits, _ := s.obs.(CreditObserver)
-	_, untimed := s.obs.(nopObserver)
-	s.store = &observedStore{Store: store, n: s.notes, obs: s.obs, log: s.log, credits: credited{credits}, untimed: untimed}
-	s.runner = newRunner(s)
-	if err := s.runner.recover(context.Background()); err != nil {
+	s.feed, _ = store.(storage.ChangeFeed)
+	s.notes = notify.New()
+	s.store = observed.New(store, s.notes, s.obs, s.log)
+	s.runner = runner.New(runner.Config{Store: s.store, Devices: s.devices, Notes: s.notes, Feed: s.feed, Log: s.log,
+		Observer: s.obs, Now: s.now, Exclusive: s.exclusive, Node: s.node, Workers: s.workers, Budget: s.budget,
+		Share: s.share, MaxWork: s.maxWork, MaxAttempts: s.maxAttempts, Lease: s.lease, JobTimeout: s.jobTimeout,
+		RetryBase: s.retryBase})
+	if err := s.runner.Recover(context.Background()); err != nil {
 		s.releaseStore()
 		return nil, fmt.Errorf("quantum: recovering unfinished jobs: %w", err)
 	}
-	s.runner.start()
+	s.runner.Start()
 	return s, nil
 }
 
@@ -288,8 +309,8 @@ func New(store Store, opts ...Option) (*Service, error) {
 // ended waits again. The store is released (for another Service) only
 // once every worker has stopped.
 func (s *Service) Close(ctx context.Context) error {
-	s.closeOnce.Do(s.runner.beginClose)
-	if err := s.runner.waitStopped(ctx); err != nil {
+	s.closeOnce.Do(s.runner.BeginClose)
+	if err := s.runner.WaitStopped(ctx); err != nil {
 		return err
 	}
 	s.releaseStore()
@@ -355,7 +376,7 @@ type keyEntry struct {
 // Authenticate returns the user of an API key.
 func (s *Service) Authenticate(ctx context.Context, apiKey string) (User, error) {
 	if apiKey == "" {
-		return User{}, Errorf(ENOVALIDAUTH, "an API key is required in the X-API-KEY header")
+		return User{}, qtype.Errorf(ENOVALIDAUTH, "an API key is required in the X-API-KEY header")
 	}
 	// Keys are looked up by their SHA-256: the lookup's timing depends on
 	// the hash alone, which tells an attacker nothing about how much of a
@@ -364,7 +385,7 @@ func (s *Service) Authenticate(ctx context.Context, apiKey string) (User, error)
 	h := sha256.Sum256([]byte("quantum api key\x00" + apiKey))
 	e, ok := s.keyOf(h)
 	if !ok || subtle.ConstantTimeCompare(e.hash[:], h[:]) != 1 {
-		return User{}, Errorf(EINVALIDAPIKEY, "the API key is not valid")
+		return User{}, qtype.Errorf(EINVALIDAPIKEY, "the API key is not valid")
 	}
 	return e.user, nil
 }
@@ -374,11 +395,11 @@ func (s *Service) Authenticate(ctx context.Context, apiKey string) (User, error)
 // giving up, not a fault: it becomes REQUEST_CANCELLED and is not logged
 // as an error. (A store's own timeout is a fault: ctx is still live.)
 func (s *Service) internal(ctx context.Context, err error, what string) *Error {
-	if isContextErr(err) && ctx.Err() != nil {
-		return Errorf(ECANCELED, "the request ended before %s: %v", what, err)
+	if qtype.IsContextErr(err) && ctx.Err() != nil {
+		return qtype.Errorf(ECANCELED, "the request ended before %s: %v", what, err)
 	}
 	s.log.Error("internal error", zap.String("during", what), zap.Error(err))
-	return Errorf(EINTERNAL, "internal error")
+	return qtype.Errorf(EINTERNAL, "internal error")
 }
 
 // Simulator returns the backend the built-in devices run on: OpenQASM 2
@@ -397,27 +418,27 @@ func (s *Service) RegisterDevice(d Device, b Backend) error {
 	if id == "" {
 		id = d.Name
 	}
-	vendors := strings.Join(Vendors, ", ")
+	vendors := strings.Join(qtype.Vendors, ", ")
 	switch {
 	case d.QRN == "":
 		return fmt.Errorf("quantum: device %q: qrn is required (vendor:provider:sim|qpu:name)", id)
-	case !validDeviceQRN(d.QRN):
+	case !qtype.ValidDeviceQRN(d.QRN):
 		return fmt.Errorf("quantum: device %q: qrn is not vendor:provider:sim|qpu:name (lowercase letters and digits)", id)
 	case d.Vendor == "":
 		return fmt.Errorf("quantum: device %q: vendor is required (one of %s)", id, vendors)
-	case !slices.Contains(Vendors, d.Vendor):
+	case !slices.Contains(qtype.Vendors, d.Vendor):
 		return fmt.Errorf("quantum: device %q: vendor %q is not one of %s", id, d.Vendor, vendors)
 	case b == nil:
 		return fmt.Errorf("quantum: device %q: a backend is required", id)
 	}
-	if err := d.checkTopology(); err != nil {
+	if err := d.CheckTopology(); err != nil {
 		return fmt.Errorf("quantum: device %q: %w", id, err)
 	}
 	if _, err := sim.ParseMethod(d.Method); d.Method != "" && err != nil {
 		return fmt.Errorf("quantum: device %q: method: %w", id, err)
 	}
-	d = d.clone() // the caller's topology and calibration stay theirs
-	if err := d.setUpNoise(); err != nil {
+	d = d.Clone() // the caller's topology and calibration stay theirs
+	if err := devices.SetUpNoise(&d); err != nil {
 		return fmt.Errorf("quantum: device %q: %w", id, err)
 	}
 	if d.Status == "" {
@@ -433,141 +454,11 @@ func (s *Service) RegisterDevice(d Device, b Backend) error {
 		d.RunInputTypes = []string{}
 	}
 	if d.Precisions == nil && b == s.simulator {
-		d.Precisions = slices.Clone(SimulatorPrecisions)
+		d.Precisions = slices.Clone(qtype.SimulatorPrecisions)
 	}
-	s.devices.put(&d, b)
+	s.devices.Put(&d, b)
 	if s.runner != nil {
-		s.runner.wake()
+		s.runner.Wake()
 	}
 	return nil
-}
-
-// catalogue holds the devices and their backends.
-type catalogue struct {
-	mu      sync.RWMutex
-	devices map[string]*Device
-	backend map[string]Backend
-	fail    map[string]failures // FailNextJobs
-	// taking caches what taking answers until the catalogue changes.
-	takingJobs  []string
-	takingKnown bool
-}
-
-func newCatalogue() *catalogue {
-	return &catalogue{devices: map[string]*Device{}, backend: map[string]Backend{}, fail: map[string]failures{}}
-}
-
-// replace puts d in place of old, if old is still the device of its QRN.
-// A device is never changed in place: readers hold its pointer unlocked.
-func (c *catalogue) replace(old, d *Device) bool {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.devices[d.QRN] != old {
-		return false
-	}
-	c.devices[d.QRN] = d
-	c.takingKnown = false
-	return true
-}
-
-// setFailures records FailNextJobs; false for a device not registered.
-func (c *catalogue) setFailures(qrn string, n int, message string) bool {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if _, ok := c.devices[qrn]; !ok {
-		return false
-	}
-	if n == 0 {
-		delete(c.fail, qrn)
-	} else {
-		c.fail[qrn] = failures{left: n, message: message}
-	}
-	return true
-}
-
-// takeFailure counts down one of the device's failures to come and
-// returns its message; ok is false when none is left.
-func (c *catalogue) takeFailure(qrn string) (message string, ok bool) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	f, ok := c.fail[qrn]
-	if !ok {
-		return "", false
-	}
-	if f.left--; f.left == 0 {
-		delete(c.fail, qrn)
-	} else {
-		c.fail[qrn] = f
-	}
-	return f.message, true
-}
-
-func (c *catalogue) put(d *Device, b Backend) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.devices[d.QRN] = d
-	c.backend[d.QRN] = b
-	c.takingKnown = false
-}
-
-// taking returns, sorted and read-only, the QRNs of the devices whose jobs
-// may be claimed now: registered, neither OFFLINE nor UNAVAILABLE. A
-// worker asks before every claim; it is worked out again only after the
-// catalogue changes.
-func (c *catalogue) taking() []string {
-	if t, ok := c.cachedTaking(); ok {
-		return t
-	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if !c.takingKnown {
-		var t []string
-		for qrn, d := range c.devices {
-			if _, ok := c.backend[qrn]; ok && d.takesJobs() {
-				t = append(t, qrn)
-			}
-		}
-		slices.Sort(t)
-		c.takingJobs, c.takingKnown = t, true
-	}
-	return c.takingJobs
-}
-
-func (c *catalogue) cachedTaking() ([]string, bool) {
-	c.mu.RLock()
-	defer c.mu.RUnlock()
-	return c.takingJobs, c.takingKnown
-}
-
-func (c *catalogue) get(qrn string) (*Device, bool) {
-	c.mu.RLock()
-	defer c.mu.RUnlock()
-	d, ok := c.devices[qrn]
-	return d, ok
-}
-
-func (c *catalogue) backendOf(qrn string) (Backend, bool) {
-	c.mu.RLock()
-	defer c.mu.RUnlock()
-	b, ok := c.backend[qrn]
-	return b, ok
-}
-
-func (c *catalogue) all() []*Device {
-	c.mu.RLock()
-	defer c.mu.RUnlock()
-	out := make([]*Device, 0, len(c.devices))
-	for _, d := range c.devices {
-		out = append(out, d)
-	}
-	slices.SortFunc(out, func(a, b *Device) int {
-		if a.QRN < b.QRN {
-			return -1
-		}
-		if a.QRN > b.QRN {
-			return 1
-		}
-		return 0
-	})
-	return out
 }

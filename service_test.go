@@ -11,7 +11,9 @@ import (
 	"time"
 
 	"github.com/qjobs/quantum"
+	"github.com/qjobs/quantum/qtype"
 	"github.com/qjobs/quantum/quantumtest"
+	"github.com/qjobs/quantum/storage"
 	"github.com/qjobs/quantum/store"
 )
 
@@ -132,7 +134,7 @@ func TestJobLifecycle(t *testing.T) {
 		if j.Status != quantum.StatusInitializing || j.QueuePosition != nil || j.TimeStamps.EndedAt != nil || j.Cost != 0 {
 			t.Fatalf("new job: %+v", j)
 		}
-		if !quantum.ValidJobQRN(j.JobQRN) || !strings.HasPrefix(j.JobQRN, flagship+"-"+u.OrganizationUserID[20:]+"-qjob-") {
+		if !qtype.ValidJobQRN(j.JobQRN) || !strings.HasPrefix(j.JobQRN, flagship+"-"+u.OrganizationUserID[20:]+"-qjob-") {
 			t.Fatalf("job QRN %q", j.JobQRN)
 		}
 		done := quantumtest.WaitForJob(t, svc, u, j.JobQRN)
@@ -662,8 +664,8 @@ func TestRecoveryFromACrash(t *testing.T) {
 	old := time.Now().Add(-time.Hour)
 	mk := func(i int, status quantum.JobStatus) string {
 		qrn := fmt.Sprintf("%s-0000-qjob-%024d", flagship, i)
-		j := &quantum.JobRecord{Job: quantum.Job{JobQRN: qrn, DeviceQRN: flagship, Shots: 5, Status: status, Vendor: "qbraid", Provider: "qbraid",
-			TimeStamps: quantum.TimeStamps{CreatedAt: old}, Tags: map[string]any{}, RuntimeOptions: map[string]any{}, Metadata: map[string]any{}},
+		j := &storage.JobRecord{Job: quantum.Job{JobQRN: qrn, DeviceQRN: flagship, Shots: 5, Status: status, Vendor: "qbraid", Provider: "qbraid",
+			TimeStamps: qtype.TimeStamps{CreatedAt: old}, Tags: map[string]any{}, RuntimeOptions: map[string]any{}, Metadata: map[string]any{}},
 			Owner: "x", UpdatedAt: old, LeaseUntil: old}
 		if err := st.CreateJob(ctx, j, quantum.Program{Format: "qasm2", Data: bell2}); err != nil {
 			t.Fatal(err)
@@ -698,19 +700,19 @@ func TestRecoveryFromACrash(t *testing.T) {
 }
 
 func TestStatuses(t *testing.T) {
-	if len(quantum.JobStatuses()) != 10 {
+	if len(qtype.JobStatuses()) != 10 {
 		t.Fatal("not 10 statuses")
 	}
-	g := quantum.StatusGroups()
+	g := qtype.StatusGroups()
 	if fmt.Sprint(g["returned"]) != "[CANCELLED COMPLETED FAILED]" || len(g["pending"]) != 7 {
 		t.Fatalf("groups %v", g)
 	}
 }
 
 // failingStore fails every read of jobs, as a broken disk would.
-type failingStore struct{ quantum.Store }
+type failingStore struct{ storage.Store }
 
-func (failingStore) GetJob(context.Context, string) (*quantum.JobRecord, error) {
+func (failingStore) GetJob(context.Context, string) (*storage.JobRecord, error) {
 	return nil, errors.New("disk on fire at /var/lib/secret")
 }
 
@@ -795,8 +797,8 @@ func TestExclusiveStoreTakesOverLiveLeases(t *testing.T) {
 	st := store.NewMemory()
 	now := time.Now()
 	qrn := flagship + "-0000-qjob-000000000000000000000077"
-	j := &quantum.JobRecord{Job: quantum.Job{JobQRN: qrn, DeviceQRN: flagship, Shots: 5, Status: quantum.StatusRunning, Vendor: "qbraid",
-		TimeStamps: quantum.TimeStamps{CreatedAt: now}}, Owner: "x", UpdatedAt: now, LeaseUntil: now.Add(time.Hour)}
+	j := &storage.JobRecord{Job: quantum.Job{JobQRN: qrn, DeviceQRN: flagship, Shots: 5, Status: quantum.StatusRunning, Vendor: "qbraid",
+		TimeStamps: qtype.TimeStamps{CreatedAt: now}}, Owner: "x", UpdatedAt: now, LeaseUntil: now.Add(time.Hour)}
 	if err := st.CreateJob(ctx, j, quantum.Program{Format: "qasm2", Data: bell2}); err != nil {
 		t.Fatal(err)
 	}

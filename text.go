@@ -3,6 +3,8 @@ package quantum
 import (
 	"strings"
 	"unicode/utf8"
+
+	"github.com/qjobs/quantum/qtype"
 )
 
 // Every string a client sends is stored and echoed back, in JSON and in
@@ -19,18 +21,18 @@ func validText(s string) bool {
 
 // checkText records field as invalid unless s is valid text, and reports
 // whether it was.
-func checkText(v *validation, field, s string) bool {
+func checkText(v *qtype.Validation, field, s string) bool {
 	if validText(s) {
 		return true
 	}
-	v.add(field, textRule)
+	v.Add(field, textRule)
 	return false
 }
 
 // checkTextIn checks every key and every string inside a decoded JSON
 // object (maps and slices nested to any depth, walked with a stack of our
 // own rather than by recursion), naming the first bad one under field.
-func checkTextIn(v *validation, field string, m map[string]any) {
+func checkTextIn(v *qtype.Validation, field string, m map[string]any) {
 	type item struct {
 		path string
 		val  any
@@ -42,13 +44,13 @@ func checkTextIn(v *validation, field string, m map[string]any) {
 		switch x := it.val.(type) {
 		case string:
 			if !validText(x) {
-				v.add(it.path, textRule)
+				v.Add(it.path, textRule)
 				return
 			}
 		case map[string]any:
 			for k, e := range x {
 				if !validText(k) {
-					v.add(it.path, "keys "+textRule)
+					v.Add(it.path, "keys "+textRule)
 					return
 				}
 				stack = append(stack, item{it.path + "." + k, e})

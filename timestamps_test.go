@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/qjobs/quantum"
+	"github.com/qjobs/quantum/qtype"
 )
 
 // A job's times are written in the wire form (UTC, milliseconds, endedAt
@@ -13,21 +13,21 @@ import (
 // back to the same instants.
 func TestTimeStampsJSON(t *testing.T) {
 	ended := time.Date(2026, 11, 27, 4, 5, 6, 789_999_999, time.FixedZone("X", 3600))
-	for _, ts := range []quantum.TimeStamps{
+	for _, ts := range []qtype.TimeStamps{
 		{CreatedAt: time.Date(2026, 1, 2, 3, 4, 5, 6_000_000, time.UTC)},
 		{CreatedAt: time.Date(1999, 12, 31, 23, 59, 59, 999_999_999, time.Local), EndedAt: &ended, ExecutionDuration: 1234567},
 		{CreatedAt: time.Time{}, ExecutionDuration: -1},
 	} {
 		var endedAt *string
 		if ts.EndedAt != nil {
-			s := ts.EndedAt.UTC().Format(quantum.TimestampLayout)
+			s := ts.EndedAt.UTC().Format(qtype.TimestampLayout)
 			endedAt = &s
 		}
 		want, err := json.Marshal(struct {
 			CreatedAt         string  `json:"createdAt"`
 			EndedAt           *string `json:"endedAt"`
 			ExecutionDuration int64   `json:"executionDuration"`
-		}{ts.CreatedAt.UTC().Format(quantum.TimestampLayout), endedAt, ts.ExecutionDuration})
+		}{ts.CreatedAt.UTC().Format(qtype.TimestampLayout), endedAt, ts.ExecutionDuration})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -35,7 +35,7 @@ func TestTimeStampsJSON(t *testing.T) {
 		if err != nil || string(got) != string(want) {
 			t.Fatalf("MarshalJSON = %s, %v; want %s", got, err, want)
 		}
-		var back quantum.TimeStamps
+		var back qtype.TimeStamps
 		if err := json.Unmarshal(got, &back); err != nil {
 			t.Fatal(err)
 		}

@@ -4,9 +4,12 @@ import (
 	"context"
 	"errors"
 	"strconv"
-	"strings"
 	"sync"
 	"time"
+
+	"github.com/qjobs/quantum/internal/notify"
+	"github.com/qjobs/quantum/qtype"
+	"github.com/qjobs/quantum/storage"
 )
 
 // Watch follows the changes of one of a user's jobs (Service.WatchJob) or
@@ -18,17 +21,16 @@ type Watch struct {
 	owner  string
 	qrn    string    // the job watched; "" for all of owner's jobs
 	status JobStatus // only jobs in this status (all-jobs watches); "" for any
-	ready  chan struct{}
-
-	mu    sync.Mutex
-	queue []pending
-	lost  bool // changes may have been missed: read the job again, or reset
-	seq   uint64
+	w      *notify.Watcher
 
 	last   map[string]sent // what was last sent of each job
 	done   bool            // a one-job watch has seen its job's end
 	closed sync.Once
 }
+
+// ownerWatchJobs bounds the jobs an all-jobs watch remembers what it
+// sent of.
+const ownerWatchJobs = 4096
 
 // JobEvent is one event of a Watch.
 type JobEvent struct {
@@ -43,79 +45,14 @@ type JobEvent struct {
 	Reset bool
 }
 
-// pending is a change not yet read by its watcher: the job as stored
-// after it, or nil when the watcher must read the job itself.
-type pending struct {
-	qrn string
-	rec *JobRecord
-	seq uint64
-}
-
 type sent struct {
 	version   string
 	updatedAt time.Time
 	attempts  int
 }
 
-// Bounds on the changes a watcher holds unread: past them it forgets
-// them and reads afresh (one job) or resets (all jobs).
-const (
-	jobWatchQueue   = 64
-	ownerWatchQueue = 1024
-	ownerWatchJobs  = 4096 // jobs an all-jobs watcher remembers what it sent of
-)
-
-func (w *Watch) push(p pending) {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	limit := jobWatchQueue
-	if w.qrn == "" {
-		limit = ownerWatchQueue
-	}
-	if len(w.queue) >= limit {
-		w.queue, w.lost = nil, true
-	} else {
-		w.queue = append(w.queue, p)
-	}
-	w.signal()
-}
-
-func (w *Watch) lose() {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	w.queue, w.lost = nil, true
-	w.signal()
-}
-
-// signal marks the watch ready; w.mu is held.
-func (w *Watch) signal() {
-	select {
-	case w.ready <- struct{}{}:
-	default:
-	}
-}
-
-// take returns the changes not yet read, and whether some were lost.
-func (w *Watch) take() ([]pending, bool) {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	queue, lost := w.queue, w.lost
-	w.queue, w.lost = nil, false
-	return queue, lost
-}
-
-// giveBack lets the watch use the room of a queue take returned, read.
-func (w *Watch) giveBack(queue []pending) {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	if w.queue == nil {
-		clear(queue)
-		w.queue = queue[:0]
-	}
-}
-
 // Ready is signalled when Next may have events.
-func (w *Watch) Ready() <-chan struct{} { return w.ready }
+func (w *Watch) Ready() <-chan struct{} { return w.w.Ready() }
 
 // Done reports whether a one-job watch has seen the job's end: Next
 // returns nothing more.
@@ -123,7 +60,7 @@ func (w *Watch) Done() bool { return w.done }
 
 // Close stops the watch. It is safe to call more than once.
 func (w *Watch) Close() {
-	w.closed.Do(func() { w.s.notes.remove(w) })
+	w.closed.Do(func() { w.s.notes.Remove(w.w) })
 }
 
 // WatchJob follows one of the user's jobs. The first Next returns its
@@ -133,11 +70,11 @@ func (w *Watch) Close() {
 // caller was away are not replayed one by one: a resume returns the job
 // as it is now. It answers the errors GetJob answers.
 func (s *Service) WatchJob(ctx context.Context, u User, qrn, lastID string) (*Watch, error) {
-	if s.notes.isClosed() {
+	if s.notes.IsClosed() {
 		return nil, errClosing()
 	}
 	w := s.newWatch(u, qrn)
-	s.notes.add(w)
+	s.notes.Add(w.w)
 	// Read only once registered, so that no change falls between the read
 	// and the registration.
 	if _, err := s.ownJob(ctx, u, qrn); err != nil {
@@ -147,7 +84,7 @@ func (s *Service) WatchJob(ctx context.Context, u User, qrn, lastID string) (*Wa
 	if lastID != "" {
 		w.last[qrn] = sent{version: lastID}
 	}
-	w.lose()
+	w.w.Lose()
 	return w, nil
 }
 
@@ -159,40 +96,22 @@ func (s *Service) WatchJob(ctx context.Context, u User, qrn, lastID string) (*Wa
 // changes) its first event is a Reset.
 func (s *Service) WatchJobs(ctx context.Context, u User, status JobStatus, lastID string) (*Watch, error) {
 	if status != "" && !validStatus(status) {
-		return nil, invalid("status", "must be one of %s", joinStatuses(JobStatuses()))
+		return nil, qtype.Invalid("status", "must be one of %s", joinStatuses(qtype.JobStatuses()))
 	}
-	if s.notes.isClosed() {
+	if s.notes.IsClosed() {
 		return nil, errClosing()
 	}
 	w := s.newWatch(u, "")
 	w.status = status
-	s.notes.add(w)
+	s.notes.Add(w.w)
 	if lastID != "" {
-		changed, ok := s.notes.resume(u.ID, lastID)
-		w.mu.Lock()
-		defer w.mu.Unlock()
-		if !ok {
-			w.lost = true
-		}
-		w.queue = append(changed, w.queue...)
-		w.signal()
+		w.w.Resumed(s.notes.Resume(u.ID, lastID))
 	}
 	return w, nil
 }
 
 func (s *Service) newWatch(u User, qrn string) *Watch {
-	return &Watch{s: s, owner: u.ID, qrn: qrn, ready: make(chan struct{}, 1), last: map[string]sent{}}
-}
-
-// resume returns the changes of the owner's jobs after the event lastID
-// of an all-jobs watch, oldest first, and whether it knows them all.
-func (n *notifier) resume(owner, lastID string) ([]pending, bool) {
-	epoch, seqText, ok := strings.Cut(lastID, ".")
-	seq, err := strconv.ParseUint(seqText, 36, 64)
-	if !ok || err != nil || epoch != n.epoch {
-		return nil, false
-	}
-	return n.since(owner, seq)
+	return &Watch{s: s, owner: u.ID, qrn: qrn, w: notify.NewWatcher(u.ID, qrn), last: map[string]sent{}}
 }
 
 // Next returns the events since the last call, oldest first (none if
@@ -200,24 +119,24 @@ func (n *notifier) resume(owner, lastID string) ([]pending, bool) {
 // (a change made by another node, a resume). Once the Service is closing
 // it answers SERVICE_BUSY: the watch is over.
 func (w *Watch) Next(ctx context.Context) ([]JobEvent, error) {
-	if w.s.notes.isClosed() {
+	if w.s.notes.IsClosed() {
 		return nil, errClosing()
 	}
-	seq := w.s.notes.current() // before taking the queue: a reset names no later change
-	queue, lost := w.take()
+	seq := w.s.notes.Current() // before taking the queue: a reset names no later change
+	queue, lost := w.w.Take()
 	if w.qrn != "" {
 		return w.nextOfJob(ctx, queue, lost)
 	}
 	var events []JobEvent
 	if lost {
-		events = append(events, JobEvent{ID: w.s.notes.eventID(seq), Reset: true})
+		events = append(events, JobEvent{ID: w.s.notes.EventID(seq), Reset: true})
 		clear(w.last)
 	}
 	for _, p := range queue {
-		rec := p.rec
+		rec := p.Rec
 		if rec == nil {
-			r, err := w.s.store.GetJob(ctx, p.qrn)
-			if errors.Is(err, ErrJobNotFound) {
+			r, err := w.s.store.GetJob(ctx, p.QRN)
+			if errors.Is(err, storage.ErrJobNotFound) {
 				continue // deleted since
 			}
 			if err != nil {
@@ -228,7 +147,7 @@ func (w *Watch) Next(ctx context.Context) ([]JobEvent, error) {
 		if rec.Owner != w.owner || w.status != "" && rec.Status != w.status {
 			continue
 		}
-		ev, ok, err := w.event(ctx, rec, w.s.notes.eventID(p.seq))
+		ev, ok, err := w.event(ctx, rec, w.s.notes.EventID(p.Seq))
 		if err != nil {
 			return events, err
 		}
@@ -247,31 +166,31 @@ func (w *Watch) Next(ctx context.Context) ([]JobEvent, error) {
 	return events, nil
 }
 
-func (w *Watch) nextOfJob(ctx context.Context, queue []pending, lost bool) ([]JobEvent, error) {
+func (w *Watch) nextOfJob(ctx context.Context, queue []notify.Pending, lost bool) ([]JobEvent, error) {
 	if w.done {
 		return nil, nil
 	}
 	reread := lost
 	for _, p := range queue {
-		reread = reread || p.rec == nil
+		reread = reread || p.Rec == nil
 	}
 	if reread {
 		rec, err := w.s.ownJob(ctx, User{ID: w.owner}, w.qrn)
 		if err != nil {
 			return nil, err
 		}
-		queue = []pending{{qrn: w.qrn, rec: rec}}
+		queue = []notify.Pending{{QRN: w.qrn, Rec: rec}}
 	}
 	var events []JobEvent
 	for _, p := range queue {
-		ev, ok, err := w.event(ctx, p.rec, "")
+		ev, ok, err := w.event(ctx, p.Rec, "")
 		if err != nil {
 			return events, err
 		}
 		if ok {
 			events = append(events, ev)
 		}
-		if p.rec.Status.IsTerminal() && w.last[w.qrn].version == jobVersion(p.rec) {
+		if p.Rec.Status.IsTerminal() && w.last[w.qrn].version == jobVersion(p.Rec) {
 			w.done = true
 			break
 		}
@@ -281,7 +200,7 @@ func (w *Watch) nextOfJob(ctx context.Context, queue []pending, lost bool) ([]Jo
 
 // event is the event of rec, unless it was sent already or is older than
 // what was; id "" means the job's version.
-func (w *Watch) event(ctx context.Context, rec *JobRecord, id string) (JobEvent, bool, error) {
+func (w *Watch) event(ctx context.Context, rec *storage.JobRecord, id string) (JobEvent, bool, error) {
 	v := jobVersion(rec)
 	last := w.last[rec.JobQRN]
 	if v == last.version || older(rec, last) {
@@ -302,24 +221,14 @@ func (w *Watch) event(ctx context.Context, rec *JobRecord, id string) (JobEvent,
 // sent. A claim that finds a job queued after it read the clock takes
 // the job's own time (a change never goes back in time), so QUEUED and
 // RUNNING may share one: the claim's one more attempt tells them apart.
-func older(rec *JobRecord, last sent) bool {
+func older(rec *storage.JobRecord, last sent) bool {
 	return rec.UpdatedAt.Before(last.updatedAt) || rec.UpdatedAt.Equal(last.updatedAt) && rec.Attempts < last.attempts
 }
 
 // jobVersion names the state of a job: it differs between any two
 // states a job passes through.
-func jobVersion(r *JobRecord) string {
+func jobVersion(r *storage.JobRecord) string {
 	return strconv.FormatInt(r.UpdatedAt.UnixNano(), 36) + "." + string(r.Status) + "." + strconv.Itoa(r.Attempts)
-}
-
-func (n *notifier) current() uint64 {
-	n.mu.Lock()
-	defer n.mu.Unlock()
-	return n.seq
-}
-
-func (n *notifier) eventID(seq uint64) string {
-	return n.epoch + "." + strconv.FormatUint(seq, 36)
 }
 
 // waitResync is how often Wait reads its job again although no change
@@ -337,13 +246,13 @@ func (s *Service) Wait(ctx context.Context, u User, qrn string) (*Job, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, s.internal(ctx, err, "the job ended")
 	}
-	if s.notes.isClosed() {
+	if s.notes.IsClosed() {
 		return nil, errClosing()
 	}
 	// A watch without the record of what was sent, which only events
-	// need, and room for a job's few changes.
-	w := &Watch{s: s, owner: u.ID, qrn: qrn, ready: make(chan struct{}, 1), queue: make([]pending, 0, 4)}
-	s.notes.add(w)
+	// need.
+	w := &Watch{s: s, owner: u.ID, qrn: qrn, w: notify.NewWatcher(u.ID, qrn)}
+	s.notes.Add(w.w)
 	defer w.Close()
 	// Read only once registered, so that no change falls between the read
 	// and the registration.
@@ -364,23 +273,23 @@ func (s *Service) Wait(ctx context.Context, u User, qrn string) (*Job, error) {
 		select {
 		case <-w.Ready():
 		case <-tick:
-			w.lose()
+			w.w.Lose()
 			resync.Reset(waitResync)
 		case <-ctx.Done():
 			return nil, s.internal(ctx, ctx.Err(), "the job ended")
 		}
-		if s.notes.isClosed() {
+		if s.notes.IsClosed() {
 			return nil, errClosing()
 		}
-		queue, lost := w.take()
+		queue, lost := w.w.Take()
 		for _, p := range queue { // in the order the store made them
-			if p.rec == nil {
+			if p.Rec == nil {
 				lost = true // another node's change: read the job
 			} else {
-				rec = p.rec
+				rec = p.Rec
 			}
 		}
-		w.giveBack(queue)
+		w.w.GiveBack(queue)
 		if lost {
 			if rec, err = s.ownJob(ctx, u, qrn); err != nil {
 				return nil, err

@@ -155,7 +155,7 @@ func TestWatchJobResume(t *testing.T) {
 func TestWatchJobsResumeAndFilter(t *testing.T) {
 	svc, u := quantumtest.NewService(t)
 	if _, err := svc.WatchJobs(ctx, u, "DONE", ""); quantum.ErrorCode(err) != quantum.EVALIDATION {
-		t.Fatalf("status DONE: %v, want a validation error", err)
+		t.Fatalf("status DONE: %v, want a Validation error", err)
 	}
 	completed, err := svc.WatchJobs(ctx, u, quantum.StatusCompleted, "")
 	if err != nil {

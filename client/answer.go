@@ -8,6 +8,7 @@ import (
 	"net/http"
 
 	"github.com/qjobs/quantum"
+	"github.com/qjobs/quantum/qtype"
 )
 
 // Bounds on what the client reads of an answer, so that a broken or
@@ -110,12 +111,12 @@ func decodeJSON(data []byte, out any) error {
 }
 
 // normalise turns the json.Numbers of a job's free-form maps into int64
-// or float64, as quantum.FromJSONNumbers does for the in-process API.
+// or float64, as qtype.FromJSONNumbers does for the in-process API.
 func normalise(out any) {
 	switch v := out.(type) {
 	case *quantum.Job:
 		for _, m := range []map[string]any{v.Tags, v.RuntimeOptions, v.Metadata} {
-			quantum.FromJSONNumbers(m)
+			qtype.FromJSONNumbers(m)
 		}
 	case *[]*quantum.Job:
 		for _, j := range *v {

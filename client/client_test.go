@@ -17,6 +17,7 @@ import (
 
 	"github.com/qjobs/quantum"
 	"github.com/qjobs/quantum/client"
+	"github.com/qjobs/quantum/qtype"
 )
 
 func TestNewChecksItsArguments(t *testing.T) {
@@ -225,7 +226,7 @@ func TestPathsAreEscapedUnderAPrefix(t *testing.T) {
 func TestMalformedQRNsStayHome(t *testing.T) {
 	f := newFake(t, func(w http.ResponseWriter, r *http.Request, n int) { ok(w, 200, `{}`) })
 	c := newClient(t, f.srv.URL)
-	job, device := quantum.CheckJobQRN("statuses"), quantum.CheckDeviceQRN("a/b")
+	job, device := qtype.CheckJobQRN("statuses"), qtype.CheckDeviceQRN("a/b")
 	for _, tc := range []struct {
 		name string
 		call func() error

@@ -7,6 +7,7 @@ import (
 	"strconv"
 
 	"github.com/qjobs/quantum"
+	"github.com/qjobs/quantum/qtype"
 )
 
 // Every method that takes a QRN checks it before it goes into a URL path:
@@ -20,7 +21,7 @@ func (c *Client) VerifyUser(ctx context.Context) (quantum.User, error) {
 }
 
 func (c *Client) GetJob(ctx context.Context, qrn string) (*quantum.Job, error) {
-	if err := quantum.CheckJobQRN(qrn); err != nil {
+	if err := qtype.CheckJobQRN(qrn); err != nil {
 		return nil, err
 	}
 	var j quantum.Job
@@ -31,7 +32,7 @@ func (c *Client) GetJob(ctx context.Context, qrn string) (*quantum.Job, error) {
 }
 
 func (c *Client) GetJobResult(ctx context.Context, qrn string) (*quantum.JobResult, error) {
-	if err := quantum.CheckJobQRN(qrn); err != nil {
+	if err := qtype.CheckJobQRN(qrn); err != nil {
 		return nil, err
 	}
 	var r quantum.JobResult
@@ -51,7 +52,7 @@ func (c *Client) GetJobResult(ctx context.Context, qrn string) (*quantum.JobResu
 }
 
 func (c *Client) GetJobProgram(ctx context.Context, qrn string) (*quantum.JobProgram, error) {
-	if err := quantum.CheckJobQRN(qrn); err != nil {
+	if err := qtype.CheckJobQRN(qrn); err != nil {
 		return nil, err
 	}
 	var p quantum.JobProgram
@@ -65,14 +66,14 @@ func (c *Client) GetJobProgram(ctx context.Context, qrn string) (*quantum.JobPro
 // CancelJob asks the job to stop. Asking twice is harmless, so it is
 // retried like a read.
 func (c *Client) CancelJob(ctx context.Context, qrn string) error {
-	if err := quantum.CheckJobQRN(qrn); err != nil {
+	if err := qtype.CheckJobQRN(qrn); err != nil {
 		return err
 	}
 	return c.do(ctx, call{method: "POST", path: []string{"jobs", qrn, "cancel"}, idempotent: true}, nil, nil)
 }
 
 func (c *Client) DeleteJob(ctx context.Context, qrn string) error {
-	if err := quantum.CheckJobQRN(qrn); err != nil {
+	if err := qtype.CheckJobQRN(qrn); err != nil {
 		return err
 	}
 	return c.do(ctx, call{method: "DELETE", path: []string{"jobs", qrn}, idempotent: true}, nil, nil)
@@ -147,7 +148,7 @@ func (c *Client) ListDevices(ctx context.Context, q quantum.DeviceQuery) (*quant
 }
 
 func (c *Client) GetDevice(ctx context.Context, qrn string) (*quantum.Device, error) {
-	if err := quantum.CheckDeviceQRN(qrn); err != nil {
+	if err := qtype.CheckDeviceQRN(qrn); err != nil {
 		return nil, err
 	}
 	var d quantum.Device
@@ -157,11 +158,11 @@ func (c *Client) GetDevice(ctx context.Context, qrn string) (*quantum.Device, er
 	return &d, nil
 }
 
-func (c *Client) GetDeviceCalibrations(ctx context.Context, qrn string) (*quantum.CalibrationDocument, error) {
-	if err := quantum.CheckDeviceQRN(qrn); err != nil {
+func (c *Client) GetDeviceCalibrations(ctx context.Context, qrn string) (*qtype.CalibrationDocument, error) {
+	if err := qtype.CheckDeviceQRN(qrn); err != nil {
 		return nil, err
 	}
-	var d quantum.CalibrationDocument
+	var d qtype.CalibrationDocument
 	if err := c.do(ctx, call{method: "GET", path: []string{"devices", qrn, "calibrations"}, idempotent: true}, &d, nil); err != nil {
 		return nil, err
 	}

@@ -11,6 +11,7 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/qjobs/quantum"
+	"github.com/qjobs/quantum/qtype"
 )
 
 // streamSilence is how long a stream may send nothing, not even the
@@ -55,7 +56,7 @@ func (c *Client) Wait(ctx context.Context, qrn string) (*quantum.Job, error) {
 	if err := ctx.Err(); err != nil { // checked first, as in process
 		return nil, cancelled(err)
 	}
-	if err := quantum.CheckJobQRN(qrn); err != nil {
+	if err := qtype.CheckJobQRN(qrn); err != nil {
 		return nil, err
 	}
 	if !c.noStream.Load() {

@@ -14,6 +14,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/qjobs/quantum"
+	"github.com/qjobs/quantum/qtype"
 )
 
 // readBody reads a JSON object body into fields, enforcing the size limit.
@@ -170,7 +171,7 @@ func decodeObject(raw json.RawMessage, field string, fe *fieldErrors) map[string
 		return nil
 	}
 	for k, v := range m {
-		m[k] = quantum.FromJSONNumbers(v)
+		m[k] = qtype.FromJSONNumbers(v)
 	}
 	return m
 }

@@ -10,6 +10,7 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/qjobs/quantum"
+	"github.com/qjobs/quantum/qtype"
 )
 
 // DefaultMaxBodyBytes bounds a request body unless WithMaxBodyBytes says
@@ -183,7 +184,7 @@ func jobOfPath(path string) string {
 		return ""
 	}
 	qrn, _, _ := strings.Cut(rest, "/")
-	if !quantum.ValidJobQRN(qrn) {
+	if !qtype.ValidJobQRN(qrn) {
 		return ""
 	}
 	return qrn

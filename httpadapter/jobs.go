@@ -10,6 +10,7 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/qjobs/quantum"
+	"github.com/qjobs/quantum/qtype"
 )
 
 // createJob answers 201 with the whole Job: the public client validates the
@@ -107,8 +108,8 @@ func decodeBatch(raw json.RawMessage, fe *fieldErrors) []quantum.Program {
 		fe.add("program", "must be an object with format and data, or an array of them")
 		return nil
 	}
-	if len(elems) > quantum.MaxBatchCircuits {
-		fe.add("program", fmt.Sprintf("a batch holds at most %d programs, got %d", quantum.MaxBatchCircuits, len(elems)))
+	if len(elems) > qtype.MaxBatchCircuits {
+		fe.add("program", fmt.Sprintf("a batch holds at most %d programs, got %d", qtype.MaxBatchCircuits, len(elems)))
 		return nil
 	}
 	batch := make([]quantum.Program, len(elems))
@@ -250,7 +251,7 @@ type statusesAnswer struct {
 }
 
 func (h *handler) jobStatuses(w http.ResponseWriter, r *http.Request, u quantum.User) {
-	h.ok(w, http.StatusOK, statusesAnswer{Statuses: quantum.JobStatuses(), Groups: quantum.StatusGroups()})
+	h.ok(w, http.StatusOK, statusesAnswer{Statuses: qtype.JobStatuses(), Groups: qtype.StatusGroups()})
 }
 
 type costAnswer struct {

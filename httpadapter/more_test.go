@@ -14,6 +14,7 @@ import (
 	"github.com/qjobs/quantum"
 	"github.com/qjobs/quantum/httpadapter"
 	"github.com/qjobs/quantum/quantumtest"
+	"github.com/qjobs/quantum/storage"
 	"github.com/qjobs/quantum/store"
 )
 
@@ -29,9 +30,9 @@ func TestCancelNotSupported(t *testing.T) {
 	wantError(t, e.do("POST", "/api/v1/jobs/"+qrn+"/cancel", aliceKey, nil), http.StatusBadRequest, quantum.ECANCELNOTSUPPORTED)
 }
 
-type brokenStore struct{ quantum.Store }
+type brokenStore struct{ storage.Store }
 
-func (brokenStore) GetJob(context.Context, string) (*quantum.JobRecord, error) {
+func (brokenStore) GetJob(context.Context, string) (*storage.JobRecord, error) {
 	return nil, errors.New("disk at /srv/secret is gone")
 }
 

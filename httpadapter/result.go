@@ -9,6 +9,7 @@ import (
 	"strconv"
 
 	"github.com/qjobs/quantum"
+	"github.com/qjobs/quantum/qtype"
 )
 
 // A result's counts can hold a million outcomes of many bits: tens of MB.
@@ -21,9 +22,9 @@ import (
 // resultHead is every field of a quantum.JobResult but the counts, in its
 // JSON order.
 type resultHead struct {
-	Status     quantum.JobStatus  `json:"status"`
-	Cost       float64            `json:"cost"`
-	TimeStamps quantum.TimeStamps `json:"timeStamps"`
+	Status     quantum.JobStatus `json:"status"`
+	Cost       float64           `json:"cost"`
+	TimeStamps qtype.TimeStamps  `json:"timeStamps"`
 }
 
 func writeResult(w http.ResponseWriter, res *quantum.JobResult) error {

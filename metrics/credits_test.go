@@ -8,10 +8,11 @@ import (
 
 	"github.com/qjobs/quantum"
 	"github.com/qjobs/quantum/metrics"
+	"github.com/qjobs/quantum/qtype"
 	"github.com/qjobs/quantum/quantumtest"
 )
 
-var _ quantum.CreditObserver = (*metrics.Metrics)(nil)
+var _ qtype.CreditObserver = (*metrics.Metrics)(nil)
 
 // TestCreditsCounted: the credits jobs reserve and are charged, by device.
 func TestCreditsCounted(t *testing.T) {

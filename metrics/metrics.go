@@ -24,6 +24,8 @@ import (
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
 	"github.com/qjobs/quantum"
+	"github.com/qjobs/quantum/qtype"
+	"github.com/qjobs/quantum/storage"
 )
 
 // Metrics holds the service's metrics in a registry of its own.
@@ -104,7 +106,7 @@ func New() *Metrics {
 	// rate reads "no data" until then, not 0: the label values known
 	// before any event start at 0. Store calls are named by the Store's
 	// methods.
-	store := reflect.TypeFor[quantum.Store]()
+	store := reflect.TypeFor[storage.Store]()
 	for i := range store.NumMethod() {
 		m.storeErrs.WithLabelValues(store.Method(i).Name)
 	}
@@ -116,7 +118,7 @@ func (m *Metrics) device(qrn string) {
 	if _, seen := m.devices.LoadOrStore(qrn, true); seen {
 		return
 	}
-	for _, reason := range quantum.FailReasons() {
+	for _, reason := range qtype.FailReasons() {
 		m.failed.WithLabelValues(qrn, reason)
 	}
 }
@@ -162,12 +164,12 @@ func (m *Metrics) StoreCall(op string, took time.Duration, err error) {
 	}
 }
 
-// CreditsReserved implements quantum.CreditObserver.
+// CreditsReserved implements qtype.CreditObserver.
 func (m *Metrics) CreditsReserved(device string, credits float64) {
 	m.reserved.WithLabelValues(device).Add(credits)
 }
 
-// CreditsCharged implements quantum.CreditObserver.
+// CreditsCharged implements qtype.CreditObserver.
 func (m *Metrics) CreditsCharged(device string, credits float64) {
 	m.charged.WithLabelValues(device).Add(credits)
 }

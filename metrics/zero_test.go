@@ -7,7 +7,9 @@ import (
 
 	"github.com/qjobs/quantum"
 	"github.com/qjobs/quantum/metrics"
+	"github.com/qjobs/quantum/qtype"
 	"github.com/qjobs/quantum/quantumtest"
+	"github.com/qjobs/quantum/storage"
 )
 
 // TestCountersStartAtZero: before any event, a scrape shows the failure
@@ -23,7 +25,7 @@ func TestCountersStartAtZero(t *testing.T) {
 	got := scrape(t, srv.URL)
 
 	want := map[string]float64{}
-	store := reflect.TypeFor[quantum.Store]()
+	store := reflect.TypeFor[storage.Store]()
 	for i := range store.NumMethod() {
 		want[`quantum_store_errors_total{op="`+store.Method(i).Name+`"}`] = 0
 	}
@@ -35,7 +37,7 @@ func TestCountersStartAtZero(t *testing.T) {
 		t.Fatal("the service has no device")
 	}
 	for device := range stats.Queued {
-		for _, reason := range quantum.FailReasons() {
+		for _, reason := range qtype.FailReasons() {
 			want[`quantum_jobs_failed_total{device="`+device+`",reason="`+reason+`"}`] = 0
 		}
 	}
@@ -65,7 +67,7 @@ func TestLaterDeviceStartsAtZero(t *testing.T) {
 	srv := httptest.NewServer(m.Handler())
 	defer srv.Close()
 	got := scrape(t, srv.URL)
-	for _, reason := range quantum.FailReasons() {
+	for _, reason := range qtype.FailReasons() {
 		series := `quantum_jobs_failed_total{device="` + later + `",reason="` + reason + `"}`
 		if v, ok := got[series]; !ok || v != 0 {
 			t.Errorf("%s = %v (present %v), want 0", series, v, ok)

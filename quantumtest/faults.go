@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"github.com/qjobs/quantum"
+	"github.com/qjobs/quantum/qtype"
+	"github.com/qjobs/quantum/storage"
 )
 
 // ErrInjected is the error a FaultyStore returns unless a Fault names
@@ -19,7 +21,7 @@ var ErrInjected = errors.New("quantumtest: injected store fault")
 // faults with Inject; calls that no fault picks pass through unchanged.
 // It is safe for concurrent use.
 type FaultyStore struct {
-	quantum.Store
+	storage.Store
 
 	mu     sync.Mutex
 	faults []*Fault
@@ -56,7 +58,7 @@ type Call struct {
 }
 
 // NewFaultyStore wraps st.
-func NewFaultyStore(st quantum.Store) *FaultyStore {
+func NewFaultyStore(st storage.Store) *FaultyStore {
 	return &FaultyStore{Store: st, calls: map[string]int{}}
 }
 
@@ -129,21 +131,21 @@ func (f *FaultyStore) pick(c Call) (time.Duration, error) {
 	return delay, err
 }
 
-func (f *FaultyStore) CreateJob(ctx context.Context, job *quantum.JobRecord, program quantum.Program) error {
+func (f *FaultyStore) CreateJob(ctx context.Context, job *storage.JobRecord, program quantum.Program) error {
 	if err := f.enter(ctx, Call{Method: "CreateJob", JobQRN: job.JobQRN}); err != nil {
 		return err
 	}
 	return f.Store.CreateJob(ctx, job, program)
 }
 
-func (f *FaultyStore) GetJob(ctx context.Context, qrn string) (*quantum.JobRecord, error) {
+func (f *FaultyStore) GetJob(ctx context.Context, qrn string) (*storage.JobRecord, error) {
 	if err := f.enter(ctx, Call{Method: "GetJob", JobQRN: qrn}); err != nil {
 		return nil, err
 	}
 	return f.Store.GetJob(ctx, qrn)
 }
 
-func (f *FaultyStore) JobByIdempotencyKey(ctx context.Context, owner, key string, since time.Time) (*quantum.JobRecord, error) {
+func (f *FaultyStore) JobByIdempotencyKey(ctx context.Context, owner, key string, since time.Time) (*storage.JobRecord, error) {
 	if err := f.enter(ctx, Call{Method: "JobByIdempotencyKey"}); err != nil {
 		return nil, err
 	}
@@ -157,7 +159,7 @@ func (f *FaultyStore) GetProgram(ctx context.Context, qrn string) (*quantum.Prog
 	return f.Store.GetProgram(ctx, qrn)
 }
 
-func (f *FaultyStore) GetResult(ctx context.Context, qrn string) (*quantum.Result, error) {
+func (f *FaultyStore) GetResult(ctx context.Context, qrn string) (*qtype.Result, error) {
 	if err := f.enter(ctx, Call{Method: "GetResult", JobQRN: qrn}); err != nil {
 		return nil, err
 	}
@@ -166,7 +168,7 @@ func (f *FaultyStore) GetResult(ctx context.Context, qrn string) (*quantum.Resul
 
 // UpdateJob works out the status the change would set on a copy of the
 // job, so that a fault can pick, say, only the moves to COMPLETED.
-func (f *FaultyStore) UpdateJob(ctx context.Context, qrn string, expect quantum.JobStatus, change func(*quantum.JobRecord), result *quantum.Result) (*quantum.JobRecord, error) {
+func (f *FaultyStore) UpdateJob(ctx context.Context, qrn string, expect quantum.JobStatus, change func(*storage.JobRecord), result *qtype.Result) (*storage.JobRecord, error) {
 	c := Call{Method: "UpdateJob", JobQRN: qrn, Expect: expect, Result: result != nil}
 	if j, err := f.Store.GetJob(ctx, qrn); err == nil && j.Status == expect {
 		trial := *j // the store's record is read-only; change replaces maps, never writes in them
@@ -186,7 +188,7 @@ func (f *FaultyStore) DeleteJob(ctx context.Context, qrn string, expect quantum.
 	return f.Store.DeleteJob(ctx, qrn, expect)
 }
 
-func (f *FaultyStore) ListJobs(ctx context.Context, fl quantum.JobFilter) ([]*quantum.JobRecord, int, error) {
+func (f *FaultyStore) ListJobs(ctx context.Context, fl storage.JobFilter) ([]*storage.JobRecord, int, error) {
 	if err := f.enter(ctx, Call{Method: "ListJobs"}); err != nil {
 		return nil, 0, err
 	}
@@ -214,21 +216,21 @@ func (f *FaultyStore) QueuePosition(ctx context.Context, qrn string) (int, error
 	return f.Store.QueuePosition(ctx, qrn)
 }
 
-func (f *FaultyStore) Queues(ctx context.Context) ([]quantum.Queue, error) {
+func (f *FaultyStore) Queues(ctx context.Context) ([]storage.Queue, error) {
 	if err := f.enter(ctx, Call{Method: "Queues"}); err != nil {
 		return nil, err
 	}
 	return f.Store.Queues(ctx)
 }
 
-func (f *FaultyStore) ClaimJob(ctx context.Context, c quantum.Claim) (*quantum.JobRecord, error) {
+func (f *FaultyStore) ClaimJob(ctx context.Context, c storage.Claim) (*storage.JobRecord, error) {
 	if err := f.enter(ctx, Call{Method: "ClaimJob"}); err != nil {
 		return nil, err
 	}
 	return f.Store.ClaimJob(ctx, c)
 }
 
-func (f *FaultyStore) Unfinished(ctx context.Context, statuses []quantum.JobStatus, before time.Time, limit int) ([]*quantum.JobRecord, error) {
+func (f *FaultyStore) Unfinished(ctx context.Context, statuses []quantum.JobStatus, before time.Time, limit int) ([]*storage.JobRecord, error) {
 	if err := f.enter(ctx, Call{Method: "Unfinished"}); err != nil {
 		return nil, err
 	}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/qjobs/quantum"
 	"github.com/qjobs/quantum/httpadapter"
+	"github.com/qjobs/quantum/storage"
 	"github.com/qjobs/quantum/store"
 )
 
@@ -35,7 +36,7 @@ func NewService(t testing.TB, opts ...quantum.Option) (*quantum.Service, quantum
 
 // NewServiceOn is NewService on the given store: a wrapper that injects
 // faults, say, or a store the test inspects.
-func NewServiceOn(t testing.TB, st quantum.Store, opts ...quantum.Option) (*quantum.Service, quantum.User) {
+func NewServiceOn(t testing.TB, st storage.Store, opts ...quantum.Option) (*quantum.Service, quantum.User) {
 	t.Helper()
 	svc, err := quantum.New(st, append([]quantum.Option{quantum.WithMemoryBudget(MemoryBudget)}, opts...)...)
 	if err != nil {

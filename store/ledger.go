@@ -4,25 +4,25 @@ import (
 	"context"
 	"slices"
 
-	"github.com/qjobs/quantum"
+	"github.com/qjobs/quantum/storage"
 )
 
-var _ quantum.CreditLedger = (*Memory)(nil)
+var _ storage.CreditLedger = (*Memory)(nil)
 
 // ledger is one owner's credits: the account, every entry in order, and
 // the IDs of the grants recorded.
 type ledger struct {
-	account quantum.CreditAccount
-	entries []quantum.CreditEntry
+	account storage.CreditAccount
+	entries []storage.CreditEntry
 	grants  map[string]bool
 }
 
 // record applies e to its owner's account and keeps it, or changes
 // nothing and returns the account's refusal. The caller holds m.mu and
 // has checked the rest of its change first: nothing after it may fail.
-func (m *Memory) record(e quantum.CreditEntry) error {
+func (m *Memory) record(e storage.CreditEntry) error {
 	l := m.ledgers[e.Owner]
-	var a quantum.CreditAccount
+	var a storage.CreditAccount
 	if l != nil {
 		a = l.account
 	}
@@ -42,8 +42,8 @@ func (m *Memory) record(e quantum.CreditEntry) error {
 }
 
 // reserve records the reservation of a job being stored, if it makes one.
-func (m *Memory) reserve(j *quantum.JobRecord) error {
-	if e, ok := quantum.ReservationOf(j); ok {
+func (m *Memory) reserve(j *storage.JobRecord) error {
+	if e, ok := storage.ReservationOf(j); ok {
 		return m.record(e)
 	}
 	return nil
@@ -51,16 +51,16 @@ func (m *Memory) reserve(j *quantum.JobRecord) error {
 
 // settle records the settlement of a change of a job from old to now,
 // if it makes one.
-func (m *Memory) settle(old, now *quantum.JobRecord) error {
-	if e, ok := quantum.SettlementOf(old, now); ok {
+func (m *Memory) settle(old, now *storage.JobRecord) error {
+	if e, ok := storage.SettlementOf(old, now); ok {
 		return m.record(e)
 	}
 	return nil
 }
 
-func (m *Memory) GrantCredits(ctx context.Context, g quantum.CreditGrant) (quantum.CreditAccount, bool, error) {
+func (m *Memory) GrantCredits(ctx context.Context, g storage.CreditGrant) (storage.CreditAccount, bool, error) {
 	if err := ctx.Err(); err != nil {
-		return quantum.CreditAccount{}, false, err
+		return storage.CreditAccount{}, false, err
 	}
 	defer m.lock()()
 	m.fault("GrantCredits")
@@ -68,27 +68,27 @@ func (m *Memory) GrantCredits(ctx context.Context, g quantum.CreditGrant) (quant
 		return l.account, false, nil
 	}
 	if err := m.record(g.Entry()); err != nil {
-		return quantum.CreditAccount{}, false, err
+		return storage.CreditAccount{}, false, err
 	}
 	return m.ledgers[g.Owner].account, true, nil
 }
 
-func (m *Memory) Credits(ctx context.Context, owner string) (quantum.CreditAccount, error) {
+func (m *Memory) Credits(ctx context.Context, owner string) (storage.CreditAccount, error) {
 	defer m.lock()()
 	m.fault("Credits")
 	if l := m.ledgers[owner]; l != nil {
 		return l.account, nil
 	}
-	return quantum.CreditAccount{}, nil
+	return storage.CreditAccount{}, nil
 }
 
-func (m *Memory) CreditEntries(ctx context.Context, owner string, offset, limit int) ([]quantum.CreditEntry, error) {
+func (m *Memory) CreditEntries(ctx context.Context, owner string, offset, limit int) ([]storage.CreditEntry, error) {
 	defer m.lock()()
 	m.fault("CreditEntries")
 	l := m.ledgers[owner]
 	if l == nil {
 		return nil, nil
 	}
-	start, end := quantum.JobFilter{Offset: offset, Limit: limit}.PageBounds(len(l.entries))
+	start, end := storage.JobFilter{Offset: offset, Limit: limit}.PageBounds(len(l.entries))
 	return slices.Clone(l.entries[start:end]), nil
 }

@@ -15,7 +15,8 @@ import (
 	"sync"
 	"time"
 
-	"github.com/qjobs/quantum"
+	"github.com/qjobs/quantum/qtype"
+	"github.com/qjobs/quantum/storage"
 	"github.com/qjobs/quantum/store/internal/inproc"
 	"github.com/qjobs/quantum/store/internal/ordered"
 )
@@ -46,12 +47,12 @@ type Memory struct {
 	mu      sync.Mutex
 	jobs    map[string]*entry
 	owners  map[string]*owned
-	changed map[quantum.JobStatus]*ordered.Set[inproc.ChangeKey] // each status's jobs, oldest change first
-	devices map[string]*ordered.Set[queueKey]                    // device → its QUEUED jobs, oldest first: positions and depth
-	queues  map[quantum.Queue]*ordered.Set[queueKey]             // owner and device → their QUEUED jobs: claims
-	seq     uint64                                               // how many times a job became QUEUED
-	keys    map[idemKey]string                                   // an owner's idempotency key → the job that took it last
-	ledgers map[string]*ledger                                   // owner → their credits
+	changed map[qtype.JobStatus]*ordered.Set[inproc.ChangeKey] // each status's jobs, oldest change first
+	devices map[string]*ordered.Set[queueKey]                  // device → its QUEUED jobs, oldest first: positions and depth
+	queues  map[storage.Queue]*ordered.Set[queueKey]           // owner and device → their QUEUED jobs: claims
+	seq     uint64                                             // how many times a job became QUEUED
+	keys    map[idemKey]string                                 // an owner's idempotency key → the job that took it last
+	ledgers map[string]*ledger                                 // owner → their credits
 
 	// hook, when set (by tests), is called inside every critical section
 	// with the method's name.
@@ -61,15 +62,15 @@ type Memory struct {
 // owned is one owner's jobs, newest first, and how many are in each status.
 type owned struct {
 	jobs   *ordered.Set[listKey]
-	counts map[quantum.JobStatus]int
+	counts map[qtype.JobStatus]int
 }
 
 type idemKey struct{ owner, key string }
 
 type entry struct {
-	job     *quantum.JobRecord
-	program quantum.Program
-	result  *quantum.Result
+	job     *storage.JobRecord
+	program qtype.Program
+	result  *qtype.Result
 	queued  queueKey // the job's place in its queues while QUEUED
 }
 
@@ -102,29 +103,29 @@ func compareQueue(a, b queueKey) int {
 	return cmp.Compare(a.seq, b.seq)
 }
 
-func queuedAt(j *quantum.JobRecord) time.Time {
+func queuedAt(j *storage.JobRecord) time.Time {
 	if j.QueuedAt.IsZero() {
 		return j.UpdatedAt
 	}
 	return j.QueuedAt
 }
 
-var _ quantum.ExclusiveStore = (*Memory)(nil)
+var _ storage.ExclusiveStore = (*Memory)(nil)
 
 // NewMemory returns an empty memory Store.
 func NewMemory() *Memory {
 	return &Memory{
 		jobs:    map[string]*entry{},
 		owners:  map[string]*owned{},
-		changed: map[quantum.JobStatus]*ordered.Set[inproc.ChangeKey]{},
+		changed: map[qtype.JobStatus]*ordered.Set[inproc.ChangeKey]{},
 		devices: map[string]*ordered.Set[queueKey]{},
-		queues:  map[quantum.Queue]*ordered.Set[queueKey]{},
+		queues:  map[storage.Queue]*ordered.Set[queueKey]{},
 		keys:    map[idemKey]string{},
 		ledgers: map[string]*ledger{},
 	}
 }
 
-// Acquire marks the store in use by one Service; quantum.ErrStoreInUse
+// Acquire marks the store in use by one Service; storage.ErrStoreInUse
 // while another holds it. The returned release may be called more than
 // once.
 func (m *Memory) Acquire() (release func(), err error) { return m.inUse.Acquire() }
@@ -147,7 +148,7 @@ func (m *Memory) fault(method string) {
 // that callers can close any Store alike.
 func (m *Memory) Close() error { return nil }
 
-func (m *Memory) CreateJob(ctx context.Context, job *quantum.JobRecord, program quantum.Program) error {
+func (m *Memory) CreateJob(ctx context.Context, job *storage.JobRecord, program qtype.Program) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
@@ -155,12 +156,12 @@ func (m *Memory) CreateJob(ctx context.Context, job *quantum.JobRecord, program 
 	defer m.lock()()
 	m.fault("CreateJob")
 	if _, ok := m.jobs[j.JobQRN]; ok {
-		return quantum.ErrJobExists
+		return storage.ErrJobExists
 	}
 	k := idemKey{j.Owner, j.IdempotencyKey}
 	if k.key != "" {
-		if holder, ok := m.jobs[m.keys[k]]; ok && holder.job.TimeStamps.CreatedAt.After(j.TimeStamps.CreatedAt.Add(-quantum.IdempotencyWindow)) {
-			return fmt.Errorf("store: job %s: %w", holder.job.JobQRN, quantum.ErrDuplicateKey)
+		if holder, ok := m.jobs[m.keys[k]]; ok && holder.job.TimeStamps.CreatedAt.After(j.TimeStamps.CreatedAt.Add(-storage.IdempotencyWindow)) {
+			return fmt.Errorf("store: job %s: %w", holder.job.JobQRN, storage.ErrDuplicateKey)
 		}
 	}
 	if err := m.reserve(j); err != nil {
@@ -173,7 +174,7 @@ func (m *Memory) CreateJob(ctx context.Context, job *quantum.JobRecord, program 
 	m.jobs[j.JobQRN] = e
 	o := m.owners[j.Owner]
 	if o == nil {
-		o = &owned{jobs: ordered.New(compareList), counts: map[quantum.JobStatus]int{}}
+		o = &owned{jobs: ordered.New(compareList), counts: map[qtype.JobStatus]int{}}
 		m.owners[j.Owner] = o
 	}
 	o.jobs.Insert(listKey{j.TimeStamps.CreatedAt, j.JobQRN})
@@ -183,7 +184,7 @@ func (m *Memory) CreateJob(ctx context.Context, job *quantum.JobRecord, program 
 
 // index moves e, whose job was old (nil for a new job), between the
 // counts, the status sets and the queues, to where its job is now.
-func (m *Memory) index(e *entry, old *quantum.JobRecord) {
+func (m *Memory) index(e *entry, old *storage.JobRecord) {
 	j := e.job
 	o := m.owners[j.Owner]
 	if old != nil {
@@ -191,8 +192,8 @@ func (m *Memory) index(e *entry, old *quantum.JobRecord) {
 	}
 	o.counts[j.Status]++
 	ordered.InsertIn(m.changed, j.Status, inproc.ChangeKey{At: j.UpdatedAt, QRN: j.JobQRN}, inproc.CompareChange)
-	wasQueued := old != nil && old.Status == quantum.StatusQueued
-	isQueued := j.Status == quantum.StatusQueued
+	wasQueued := old != nil && old.Status == qtype.StatusQueued
+	isQueued := j.Status == qtype.StatusQueued
 	if wasQueued && isQueued && queuedAt(j).Equal(e.queued.at) {
 		return // an update that keeps the job QUEUED in its place
 	}
@@ -203,12 +204,12 @@ func (m *Memory) index(e *entry, old *quantum.JobRecord) {
 		m.seq++
 		e.queued = queueKey{queuedAt(j), m.seq, j.JobQRN}
 		ordered.InsertIn(m.devices, j.DeviceQRN, e.queued, compareQueue)
-		ordered.InsertIn(m.queues, quantum.Queue{Device: j.DeviceQRN, Owner: j.Owner}, e.queued, compareQueue)
+		ordered.InsertIn(m.queues, storage.Queue{Device: j.DeviceQRN, Owner: j.Owner}, e.queued, compareQueue)
 	}
 }
 
 // unindexStatus takes a job that was old out of its status's count and set.
-func (m *Memory) unindexStatus(old *quantum.JobRecord) {
+func (m *Memory) unindexStatus(old *storage.JobRecord) {
 	o := m.owners[old.Owner]
 	if o.counts[old.Status]--; o.counts[old.Status] == 0 {
 		delete(o.counts, old.Status)
@@ -219,57 +220,57 @@ func (m *Memory) unindexStatus(old *quantum.JobRecord) {
 }
 
 // unqueue takes e, whose job was old and QUEUED, out of its queues.
-func (m *Memory) unqueue(e *entry, old *quantum.JobRecord) {
+func (m *Memory) unqueue(e *entry, old *storage.JobRecord) {
 	m.devices[old.DeviceQRN].Delete(e.queued) // kept when empty, as the statuses' sets
-	ordered.DeleteIn(m.queues, quantum.Queue{Device: old.DeviceQRN, Owner: old.Owner}, e.queued)
+	ordered.DeleteIn(m.queues, storage.Queue{Device: old.DeviceQRN, Owner: old.Owner}, e.queued)
 	e.queued = queueKey{}
 }
 
-func (m *Memory) GetJob(ctx context.Context, qrn string) (*quantum.JobRecord, error) {
+func (m *Memory) GetJob(ctx context.Context, qrn string) (*storage.JobRecord, error) {
 	defer m.lock()()
 	m.fault("GetJob")
 	e, ok := m.jobs[qrn]
 	if !ok {
-		return nil, quantum.ErrJobNotFound
+		return nil, storage.ErrJobNotFound
 	}
 	return e.job, nil
 }
 
-func (m *Memory) JobByIdempotencyKey(ctx context.Context, owner, key string, since time.Time) (*quantum.JobRecord, error) {
+func (m *Memory) JobByIdempotencyKey(ctx context.Context, owner, key string, since time.Time) (*storage.JobRecord, error) {
 	if key == "" {
-		return nil, quantum.ErrJobNotFound
+		return nil, storage.ErrJobNotFound
 	}
 	defer m.lock()()
 	m.fault("JobByIdempotencyKey")
 	e, ok := m.jobs[m.keys[idemKey{owner, key}]]
 	if !ok || e.job.TimeStamps.CreatedAt.Before(since) {
-		return nil, quantum.ErrJobNotFound
+		return nil, storage.ErrJobNotFound
 	}
 	return e.job, nil
 }
 
-func (m *Memory) GetProgram(ctx context.Context, qrn string) (*quantum.Program, error) {
+func (m *Memory) GetProgram(ctx context.Context, qrn string) (*qtype.Program, error) {
 	defer m.lock()()
 	m.fault("GetProgram")
 	e, ok := m.jobs[qrn]
 	if !ok {
-		return nil, quantum.ErrJobNotFound
+		return nil, storage.ErrJobNotFound
 	}
 	p := e.program
 	return &p, nil
 }
 
-func (m *Memory) GetResult(ctx context.Context, qrn string) (*quantum.Result, error) {
+func (m *Memory) GetResult(ctx context.Context, qrn string) (*qtype.Result, error) {
 	defer m.lock()()
 	m.fault("GetResult")
 	e, ok := m.jobs[qrn]
 	if !ok || e.result == nil {
-		return nil, quantum.ErrJobNotFound
+		return nil, storage.ErrJobNotFound
 	}
 	return e.result, nil // never changed, only replaced
 }
 
-func (m *Memory) UpdateJob(ctx context.Context, qrn string, expect quantum.JobStatus, change func(*quantum.JobRecord), result *quantum.Result) (*quantum.JobRecord, error) {
+func (m *Memory) UpdateJob(ctx context.Context, qrn string, expect qtype.JobStatus, change func(*storage.JobRecord), result *qtype.Result) (*storage.JobRecord, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -277,13 +278,13 @@ func (m *Memory) UpdateJob(ctx context.Context, qrn string, expect quantum.JobSt
 	m.fault("UpdateJob")
 	e, ok := m.jobs[qrn]
 	if !ok {
-		return nil, quantum.ErrJobNotFound
+		return nil, storage.ErrJobNotFound
 	}
 	if e.job.Status != expect || expect.IsTerminal() {
-		return nil, quantum.ErrStatusChanged
+		return nil, storage.ErrStatusChanged
 	}
 	old := e.job
-	j := new(quantum.JobRecord)
+	j := new(storage.JobRecord)
 	*j = *old // its maps are old's: change replaces them, never writes in them
 	change(j) // may panic: nothing has changed yet
 	j.JobQRN, j.Owner, j.DeviceQRN, j.TimeStamps.CreatedAt = old.JobQRN, old.Owner, old.DeviceQRN, old.TimeStamps.CreatedAt
@@ -299,7 +300,7 @@ func (m *Memory) UpdateJob(ctx context.Context, qrn string, expect quantum.JobSt
 	return j, nil
 }
 
-func (m *Memory) DeleteJob(ctx context.Context, qrn string, expect quantum.JobStatus) error {
+func (m *Memory) DeleteJob(ctx context.Context, qrn string, expect qtype.JobStatus) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
@@ -307,14 +308,14 @@ func (m *Memory) DeleteJob(ctx context.Context, qrn string, expect quantum.JobSt
 	m.fault("DeleteJob")
 	e, ok := m.jobs[qrn]
 	if !ok {
-		return quantum.ErrJobNotFound
+		return storage.ErrJobNotFound
 	}
 	j := e.job
 	if j.Status != expect {
-		return quantum.ErrStatusChanged
+		return storage.ErrStatusChanged
 	}
 	m.unindexStatus(j)
-	if j.Status == quantum.StatusQueued {
+	if j.Status == qtype.StatusQueued {
 		m.unqueue(e, j)
 	}
 	delete(m.jobs, qrn)
@@ -331,7 +332,7 @@ func (m *Memory) DeleteJob(ctx context.Context, qrn string, expect quantum.JobSt
 // listChunk is how many jobs a filtered list tests per hold of the mutex.
 const listChunk = 1024
 
-func (m *Memory) ListJobs(ctx context.Context, f quantum.JobFilter) ([]*quantum.JobRecord, int, error) {
+func (m *Memory) ListJobs(ctx context.Context, f storage.JobFilter) ([]*storage.JobRecord, int, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, 0, err
 	}
@@ -345,7 +346,7 @@ func (m *Memory) ListJobs(ctx context.Context, f quantum.JobFilter) ([]*quantum.
 		}
 		total := o.jobs.Len()
 		start, end := f.PageBounds(total)
-		var page []*quantum.JobRecord
+		var page []*storage.JobRecord
 		for c := o.jobs.At(start); c.Valid() && len(page) < end-start; c.Next() {
 			page = append(page, m.jobs[c.Key().qrn].job)
 		}
@@ -355,7 +356,7 @@ func (m *Memory) ListJobs(ctx context.Context, f quantum.JobFilter) ([]*quantum.
 	// after the last key seen: each job is tested once, as it is when
 	// its chunk is read. A job's key (its creation time and QRN) never
 	// changes, so none is seen twice.
-	var page []*quantum.JobRecord
+	var page []*storage.JobRecord
 	total := 0
 	first, last := f.PageBounds(int(^uint(0) >> 1))
 	var after *listKey
@@ -405,7 +406,7 @@ func (m *Memory) CountQueued(ctx context.Context, deviceQRN string) (int, error)
 	return 0, nil
 }
 
-func (m *Memory) CountJobs(ctx context.Context, owner string, statuses []quantum.JobStatus) (int, error) {
+func (m *Memory) CountJobs(ctx context.Context, owner string, statuses []qtype.JobStatus) (int, error) {
 	defer m.lock()()
 	m.fault("CountJobs")
 	o := m.owners[owner]
@@ -426,9 +427,9 @@ func (m *Memory) QueuePosition(ctx context.Context, qrn string) (int, error) {
 	m.fault("QueuePosition")
 	e, ok := m.jobs[qrn]
 	if !ok {
-		return 0, quantum.ErrJobNotFound
+		return 0, storage.ErrJobNotFound
 	}
-	if e.job.Status != quantum.StatusQueued {
+	if e.job.Status != qtype.StatusQueued {
 		return 0, nil
 	}
 	if q := m.devices[e.job.DeviceQRN]; q != nil {
@@ -439,7 +440,7 @@ func (m *Memory) QueuePosition(ctx context.Context, qrn string) (int, error) {
 	return 0, nil
 }
 
-func (m *Memory) Queues(ctx context.Context) ([]quantum.Queue, error) {
+func (m *Memory) Queues(ctx context.Context) ([]storage.Queue, error) {
 	defer m.lock()()
 	m.fault("Queues")
 	out := slices.Collect(maps.Keys(m.queues))
@@ -447,7 +448,7 @@ func (m *Memory) Queues(ctx context.Context) ([]quantum.Queue, error) {
 	return out, nil
 }
 
-func (m *Memory) ClaimJob(ctx context.Context, c quantum.Claim) (*quantum.JobRecord, error) {
+func (m *Memory) ClaimJob(ctx context.Context, c storage.Claim) (*storage.JobRecord, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -455,27 +456,27 @@ func (m *Memory) ClaimJob(ctx context.Context, c quantum.Claim) (*quantum.JobRec
 	m.fault("ClaimJob")
 	q := m.queues[c.Queue]
 	if q == nil {
-		return nil, quantum.ErrNoJob
+		return nil, storage.ErrNoJob
 	}
 	head := q.First()
 	e := m.jobs[head.Key().qrn]
 	if e.job.MemoryNeed > c.MaxMemory {
-		return e.job, quantum.ErrMemoryShort
+		return e.job, storage.ErrMemoryShort
 	}
 	old := e.job
-	j := new(quantum.JobRecord)
+	j := new(storage.JobRecord)
 	*j = *old
-	j.Status, j.UpdatedAt, j.LeaseUntil, j.Node = quantum.StatusRunning, laterOf(c.Now, old.UpdatedAt), c.LeaseUntil, c.Node
+	j.Status, j.UpdatedAt, j.LeaseUntil, j.Node = qtype.StatusRunning, laterOf(c.Now, old.UpdatedAt), c.LeaseUntil, c.Node
 	j.Attempts++
 	e.job = j
 	m.index(e, old)
 	return j, nil
 }
 
-func (m *Memory) Unfinished(ctx context.Context, statuses []quantum.JobStatus, before time.Time, limit int) ([]*quantum.JobRecord, error) {
+func (m *Memory) Unfinished(ctx context.Context, statuses []qtype.JobStatus, before time.Time, limit int) ([]*storage.JobRecord, error) {
 	defer m.lock()()
 	m.fault("Unfinished")
-	var out []*quantum.JobRecord
+	var out []*storage.JobRecord
 	for i, st := range statuses {
 		set := m.changed[st]
 		if set == nil || slices.Contains(statuses[:i], st) {

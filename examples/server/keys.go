@@ -7,7 +7,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/qjobs/quantum"
+	"github.com/qjobs/quantum/storage"
 )
 
 // apiKey is one key, the name of the user it stands for, and the credits
@@ -96,11 +96,11 @@ func parseKeys(where, text string) ([]apiKey, error) {
 }
 
 // parseCredits reads a number of credits to grant: 0 (nothing, but
-// credits on) up to quantum.MaxCredits.
+// credits on) up to storage.MaxCredits.
 func parseCredits(s string) (float64, error) {
 	c, err := strconv.ParseFloat(s, 64)
-	if err != nil || math.IsNaN(c) || c < 0 || c > quantum.MaxCredits {
-		return 0, fmt.Errorf("must be a number of credits from 0 to %d, got %q", int64(quantum.MaxCredits), s)
+	if err != nil || math.IsNaN(c) || c < 0 || c > storage.MaxCredits {
+		return 0, fmt.Errorf("must be a number of credits from 0 to %d, got %q", int64(storage.MaxCredits), s)
 	}
 	return c, nil
 }

@@ -81,6 +81,7 @@ import (
 	"github.com/qjobs/quantum/httpadapter"
 	"github.com/qjobs/quantum/metrics"
 	"github.com/qjobs/quantum/sim"
+	"github.com/qjobs/quantum/storage"
 	"github.com/qjobs/quantum/store"
 	"github.com/qjobs/quantum/store/badger"
 	"github.com/qjobs/quantum/store/postgres"
@@ -475,7 +476,7 @@ func demoKey() string {
 }
 
 // openStore opens the configured store and returns its closer.
-func openStore(ctx context.Context, cfg config, log *zap.Logger) (quantum.Store, func(), error) {
+func openStore(ctx context.Context, cfg config, log *zap.Logger) (storage.Store, func(), error) {
 	switch cfg.store {
 	case "postgres":
 		if cfg.dsn == "" {

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/qjobs/quantum"
+	"github.com/qjobs/quantum/qtype"
 	"github.com/qjobs/quantum/quantumtest"
 )
 
@@ -161,7 +162,7 @@ func testBatchInvalid(t *testing.T, target Target) {
 	e := open(t, target)
 	single := e.device("single", &quantumtest.FakeBackend{}, func(d *quantum.Device) { d.BatchJobSupport = false })
 	good := quantum.Program{Format: "qasm3", Data: bell}
-	many := make([]quantum.Program, quantum.MaxBatchCircuits+1)
+	many := make([]quantum.Program, qtype.MaxBatchCircuits+1)
 	for i := range many {
 		many[i] = good
 	}

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/qjobs/quantum"
+	"github.com/qjobs/quantum/qtype"
 	"github.com/qjobs/quantum/quantumtest"
 )
 
@@ -58,7 +59,7 @@ func testCreateCompletes(t *testing.T, target Target) {
 	// Read at once, the job may have moved on, but only in its status,
 	// queue position, times and metadata.
 	now := e.get(e.alice, created.JobQRN)
-	if !slices.Contains(quantum.JobStatuses(), now.Status) || now.Status == quantum.StatusFailed || now.Status == quantum.StatusCancelled {
+	if !slices.Contains(qtype.JobStatuses(), now.Status) || now.Status == quantum.StatusFailed || now.Status == quantum.StatusCancelled {
 		t.Fatalf("job read after create is %s", now.Status)
 	}
 	so := *now

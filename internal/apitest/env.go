@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/qjobs/quantum"
+	"github.com/qjobs/quantum/qtype"
 	"github.com/qjobs/quantum/quantumtest"
 )
 
@@ -148,7 +149,7 @@ var jobQRNForm = regexp.MustCompile(`^[a-z0-9]+:[a-z0-9]+:(?:sim|qpu):[a-z0-9][a
 func wantNewJob(t *testing.T, got *quantum.Job, u quantum.User, before, after time.Time, want quantum.Job) *quantum.Job {
 	t.Helper()
 	prefix := want.DeviceQRN + "-" + u.OrganizationUserID[len(u.OrganizationUserID)-4:] + "-qjob-"
-	if !jobQRNForm.MatchString(got.JobQRN) || !strings.HasPrefix(got.JobQRN, prefix) || !quantum.ValidJobQRN(got.JobQRN) {
+	if !jobQRNForm.MatchString(got.JobQRN) || !strings.HasPrefix(got.JobQRN, prefix) || !qtype.ValidJobQRN(got.JobQRN) {
 		t.Fatalf("jobQrn %q: want %s<24 hex>", got.JobQRN, prefix)
 	}
 	wantShownTime(t, "createdAt", got.TimeStamps.CreatedAt, before, after)
@@ -172,7 +173,7 @@ func wantShownTime(t *testing.T, what string, tm, from, to time.Time) {
 
 // wantEnded checks the times of a job that has ended (by now) and
 // returns them, for the job expected.
-func wantEnded(t *testing.T, got quantum.TimeStamps, createdAt time.Time) quantum.TimeStamps {
+func wantEnded(t *testing.T, got qtype.TimeStamps, createdAt time.Time) qtype.TimeStamps {
 	t.Helper()
 	if got.EndedAt == nil {
 		t.Fatalf("endedAt null on a finished job")
@@ -182,7 +183,7 @@ func wantEnded(t *testing.T, got quantum.TimeStamps, createdAt time.Time) quantu
 		t.Fatalf("executionDuration %d ms: want 0 to the %v between createdAt and endedAt", ms, got.EndedAt.Sub(createdAt))
 	}
 	ended := *got.EndedAt
-	return quantum.TimeStamps{CreatedAt: createdAt, EndedAt: &ended, ExecutionDuration: got.ExecutionDuration}
+	return qtype.TimeStamps{CreatedAt: createdAt, EndedAt: &ended, ExecutionDuration: got.ExecutionDuration}
 }
 
 // ended is want as it is once it has ended in status, with the times got

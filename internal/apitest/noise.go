@@ -6,6 +6,7 @@ import (
 
 	"github.com/qjobs/quantum"
 	"github.com/qjobs/quantum/internal/noiseref"
+	"github.com/qjobs/quantum/qtype"
 	"github.com/qjobs/quantum/quantumtest"
 	"github.com/qjobs/quantum/sim"
 )
@@ -236,10 +237,10 @@ func testNoiseQPU(t *testing.T, target Target) {
 	qpu := e.mockQPU(func(d *quantum.Device) {
 		d.MaxShots = noiseShots
 		d.RunInputTypes = []string{"qasm2", "qasm3", "qir.ll"}
-		d.Calibration.Qubits = map[int]quantum.QubitCalibration{
+		d.Calibration.Qubits = map[int]qtype.QubitCalibration{
 			0: {GateErrorRB: 0.05, ReadoutError: &r0}, 1: {GateErrorRB: 0.03}, 4: {GateErrorRB: 0.04, ReadoutError: &r4},
 		}
-		d.Calibration.Edges = []quantum.EdgeCalibration{
+		d.Calibration.Edges = []qtype.EdgeCalibration{
 			{Gate: "cz", Source: 0, Target: 1, Value: 0.1}, {Gate: "cz", Source: 4, Target: 1, Value: 0.15}, {Gate: "iswap", Source: 1, Target: 4, Value: 0.2},
 		}
 	})

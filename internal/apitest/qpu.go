@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/qjobs/quantum"
+	"github.com/qjobs/quantum/qtype"
 	"github.com/qjobs/quantum/quantumtest"
 )
 
@@ -22,11 +23,11 @@ func (e *env) mockQPU(edit ...func(*quantum.Device)) string {
 		Name: "Mock Grid", QRN: "qbraid:qbraid:qpu:grid", Vendor: "qbraid", Provider: "qbraid",
 		DeviceType: quantum.DeviceQPU, RunInputTypes: []string{"qasm2", "qasm3"}, NumberQubits: 6,
 		MinShots: 10, MaxShots: 5000, BatchJobSupport: true, Pricing: quantum.Pricing{PerTask: 0.3, PerShot: 0.0009},
-		Topology: &quantum.Topology{Type: quantum.TopologySquareLattice, Rows: 2, Cols: 3},
-		Calibration: &quantum.Calibration{
+		Topology: &qtype.Topology{Type: qtype.TopologySquareLattice, Rows: 2, Cols: 3},
+		Calibration: &qtype.Calibration{
 			LastCalibrated: time.Date(2026, 11, 25, 6, 0, 0, 0, time.UTC),
-			Qubits:         map[int]quantum.QubitCalibration{0: {GateErrorRB: 0.001, ReadoutError: &readout}, 4: {GateErrorRB: 0.002}},
-			Edges:          []quantum.EdgeCalibration{{Gate: "cz", Source: 0, Target: 1, Value: 0.01}, {Gate: "cz", Source: 4, Target: 1, Value: 0.02}},
+			Qubits:         map[int]qtype.QubitCalibration{0: {GateErrorRB: 0.001, ReadoutError: &readout}, 4: {GateErrorRB: 0.002}},
+			Edges:          []qtype.EdgeCalibration{{Gate: "cz", Source: 0, Target: 1, Value: 0.01}, {Gate: "cz", Source: 4, Target: 1, Value: 0.02}},
 		},
 	}
 	for _, f := range edit {
@@ -85,7 +86,7 @@ func testQPUCoupling(t *testing.T, target Target) {
 	//	2 - 3 - 4
 	clipped := e.mockQPU(func(d *quantum.Device) {
 		d.QRN, d.Calibration, d.NumberQubits = "qbraid:qbraid:qpu:clipped", nil, 5
-		d.Topology = &quantum.Topology{Type: quantum.TopologyClipped, GridCols: 3, RowSpans: [][2]int{{1, 2}, {0, 2}}}
+		d.Topology = &qtype.Topology{Type: qtype.TopologyClipped, GridCols: 3, RowSpans: [][2]int{{1, 2}, {0, 2}}}
 	})
 	clippedProg := func(body string) quantum.JobRequest {
 		return quantum.JobRequest{DeviceQRN: clipped, Shots: 100, Program: &quantum.Program{Format: "qasm2",
@@ -111,7 +112,7 @@ func testQPUDocuments(t *testing.T, target Target) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	wantEqual(t, "topology", d.Topology, &quantum.Topology{Type: quantum.TopologySquareLattice, Rows: 2, Cols: 3})
+	wantEqual(t, "topology", d.Topology, &qtype.Topology{Type: qtype.TopologySquareLattice, Rows: 2, Cols: 3})
 	if d.MinShots != 10 || d.MaxShots != 5000 || d.DeviceType != quantum.DeviceQPU {
 		t.Fatalf("minShots %d, maxShots %d, type %s", d.MinShots, d.MaxShots, d.DeviceType)
 	}
@@ -120,14 +121,14 @@ func testQPUDocuments(t *testing.T, target Target) {
 		t.Fatal(err)
 	}
 	readout := 0.02
-	wantEqual(t, "calibration", &quantum.CalibrationDocument{DeviceQRNs: cal.DeviceQRNs, Provider: cal.Provider,
-		LastCalibrated: cal.LastCalibrated, FetchedAt: cal.FetchedAt, Qubits: cal.Qubits, Edges: cal.Edges}, &quantum.CalibrationDocument{
+	wantEqual(t, "calibration", &qtype.CalibrationDocument{DeviceQRNs: cal.DeviceQRNs, Provider: cal.Provider,
+		LastCalibrated: cal.LastCalibrated, FetchedAt: cal.FetchedAt, Qubits: cal.Qubits, Edges: cal.Edges}, &qtype.CalibrationDocument{
 		DeviceQRNs: []string{qpu}, Provider: "qbraid", LastCalibrated: "2026-11-25T06:00:00.000Z", FetchedAt: cal.FetchedAt,
-		Qubits: map[string]quantum.CalibratedQubit{
+		Qubits: map[string]qtype.CalibratedQubit{
 			"0": {GateError: map[string]float64{"rb": 0.001}, ReadoutError: &readout},
 			"4": {GateError: map[string]float64{"rb": 0.002}},
 		},
-		Edges: quantum.CalibratedEdges{GateError: map[string][]quantum.CalibratedEdge{"cz": {{Source: 0, Target: 1, Value: 0.01}, {Source: 4, Target: 1, Value: 0.02}}}},
+		Edges: qtype.CalibratedEdges{GateError: map[string][]qtype.CalibratedEdge{"cz": {{Source: 0, Target: 1, Value: 0.01}, {Source: 4, Target: 1, Value: 0.02}}}},
 	})
 	_, err = e.alice.GetDeviceCalibrations(ctx, flagship)
 	wantErr(t, "a simulator's calibration", err, errorf(quantum.ENOTFOUND, "Calibration data not found for this device"))

@@ -12,23 +12,25 @@ import (
 	"time"
 
 	"github.com/qjobs/quantum"
+	"github.com/qjobs/quantum/qtype"
+	"github.com/qjobs/quantum/storage"
 )
 
 // CommitClock is a Store that notes when each job's final status was
 // committed: when the store's UpdateJob returned it, before the Service
 // tells anyone.
 type CommitClock struct {
-	quantum.Store
+	storage.Store
 	mu sync.Mutex
 	at map[string]time.Time
 }
 
 // NewCommitClock wraps st.
-func NewCommitClock(st quantum.Store) *CommitClock {
+func NewCommitClock(st storage.Store) *CommitClock {
 	return &CommitClock{Store: st, at: map[string]time.Time{}}
 }
 
-func (c *CommitClock) UpdateJob(ctx context.Context, qrn string, expect quantum.JobStatus, change func(*quantum.JobRecord), result *quantum.Result) (*quantum.JobRecord, error) {
+func (c *CommitClock) UpdateJob(ctx context.Context, qrn string, expect quantum.JobStatus, change func(*storage.JobRecord), result *qtype.Result) (*storage.JobRecord, error) {
 	rec, err := c.Store.UpdateJob(ctx, qrn, expect, change, result)
 	if err == nil && rec.Status.IsTerminal() {
 		now := time.Now()

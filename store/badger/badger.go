@@ -1,4 +1,4 @@
-// Package badger is a quantum.Store on disk, in a badger database: jobs
+// Package badger is a storage.Store on disk, in a badger database: jobs
 // outlive the process, and one Service at a time uses them (badger locks
 // its directory).
 //
@@ -25,12 +25,13 @@ import (
 	badgerdb "github.com/dgraph-io/badger/v4"
 	"go.uber.org/zap"
 
-	"github.com/qjobs/quantum"
+	"github.com/qjobs/quantum/qtype"
+	"github.com/qjobs/quantum/storage"
 	"github.com/qjobs/quantum/store/internal/inproc"
 	"github.com/qjobs/quantum/store/internal/ordered"
 )
 
-// Store is a quantum.Store on disk (or in memory, for tests) in a badger
+// Store is a storage.Store on disk (or in memory, for tests) in a badger
 // database. Every change to a job and its index keys is one transaction;
 // transactions that conflict are retried a bounded number of times.
 //
@@ -77,7 +78,7 @@ import (
 // the index does not answer (search, a second tag, …) are tested on each
 // job read while walking it, at most the scan limit of jobs per list
 // (WithScanLimit); a filter that would read more fails with
-// quantum.ErrScanLimit. A list that needs no such test reads only its
+// storage.ErrScanLimit. A list that needs no such test reads only its
 // page: its total is a count in memory, or, for a tag, a count of index
 // keys.
 type Store struct {
@@ -91,7 +92,7 @@ type Store struct {
 	counts  map[string]int                         // list totals by index prefix
 	queued  map[queueMark]int                      // queue key → +1s minus -1s applied
 	devices map[string]*ordered.Set[string]        // device → queue keys <queued>/<qrn> with a positive mark
-	owned   map[quantum.Queue]*ordered.Set[string] // owner and device → the same
+	owned   map[storage.Queue]*ordered.Set[string] // owner and device → the same
 	// hook, when set (by tests), is called inside every critical section
 	// with the method's name.
 	hook      func(method string)
@@ -103,7 +104,7 @@ type Store struct {
 }
 
 type queueMark struct {
-	q   quantum.Queue
+	q   storage.Queue
 	key string
 }
 
@@ -195,7 +196,7 @@ func WithGCInterval(d time.Duration) Option {
 
 // WithScanLimit sets how many jobs one list may read to test filters
 // that its index does not answer (default DefaultScanLimit); a list that
-// would read more fails with quantum.ErrScanLimit. A limit below 1 makes
+// would read more fails with storage.ErrScanLimit. A limit below 1 makes
 // Open fail.
 func WithScanLimit(n int) Option {
 	return func(c *config) {
@@ -209,7 +210,7 @@ func WithScanLimit(n int) Option {
 
 // WithMaxValueBytes bounds a program or a result as stored (its JSON;
 // default DefaultMaxValueBytes): a larger one is refused with an error
-// that wraps quantum.ErrTooLarge. A bound below 1 makes Open fail.
+// that wraps storage.ErrTooLarge. A bound below 1 makes Open fail.
 func WithMaxValueBytes(n int64) Option {
 	return func(c *config) {
 		if n < 1 || n > maxValueBound {
@@ -323,20 +324,20 @@ func clean(err error) error {
 		return nil
 	}
 	if errors.Is(err, badgerdb.ErrTxnTooBig) {
-		return fmt.Errorf("store: the change is larger than one badger transaction holds: %w", quantum.ErrTooLarge)
+		return fmt.Errorf("store: the change is larger than one badger transaction holds: %w", storage.ErrTooLarge)
 	}
 	msg := err.Error()
 	if m := badgerTooLarge.FindStringSubmatch(msg); m != nil {
-		return fmt.Errorf("store: a %s of %s bytes is larger than badger's limit of %s bytes: %w", strings.ToLower(m[1]), m[2], m[3], quantum.ErrTooLarge)
+		return fmt.Errorf("store: a %s of %s bytes is larger than badger's limit of %s bytes: %w", strings.ToLower(m[1]), m[2], m[3], storage.ErrTooLarge)
 	}
 	if strings.Contains(msg, "exceeded") {
-		return fmt.Errorf("store: a key or value is larger than badger holds: %w", quantum.ErrTooLarge)
+		return fmt.Errorf("store: a key or value is larger than badger holds: %w", storage.ErrTooLarge)
 	}
 	return err
 }
 
 func tooLarge(what string, size, limit int64) error {
-	return fmt.Errorf("store: the %s (%d bytes) is larger than the %d bytes the store holds: %w", what, size, limit, quantum.ErrTooLarge)
+	return fmt.Errorf("store: the %s (%d bytes) is larger than the %d bytes the store holds: %w", what, size, limit, storage.ErrTooLarge)
 }
 
 // deltas are what a transaction changes in the in-memory counts and
@@ -364,8 +365,8 @@ func (d *deltas) move(old, r *record) {
 			d.counts[k]++
 		}
 	}
-	wasQueued := old != nil && old.Status == quantum.StatusQueued
-	isQueued := r != nil && r.Status == quantum.StatusQueued
+	wasQueued := old != nil && old.Status == qtype.StatusQueued
+	isQueued := r != nil && r.Status == qtype.StatusQueued
 	if wasQueued && isQueued && old.queue() == r.queue() && old.queueKey() == r.queueKey() {
 		return // the job keeps its place
 	}
@@ -419,7 +420,7 @@ func (b *Store) mark(m queueMark, n int) {
 // queueKeys returns up to n of the queue's keys that come after the key
 // after ("" for the first), oldest first. Resuming from a key rather than
 // an index keeps a caller's place when keys before it go meanwhile.
-func (b *Store) queueKeys(q quantum.Queue, after string, n int) []string {
+func (b *Store) queueKeys(q storage.Queue, after string, n int) []string {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	b.fault("queueKeys")
@@ -450,7 +451,7 @@ func (b *Store) loadCounts() error {
 	b.counts = map[string]int{}
 	b.queued = map[queueMark]int{}
 	b.devices = map[string]*ordered.Set[string]{}
-	b.owned = map[quantum.Queue]*ordered.Set[string]{}
+	b.owned = map[storage.Queue]*ordered.Set[string]{}
 	return b.db.View(func(txn *badgerdb.Txn) error {
 		var qrns []string
 		if err := iterateKeys(txn, "q/", func(k []byte) bool {
@@ -532,7 +533,7 @@ func missing(a, b []string) []string {
 func getRecord(txn *badgerdb.Txn, qrn string) (*record, error) {
 	item, err := txn.Get([]byte("j/" + qrn))
 	if errors.Is(err, badgerdb.ErrKeyNotFound) {
-		return nil, quantum.ErrJobNotFound
+		return nil, storage.ErrJobNotFound
 	}
 	if err != nil {
 		return nil, err
@@ -542,15 +543,15 @@ func getRecord(txn *badgerdb.Txn, qrn string) (*record, error) {
 	return &r, err
 }
 
-var _ quantum.ExclusiveStore = (*Store)(nil)
+var _ storage.ExclusiveStore = (*Store)(nil)
 
-// Acquire marks the store in use by one Service; quantum.ErrStoreInUse
+// Acquire marks the store in use by one Service; storage.ErrStoreInUse
 // while another holds it. The returned release may be called more than
 // once.
 func (b *Store) Acquire() (release func(), err error) { return b.inUse.Acquire() }
 
 // marshalRecord is j as stored, or an ErrTooLarge error.
-func (b *Store) marshalRecord(j *quantum.JobRecord) (*record, []byte, error) {
+func (b *Store) marshalRecord(j *storage.JobRecord) (*record, []byte, error) {
 	if len(j.JobQRN) > maxQRN {
 		return nil, nil, tooLarge("job QRN", int64(len(j.JobQRN)), maxQRN)
 	}
@@ -565,7 +566,7 @@ func (b *Store) marshalRecord(j *quantum.JobRecord) (*record, []byte, error) {
 	return r, data, nil
 }
 
-func (b *Store) CreateJob(ctx context.Context, job *quantum.JobRecord, program quantum.Program) error {
+func (b *Store) CreateJob(ctx context.Context, job *storage.JobRecord, program qtype.Program) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
@@ -595,7 +596,7 @@ func (b *Store) CreateJob(ctx context.Context, job *quantum.JobRecord, program q
 		b.fault("CreateJob")
 		d = newDeltas()
 		if _, err := txn.Get([]byte("j/" + job.JobQRN)); err == nil {
-			return quantum.ErrJobExists
+			return storage.ErrJobExists
 		} else if !errors.Is(err, badgerdb.ErrKeyNotFound) {
 			return err
 		}
@@ -630,8 +631,8 @@ func takeKey(txn *badgerdb.Txn, r *record) error {
 	if err != nil {
 		return err
 	}
-	if holder != nil && holder.CreatedAt.After(r.CreatedAt.Add(-quantum.IdempotencyWindow)) {
-		return fmt.Errorf("store: job %s: %w", holder.JobQRN, quantum.ErrDuplicateKey)
+	if holder != nil && holder.CreatedAt.After(r.CreatedAt.Add(-storage.IdempotencyWindow)) {
+		return fmt.Errorf("store: job %s: %w", holder.JobQRN, storage.ErrDuplicateKey)
 	}
 	return txn.Set(k, []byte(r.JobQRN))
 }
@@ -671,17 +672,17 @@ func keyHolder(txn *badgerdb.Txn, k []byte) (*record, error) {
 		return nil, err
 	}
 	r, err := getRecord(txn, string(qrn))
-	if errors.Is(err, quantum.ErrJobNotFound) {
+	if errors.Is(err, storage.ErrJobNotFound) {
 		return nil, nil
 	}
 	return r, err
 }
 
-func (b *Store) JobByIdempotencyKey(ctx context.Context, owner, key string, since time.Time) (*quantum.JobRecord, error) {
+func (b *Store) JobByIdempotencyKey(ctx context.Context, owner, key string, since time.Time) (*storage.JobRecord, error) {
 	if key == "" {
-		return nil, quantum.ErrJobNotFound
+		return nil, storage.ErrJobNotFound
 	}
-	var j *quantum.JobRecord
+	var j *storage.JobRecord
 	err := b.db.View(func(txn *badgerdb.Txn) error {
 		b.fault("JobByIdempotencyKey")
 		r, err := keyHolder(txn, keyIndex(owner, key))
@@ -689,7 +690,7 @@ func (b *Store) JobByIdempotencyKey(ctx context.Context, owner, key string, sinc
 		case err != nil:
 			return err
 		case r == nil || r.CreatedAt.Before(since):
-			return quantum.ErrJobNotFound
+			return storage.ErrJobNotFound
 		}
 		j = r.job()
 		return nil
@@ -697,8 +698,8 @@ func (b *Store) JobByIdempotencyKey(ctx context.Context, owner, key string, sinc
 	return j, err
 }
 
-func (b *Store) GetJob(ctx context.Context, qrn string) (*quantum.JobRecord, error) {
-	var j *quantum.JobRecord
+func (b *Store) GetJob(ctx context.Context, qrn string) (*storage.JobRecord, error) {
+	var j *storage.JobRecord
 	err := b.db.View(func(txn *badgerdb.Txn) error {
 		b.fault("GetJob")
 		r, err := getRecord(txn, qrn)
@@ -727,23 +728,23 @@ func (b *Store) getBlobJSON(kind, qrn string, v any) error {
 	return nil
 }
 
-func (b *Store) GetProgram(ctx context.Context, qrn string) (*quantum.Program, error) {
-	var p quantum.Program
+func (b *Store) GetProgram(ctx context.Context, qrn string) (*qtype.Program, error) {
+	var p qtype.Program
 	if err := b.getBlobJSON("p", qrn, &p); err != nil {
 		return nil, err
 	}
 	return &p, nil
 }
 
-func (b *Store) GetResult(ctx context.Context, qrn string) (*quantum.Result, error) {
-	var r quantum.Result
+func (b *Store) GetResult(ctx context.Context, qrn string) (*qtype.Result, error) {
+	var r qtype.Result
 	if err := b.getBlobJSON("r", qrn, &r); err != nil {
 		return nil, err
 	}
 	return &r, nil
 }
 
-func (b *Store) UpdateJob(ctx context.Context, qrn string, expect quantum.JobStatus, change func(*quantum.JobRecord), result *quantum.Result) (*quantum.JobRecord, error) {
+func (b *Store) UpdateJob(ctx context.Context, qrn string, expect qtype.JobStatus, change func(*storage.JobRecord), result *qtype.Result) (*storage.JobRecord, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -767,7 +768,7 @@ func (b *Store) UpdateJob(ctx context.Context, qrn string, expect quantum.JobSta
 			drop()
 		}
 	}()
-	var out *quantum.JobRecord
+	var out *storage.JobRecord
 	var d *deltas
 	err := b.update(func(txn *badgerdb.Txn) error {
 		b.fault("UpdateJob")
@@ -777,7 +778,7 @@ func (b *Store) UpdateJob(ctx context.Context, qrn string, expect quantum.JobSta
 			return err
 		}
 		if old.Status != expect || expect.IsTerminal() {
-			return quantum.ErrStatusChanged
+			return storage.ErrStatusChanged
 		}
 		j := old.job()
 		change(j)
@@ -810,7 +811,7 @@ func (b *Store) UpdateJob(ctx context.Context, qrn string, expect quantum.JobSta
 	return out, nil
 }
 
-func (b *Store) DeleteJob(ctx context.Context, qrn string, expect quantum.JobStatus) error {
+func (b *Store) DeleteJob(ctx context.Context, qrn string, expect qtype.JobStatus) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
@@ -823,7 +824,7 @@ func (b *Store) DeleteJob(ctx context.Context, qrn string, expect quantum.JobSta
 			return err
 		}
 		if old.Status != expect {
-			return quantum.ErrStatusChanged
+			return storage.ErrStatusChanged
 		}
 		d.move(old, nil)
 		if err := releaseKey(txn, old); err != nil {
@@ -857,7 +858,7 @@ func (b *Store) CountQueued(ctx context.Context, deviceQRN string) (int, error) 
 	return 0, nil
 }
 
-func (b *Store) CountJobs(ctx context.Context, owner string, statuses []quantum.JobStatus) (int, error) {
+func (b *Store) CountJobs(ctx context.Context, owner string, statuses []qtype.JobStatus) (int, error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	b.fault("CountJobs")
@@ -892,7 +893,7 @@ func (b *Store) QueuePosition(ctx context.Context, qrn string) (int, error) {
 		r, err = getRecord(txn, qrn)
 		return err
 	})
-	if err != nil || r.Status != quantum.StatusQueued {
+	if err != nil || r.Status != qtype.StatusQueued {
 		return 0, err
 	}
 	b.mu.Lock()
@@ -906,7 +907,7 @@ func (b *Store) QueuePosition(ctx context.Context, qrn string) (int, error) {
 	return 0, nil
 }
 
-func (b *Store) Queues(ctx context.Context) ([]quantum.Queue, error) {
+func (b *Store) Queues(ctx context.Context) ([]storage.Queue, error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	b.fault("Queues")
@@ -919,11 +920,11 @@ func (b *Store) Queues(ctx context.Context) ([]quantum.Queue, error) {
 // is almost always live, so one step is almost always enough.
 const claimBatch = 8
 
-func (b *Store) ClaimJob(ctx context.Context, c quantum.Claim) (*quantum.JobRecord, error) {
+func (b *Store) ClaimJob(ctx context.Context, c storage.Claim) (*storage.JobRecord, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	var out *quantum.JobRecord
+	var out *storage.JobRecord
 	var d *deltas
 	err := b.update(func(txn *badgerdb.Txn) error {
 		d = newDeltas()
@@ -935,18 +936,18 @@ func (b *Store) ClaimJob(ctx context.Context, c quantum.Claim) (*quantum.JobReco
 		for after := ""; old == nil; {
 			keys := b.queueKeys(c.Queue, after, claimBatch)
 			if len(keys) == 0 {
-				return quantum.ErrNoJob
+				return storage.ErrNoJob
 			}
 			after = keys[len(keys)-1]
 			for _, key := range keys {
 				r, err := getRecord(txn, key[tailLen:])
-				if errors.Is(err, quantum.ErrJobNotFound) {
+				if errors.Is(err, storage.ErrJobNotFound) {
 					continue
 				}
 				if err != nil {
 					return err
 				}
-				if r.Status == quantum.StatusQueued && r.queue() == c.Queue && r.queueKey() == key {
+				if r.Status == qtype.StatusQueued && r.queue() == c.Queue && r.queueKey() == key {
 					old = r
 					break
 				}
@@ -954,12 +955,12 @@ func (b *Store) ClaimJob(ctx context.Context, c quantum.Claim) (*quantum.JobReco
 		}
 		if old.MemoryNeed > c.MaxMemory {
 			out = old.job()
-			return quantum.ErrMemoryShort
+			return storage.ErrMemoryShort
 		}
 		j := old.job()
 		// c.Now was read before this claim found the job, which may have
 		// been queued since: a job's changes never go back in time.
-		j.Status, j.UpdatedAt, j.LeaseUntil, j.Node = quantum.StatusRunning, laterOf(c.Now, old.UpdatedAt), c.LeaseUntil, c.Node
+		j.Status, j.UpdatedAt, j.LeaseUntil, j.Node = qtype.StatusRunning, laterOf(c.Now, old.UpdatedAt), c.LeaseUntil, c.Node
 		j.Attempts++
 		r, data, err := b.marshalRecord(j)
 		if err != nil {
@@ -974,14 +975,14 @@ func (b *Store) ClaimJob(ctx context.Context, c quantum.Claim) (*quantum.JobReco
 	if err == nil {
 		b.apply(d)
 	}
-	if err != nil && !errors.Is(err, quantum.ErrMemoryShort) {
+	if err != nil && !errors.Is(err, storage.ErrMemoryShort) {
 		out = nil
 	}
 	return out, err
 }
 
-func (b *Store) Unfinished(ctx context.Context, statuses []quantum.JobStatus, before time.Time, limit int) ([]*quantum.JobRecord, error) {
-	var out []*quantum.JobRecord
+func (b *Store) Unfinished(ctx context.Context, statuses []qtype.JobStatus, before time.Time, limit int) ([]*storage.JobRecord, error) {
+	var out []*storage.JobRecord
 	if limit <= 0 {
 		return nil, nil
 	}

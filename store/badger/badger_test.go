@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"github.com/qjobs/quantum"
+	"github.com/qjobs/quantum/qtype"
+	"github.com/qjobs/quantum/storage"
 	"github.com/qjobs/quantum/store/badger"
 	"github.com/qjobs/quantum/store/storetest"
 )
@@ -27,13 +29,13 @@ func openBadger(t *testing.T, opts ...badger.Option) *badger.Store {
 }
 
 func TestBadgerOnDisk(t *testing.T) {
-	storetest.Run(t, func(t *testing.T) quantum.Store {
+	storetest.Run(t, func(t *testing.T) storage.Store {
 		return openBadger(t, badger.WithSyncWrites(false), badger.WithMaxValueBytes(4<<20))
 	})
 }
 
 func TestBadgerInMemory(t *testing.T) {
-	storetest.Run(t, func(t *testing.T) quantum.Store {
+	storetest.Run(t, func(t *testing.T) storage.Store {
 		return openBadger(t, badger.WithInMemory(), badger.WithMaxValueBytes(4<<20))
 	})
 }
@@ -44,7 +46,7 @@ func TestBadgerKeepsJobsAcrossReopen(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	job := &quantum.JobRecord{Job: quantum.Job{JobQRN: "qbraid:qbraid:sim:qir-sv-abcd-qjob-000000000000000000000001", DeviceQRN: "qbraid:qbraid:sim:qir-sv",
+	job := &storage.JobRecord{Job: quantum.Job{JobQRN: "qbraid:qbraid:sim:qir-sv-abcd-qjob-000000000000000000000001", DeviceQRN: "qbraid:qbraid:sim:qir-sv",
 		Status: quantum.StatusQueued, Tags: map[string]any{"n": int64(3)}, Vendor: "qbraid"}, Owner: "alice"}
 	if err := b.CreateJob(ctx, job, quantum.Program{Format: "qasm2", Data: "x"}); err != nil {
 		t.Fatal(err)
@@ -68,7 +70,7 @@ func TestBadgerKeepsJobsAcrossReopen(t *testing.T) {
 		t.Fatalf("queue after reopen: %d", n)
 	}
 	// The list totals are counted again from the index keys.
-	for _, f := range []quantum.JobFilter{{}, {Statuses: []quantum.JobStatus{quantum.StatusQueued}}, {Vendor: "qbraid"}} {
+	for _, f := range []storage.JobFilter{{}, {Statuses: []quantum.JobStatus{quantum.StatusQueued}}, {Vendor: "qbraid"}} {
 		f.Owner, f.Limit = "alice", 10
 		if page, total, err := b.ListJobs(ctx, f); err != nil || total != 1 || len(page) != 1 {
 			t.Fatalf("list %+v after reopen: %d of %d, %v", f, len(page), total, err)
@@ -85,9 +87,9 @@ func TestBadgerKeepsKeysAcrossReopen(t *testing.T) {
 		t.Fatal(err)
 	}
 	at := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
-	keyed := func(n int) *quantum.JobRecord {
-		return &quantum.JobRecord{Job: quantum.Job{JobQRN: fmt.Sprintf("qbraid:qbraid:sim:qir-sv-abcd-qjob-%024x", n), DeviceQRN: "qbraid:qbraid:sim:qir-sv",
-			Status: quantum.StatusInitializing, Vendor: "qbraid", TimeStamps: quantum.TimeStamps{CreatedAt: at}},
+	keyed := func(n int) *storage.JobRecord {
+		return &storage.JobRecord{Job: quantum.Job{JobQRN: fmt.Sprintf("qbraid:qbraid:sim:qir-sv-abcd-qjob-%024x", n), DeviceQRN: "qbraid:qbraid:sim:qir-sv",
+			Status: quantum.StatusInitializing, Vendor: "qbraid", TimeStamps: qtype.TimeStamps{CreatedAt: at}},
 			Owner: "alice", UpdatedAt: at, IdempotencyKey: "k", RequestHash: "h"}
 	}
 	if err := b.CreateJob(ctx, keyed(1), quantum.Program{Format: "qasm2", Data: "x"}); err != nil {
@@ -105,7 +107,7 @@ func TestBadgerKeepsKeysAcrossReopen(t *testing.T) {
 	if err != nil || got.JobQRN != keyed(1).JobQRN || got.RequestHash != "h" {
 		t.Fatalf("lookup after reopen: %+v, %v", got, err)
 	}
-	if err := b.CreateJob(ctx, keyed(2), quantum.Program{Format: "qasm2", Data: "x"}); !errors.Is(err, quantum.ErrDuplicateKey) {
+	if err := b.CreateJob(ctx, keyed(2), quantum.Program{Format: "qasm2", Data: "x"}); !errors.Is(err, storage.ErrDuplicateKey) {
 		t.Fatalf("a second job with the key after reopen: %v, want ErrDuplicateKey", err)
 	}
 }
@@ -129,7 +131,7 @@ func TestBadgerRefusesNewerSchema(t *testing.T) {
 // each commit and the change it makes to the state in memory, so that
 // other changes commit in between: the state must still end exact.
 func TestBadgerSlowApply(t *testing.T) {
-	storetest.Run(t, func(t *testing.T) quantum.Store {
+	storetest.Run(t, func(t *testing.T) storage.Store {
 		b := openBadger(t, badger.WithInMemory(), badger.WithMaxValueBytes(4<<20))
 		var n atomic.Uint64
 		b.SetFaultHookForTest(func(method string) {

@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"github.com/qjobs/quantum"
+	"github.com/qjobs/quantum/qtype"
+	"github.com/qjobs/quantum/storage"
 	"github.com/qjobs/quantum/store/badger"
 	"github.com/qjobs/quantum/store/internal/storebench"
 )
@@ -82,27 +84,27 @@ func BenchmarkBadgerList1M(b *testing.B) {
 	start := time.Now()
 	fill(b, st, n)
 	b.Logf("filled %d jobs in %v", n, time.Since(start))
-	groups := quantum.StatusGroups()
+	groups := qtype.StatusGroups()
 	for _, tc := range []struct {
 		name  string
-		f     quantum.JobFilter
+		f     storage.JobFilter
 		total int // -1: ErrScanLimit
 	}{
-		{"unfiltered", quantum.JobFilter{}, n},
-		{"page100", quantum.JobFilter{Offset: 99 * 50}, n},
-		{"status=FAILED", quantum.JobFilter{Statuses: []quantum.JobStatus{quantum.StatusFailed}}, n / 10},
-		{"group=pending", quantum.JobFilter{Statuses: groups["pending"]}, n / 10},
-		{"group=returned", quantum.JobFilter{Statuses: groups["returned"]}, n - n/10},
-		{"group=returned,page100", quantum.JobFilter{Statuses: groups["returned"], Offset: 99 * 50}, n - n/10},
-		{"vendor=aws", quantum.JobFilter{Vendor: "aws"}, n / 4},
-		{"provider=aws", quantum.JobFilter{Provider: "aws"}, n / 4},
-		{"tag=i:123456", quantum.JobFilter{Tags: map[string]any{"i": int64(123456)}}, 1},
-		{"tag=mod:1", quantum.JobFilter{Tags: map[string]any{"mod": int64(1)}}, n / 3},
-		{"tags=mod:1,i:123457", quantum.JobFilter{Tags: map[string]any{"mod": int64(1), "i": int64(123457)}}, 1},
-		{"status=FAILED,vendor=aws", quantum.JobFilter{Statuses: []quantum.JobStatus{quantum.StatusFailed}, Vendor: "aws"}, n / 20},
-		{"status=FAILED,search", quantum.JobFilter{Statuses: []quantum.JobStatus{quantum.StatusFailed}, Search: "sim:sv1"}, n / 20},
-		{"search (scan limit)", quantum.JobFilter{Search: "sim:sv1"}, -1},
-		{"vendor=aws,search (scan limit)", quantum.JobFilter{Vendor: "aws", Search: "x"}, -1},
+		{"unfiltered", storage.JobFilter{}, n},
+		{"page100", storage.JobFilter{Offset: 99 * 50}, n},
+		{"status=FAILED", storage.JobFilter{Statuses: []quantum.JobStatus{quantum.StatusFailed}}, n / 10},
+		{"group=pending", storage.JobFilter{Statuses: groups["pending"]}, n / 10},
+		{"group=returned", storage.JobFilter{Statuses: groups["returned"]}, n - n/10},
+		{"group=returned,page100", storage.JobFilter{Statuses: groups["returned"], Offset: 99 * 50}, n - n/10},
+		{"vendor=aws", storage.JobFilter{Vendor: "aws"}, n / 4},
+		{"provider=aws", storage.JobFilter{Provider: "aws"}, n / 4},
+		{"tag=i:123456", storage.JobFilter{Tags: map[string]any{"i": int64(123456)}}, 1},
+		{"tag=mod:1", storage.JobFilter{Tags: map[string]any{"mod": int64(1)}}, n / 3},
+		{"tags=mod:1,i:123457", storage.JobFilter{Tags: map[string]any{"mod": int64(1), "i": int64(123457)}}, 1},
+		{"status=FAILED,vendor=aws", storage.JobFilter{Statuses: []quantum.JobStatus{quantum.StatusFailed}, Vendor: "aws"}, n / 20},
+		{"status=FAILED,search", storage.JobFilter{Statuses: []quantum.JobStatus{quantum.StatusFailed}, Search: "sim:sv1"}, n / 20},
+		{"search (scan limit)", storage.JobFilter{Search: "sim:sv1"}, -1},
+		{"vendor=aws,search (scan limit)", storage.JobFilter{Vendor: "aws", Search: "x"}, -1},
 	} {
 		b.Run(tc.name, func(b *testing.B) {
 			f := tc.f
@@ -110,7 +112,7 @@ func BenchmarkBadgerList1M(b *testing.B) {
 			for b.Loop() {
 				page, total, err := st.ListJobs(ctx, f)
 				if tc.total < 0 {
-					if !errors.Is(err, quantum.ErrScanLimit) {
+					if !errors.Is(err, storage.ErrScanLimit) {
 						b.Fatalf("%v, want ErrScanLimit", err)
 					}
 					continue
@@ -123,8 +125,8 @@ func BenchmarkBadgerList1M(b *testing.B) {
 	}
 }
 
-func fill(b *testing.B, st quantum.Store, n int) {
-	storebench.Fill(b, st, n, func(i int) *quantum.JobRecord {
+func fill(b *testing.B, st storage.Store, n int) {
+	storebench.Fill(b, st, n, func(i int) *storage.JobRecord {
 		status, vendor, device := quantum.StatusCompleted, "qbraid", "qbraid:qbraid:sim:qir-sv"
 		switch i % 10 {
 		case 0:

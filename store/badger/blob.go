@@ -8,9 +8,8 @@ import (
 	"fmt"
 
 	badgerdb "github.com/dgraph-io/badger/v4"
+	"github.com/qjobs/quantum/storage"
 	"go.uber.org/zap"
-
-	"github.com/qjobs/quantum"
 )
 
 // A program or a result (a blob) is stored under p/<qrn> or r/<qrn> as
@@ -155,7 +154,7 @@ func deleteBlob(txn *badgerdb.Txn, kind, qrn string, keep []byte) error {
 func getBlob(txn *badgerdb.Txn, kind, qrn string) ([]byte, error) {
 	item, err := txn.Get([]byte(kind + "/" + qrn))
 	if errors.Is(err, badgerdb.ErrKeyNotFound) {
-		return nil, quantum.ErrJobNotFound
+		return nil, storage.ErrJobNotFound
 	}
 	if err != nil {
 		return nil, err

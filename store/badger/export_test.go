@@ -7,6 +7,7 @@ import (
 	badgerdb "github.com/dgraph-io/badger/v4"
 
 	"github.com/qjobs/quantum"
+	"github.com/qjobs/quantum/storage"
 )
 
 // SetSchemaVersionForTest writes another schema version, as a newer build
@@ -26,7 +27,7 @@ func (b *Store) SetFaultHookForTest(hook func(method string)) {
 
 // V1Job is a job to write in a database of schema version 1.
 type V1Job struct {
-	Job     *quantum.JobRecord
+	Job     *storage.JobRecord
 	Program quantum.Program
 	Result  map[string]int // nil for none
 }

@@ -8,8 +8,8 @@ import (
 
 	badgerdb "github.com/dgraph-io/badger/v4"
 
-	"github.com/qjobs/quantum"
 	"github.com/qjobs/quantum/internal/testenv"
+	"github.com/qjobs/quantum/storage"
 )
 
 // Chunks staged by a change that a crash kept from committing go when the
@@ -61,10 +61,10 @@ func TestCleanErrors(t *testing.T) {
 		testenv.Skip(t, fmt.Sprintf("badger's error no longer dumps the value, so clean has nothing to hide: %v", raw))
 	}
 	err = clean(raw)
-	if !errors.Is(err, quantum.ErrTooLarge) || strings.Contains(err.Error(), "SECRET") || strings.Contains(err.Error(), "53 45 43") || !strings.Contains(err.Error(), "2400000") {
+	if !errors.Is(err, storage.ErrTooLarge) || strings.Contains(err.Error(), "SECRET") || strings.Contains(err.Error(), "53 45 43") || !strings.Contains(err.Error(), "2400000") {
 		t.Fatalf("clean(%.80q…) = %q", raw, err)
 	}
-	if err := clean(badgerdb.ErrTxnTooBig); !errors.Is(err, quantum.ErrTooLarge) {
+	if err := clean(badgerdb.ErrTxnTooBig); !errors.Is(err, storage.ErrTooLarge) {
 		t.Fatalf("clean(ErrTxnTooBig) = %v", err)
 	}
 }

@@ -10,43 +10,44 @@ import (
 	"strings"
 	"time"
 
-	"github.com/qjobs/quantum"
+	"github.com/qjobs/quantum/qtype"
+	"github.com/qjobs/quantum/storage"
 )
 
 // record is a job as stored: every field, times in full precision.
 type record struct {
-	Name              string            `json:"name"`
-	Shots             int               `json:"shots"`
-	DeviceQRN         string            `json:"deviceQrn"`
-	Tags              map[string]any    `json:"tags"`
-	RuntimeOptions    map[string]any    `json:"runtimeOptions"`
-	JobQRN            string            `json:"jobQrn"`
-	BatchJobQRN       *string           `json:"batchJobQrn"`
-	Vendor            string            `json:"vendor"`
-	Provider          string            `json:"provider"`
-	Status            quantum.JobStatus `json:"status"`
-	StatusMsg         *string           `json:"statusMsg"`
-	ExperimentType    string            `json:"experimentType"`
-	NumCircuits       int               `json:"numCircuits,omitempty"`
-	CreatedAt         time.Time         `json:"createdAt"`
-	EndedAt           *time.Time        `json:"endedAt"`
-	ExecutionDuration int64             `json:"executionDuration"`
-	Cost              float64           `json:"cost"`
-	EstimatedCost     float64           `json:"estimatedCost"`
-	Metadata          map[string]any    `json:"metadata"`
-	Owner             string            `json:"owner"`
-	UpdatedAt         time.Time         `json:"updatedAt"`
-	QueuedAt          time.Time         `json:"queuedAt"`
-	LeaseUntil        time.Time         `json:"leaseUntil"`
-	MemoryNeed        int64             `json:"memoryNeed,omitempty"`
-	Reserved          int64             `json:"reserved,omitempty"`
-	Attempts          int               `json:"attempts,omitempty"`
-	Node              string            `json:"node,omitempty"`
-	IdempotencyKey    string            `json:"idempotencyKey,omitempty"`
-	RequestHash       string            `json:"requestHash,omitempty"`
+	Name              string          `json:"name"`
+	Shots             int             `json:"shots"`
+	DeviceQRN         string          `json:"deviceQrn"`
+	Tags              map[string]any  `json:"tags"`
+	RuntimeOptions    map[string]any  `json:"runtimeOptions"`
+	JobQRN            string          `json:"jobQrn"`
+	BatchJobQRN       *string         `json:"batchJobQrn"`
+	Vendor            string          `json:"vendor"`
+	Provider          string          `json:"provider"`
+	Status            qtype.JobStatus `json:"status"`
+	StatusMsg         *string         `json:"statusMsg"`
+	ExperimentType    string          `json:"experimentType"`
+	NumCircuits       int             `json:"numCircuits,omitempty"`
+	CreatedAt         time.Time       `json:"createdAt"`
+	EndedAt           *time.Time      `json:"endedAt"`
+	ExecutionDuration int64           `json:"executionDuration"`
+	Cost              float64         `json:"cost"`
+	EstimatedCost     float64         `json:"estimatedCost"`
+	Metadata          map[string]any  `json:"metadata"`
+	Owner             string          `json:"owner"`
+	UpdatedAt         time.Time       `json:"updatedAt"`
+	QueuedAt          time.Time       `json:"queuedAt"`
+	LeaseUntil        time.Time       `json:"leaseUntil"`
+	MemoryNeed        int64           `json:"memoryNeed,omitempty"`
+	Reserved          int64           `json:"reserved,omitempty"`
+	Attempts          int             `json:"attempts,omitempty"`
+	Node              string          `json:"node,omitempty"`
+	IdempotencyKey    string          `json:"idempotencyKey,omitempty"`
+	RequestHash       string          `json:"requestHash,omitempty"`
 }
 
-func toRecord(j *quantum.JobRecord) *record {
+func toRecord(j *storage.JobRecord) *record {
 	return &record{
 		Name: j.Name, Shots: j.Shots, DeviceQRN: j.DeviceQRN, Tags: j.Tags, RuntimeOptions: j.RuntimeOptions,
 		JobQRN: j.JobQRN, BatchJobQRN: j.BatchJobQRN, Vendor: j.Vendor, Provider: j.Provider, Status: j.Status,
@@ -58,12 +59,12 @@ func toRecord(j *quantum.JobRecord) *record {
 	}
 }
 
-func (r *record) job() *quantum.JobRecord {
-	return &quantum.JobRecord{Job: quantum.Job{
+func (r *record) job() *storage.JobRecord {
+	return &storage.JobRecord{Job: qtype.Job{
 		Name: r.Name, Shots: r.Shots, DeviceQRN: r.DeviceQRN, Tags: orEmpty(r.Tags), RuntimeOptions: orEmpty(r.RuntimeOptions),
 		JobQRN: r.JobQRN, BatchJobQRN: r.BatchJobQRN, Vendor: r.Vendor, Provider: r.Provider, Status: r.Status,
 		StatusMsg: r.StatusMsg, ExperimentType: r.ExperimentType, NumCircuits: r.NumCircuits,
-		TimeStamps: quantum.TimeStamps{CreatedAt: r.CreatedAt, EndedAt: r.EndedAt, ExecutionDuration: r.ExecutionDuration},
+		TimeStamps: qtype.TimeStamps{CreatedAt: r.CreatedAt, EndedAt: r.EndedAt, ExecutionDuration: r.ExecutionDuration},
 		Cost:       r.Cost, EstimatedCost: r.EstimatedCost, Metadata: orEmpty(r.Metadata)}, Owner: r.Owner,
 		UpdatedAt: r.UpdatedAt, QueuedAt: r.QueuedAt, LeaseUntil: r.LeaseUntil, MemoryNeed: r.MemoryNeed, Reserved: r.Reserved,
 		Attempts: r.Attempts, Node: r.Node, IdempotencyKey: r.IdempotencyKey, RequestHash: r.RequestHash,
@@ -88,7 +89,7 @@ func decode(data []byte, v any) error {
 	if r, ok := v.(*record); ok {
 		for _, m := range []map[string]any{r.Tags, r.RuntimeOptions, r.Metadata} {
 			for k, x := range m {
-				m[k] = quantum.FromJSONNumbers(x)
+				m[k] = qtype.FromJSONNumbers(x)
 			}
 		}
 	}
@@ -156,7 +157,7 @@ func seg(s string) string {
 
 // tagSeg encodes a tag value for the tag index: its type and value, so
 // that "1" and 1 differ and 1 and 1.0 do not. ok is false for a value no
-// filter can match (see quantum.JobFilter.Matches), which is not indexed.
+// filter can match (see storage.JobFilter.Matches), which is not indexed.
 func tagSeg(v any) (string, bool) {
 	switch x := normalTag(v).(type) {
 	case string:
@@ -175,13 +176,13 @@ func tagSeg(v any) (string, bool) {
 // normalTag is a tag value as the quantum package compares them; nil for
 // any other value, which matches nothing.
 func normalTag(v any) any {
-	n, _ := quantum.TagValue(v)
+	n, _ := qtype.TagValue(v)
 	return n
 }
 
 // The prefixes of the list indexes. Each is followed by <created>/<qrn>.
 func ownerPrefix(owner string) string { return "o/" + seg(owner) + "/" }
-func statusPrefix(owner string, st quantum.JobStatus) string {
+func statusPrefix(owner string, st qtype.JobStatus) string {
 	return "s/" + seg(owner) + "/" + seg(string(st)) + "/"
 }
 func vendorPrefix(owner, vendor string) string { return "w/" + seg(owner) + "/" + seg(vendor) + "/" }
@@ -199,8 +200,8 @@ func keyIndex(owner, key string) []byte { return []byte("k/" + seg(owner) + "/" 
 
 // changedPrefix is followed by <updated>/<qrn>; queuePrefix by
 // <queued>/<qrn>.
-func changedPrefix(st quantum.JobStatus) string { return "u/" + seg(string(st)) + "/" }
-func queuePrefix(device string) string          { return "q/" + seg(device) + "/" }
+func changedPrefix(st qtype.JobStatus) string { return "u/" + seg(string(st)) + "/" }
+func queuePrefix(device string) string        { return "q/" + seg(device) + "/" }
 
 // indexKeys are every key that points at the job besides j/<qrn>.
 func (r *record) indexKeys() []string {
@@ -215,7 +216,7 @@ func (r *record) indexKeys() []string {
 			keys = append(keys, tagPrefix(r.Owner, k, tv)+tail)
 		}
 	}
-	if r.Status == quantum.StatusQueued {
+	if r.Status == qtype.StatusQueued {
 		keys = append(keys, queuePrefix(r.DeviceQRN)+r.queueKey())
 	}
 	return keys
@@ -244,8 +245,8 @@ func countPrefix(key string) string {
 	return key[:i]
 }
 
-func (r *record) queue() quantum.Queue {
-	return quantum.Queue{Device: r.DeviceQRN, Owner: r.Owner}
+func (r *record) queue() storage.Queue {
+	return storage.Queue{Device: r.DeviceQRN, Owner: r.Owner}
 }
 
 // queueKey is the job's place in its queues: <queued>/<qrn>.

@@ -10,7 +10,8 @@ import (
 
 	badgerdb "github.com/dgraph-io/badger/v4"
 
-	"github.com/qjobs/quantum"
+	"github.com/qjobs/quantum/qtype"
+	"github.com/qjobs/quantum/storage"
 )
 
 // The ledger's keys (schema version 3):
@@ -24,7 +25,7 @@ import (
 // the other conflicts and is retried on the account as it now is. So
 // reservations by many goroutines at once cannot overdraw it.
 
-var _ quantum.CreditLedger = (*Store)(nil)
+var _ storage.CreditLedger = (*Store)(nil)
 
 func accountKey(owner string) []byte  { return []byte("a/" + seg(owner)) }
 func entryPrefix(owner string) string { return "e/" + seg(owner) + "/" }
@@ -41,7 +42,7 @@ type storedAccount struct {
 }
 
 type storedEntry struct {
-	Kind    quantum.CreditKind `json:"kind"`
+	Kind    storage.CreditKind `json:"kind"`
 	Amount  int64              `json:"amount,omitempty"`
 	Held    int64              `json:"held,omitempty"`
 	Job     string             `json:"job,omitempty"`
@@ -52,24 +53,24 @@ type storedEntry struct {
 
 // getAccount reads the owner's account in txn: the zero account if the
 // owner has none.
-func getAccount(txn *badgerdb.Txn, owner string) (quantum.CreditAccount, error) {
+func getAccount(txn *badgerdb.Txn, owner string) (storage.CreditAccount, error) {
 	item, err := txn.Get(accountKey(owner))
 	if errors.Is(err, badgerdb.ErrKeyNotFound) {
-		return quantum.CreditAccount{}, nil
+		return storage.CreditAccount{}, nil
 	}
 	if err != nil {
-		return quantum.CreditAccount{}, err
+		return storage.CreditAccount{}, err
 	}
 	var a storedAccount
 	if err := item.Value(func(v []byte) error { return json.Unmarshal(v, &a) }); err != nil {
-		return quantum.CreditAccount{}, fmt.Errorf("store: decode the credits of an owner: %w", err)
+		return storage.CreditAccount{}, fmt.Errorf("store: decode the credits of an owner: %w", err)
 	}
-	return quantum.CreditAccount(a), nil
+	return storage.CreditAccount(a), nil
 }
 
 // recordCredits applies e to its owner's account in txn and writes both; the
 // account's refusal changes nothing.
-func recordCredits(txn *badgerdb.Txn, e quantum.CreditEntry) (quantum.CreditAccount, error) {
+func recordCredits(txn *badgerdb.Txn, e storage.CreditEntry) (storage.CreditAccount, error) {
 	a, err := getAccount(txn, e.Owner)
 	if err != nil {
 		return a, err
@@ -99,8 +100,8 @@ func recordCredits(txn *badgerdb.Txn, e quantum.CreditEntry) (quantum.CreditAcco
 }
 
 // reserve records, in the transaction that stores j, its reservation.
-func reserve(txn *badgerdb.Txn, j *quantum.JobRecord) error {
-	if e, ok := quantum.ReservationOf(j); ok {
+func reserve(txn *badgerdb.Txn, j *storage.JobRecord) error {
+	if e, ok := storage.ReservationOf(j); ok {
 		_, err := recordCredits(txn, e)
 		return err
 	}
@@ -109,20 +110,20 @@ func reserve(txn *badgerdb.Txn, j *quantum.JobRecord) error {
 
 // settle records, in the transaction that changes a job from old to
 // now, its settlement.
-func settle(txn *badgerdb.Txn, old *record, now *quantum.JobRecord) error {
-	before := &quantum.JobRecord{Job: quantum.Job{JobQRN: old.JobQRN, Status: old.Status}, Owner: old.Owner, Reserved: old.Reserved}
-	if e, ok := quantum.SettlementOf(before, now); ok {
+func settle(txn *badgerdb.Txn, old *record, now *storage.JobRecord) error {
+	before := &storage.JobRecord{Job: qtype.Job{JobQRN: old.JobQRN, Status: old.Status}, Owner: old.Owner, Reserved: old.Reserved}
+	if e, ok := storage.SettlementOf(before, now); ok {
 		_, err := recordCredits(txn, e)
 		return err
 	}
 	return nil
 }
 
-func (b *Store) GrantCredits(ctx context.Context, g quantum.CreditGrant) (quantum.CreditAccount, bool, error) {
+func (b *Store) GrantCredits(ctx context.Context, g storage.CreditGrant) (storage.CreditAccount, bool, error) {
 	if err := ctx.Err(); err != nil {
-		return quantum.CreditAccount{}, false, err
+		return storage.CreditAccount{}, false, err
 	}
-	var a quantum.CreditAccount
+	var a storage.CreditAccount
 	var recorded bool
 	err := b.update(func(txn *badgerdb.Txn) error {
 		b.fault("GrantCredits")
@@ -143,13 +144,13 @@ func (b *Store) GrantCredits(ctx context.Context, g quantum.CreditGrant) (quantu
 		return err
 	})
 	if err != nil {
-		return quantum.CreditAccount{}, false, err
+		return storage.CreditAccount{}, false, err
 	}
 	return a, recorded, nil
 }
 
-func (b *Store) Credits(ctx context.Context, owner string) (quantum.CreditAccount, error) {
-	var a quantum.CreditAccount
+func (b *Store) Credits(ctx context.Context, owner string) (storage.CreditAccount, error) {
+	var a storage.CreditAccount
 	err := b.db.View(func(txn *badgerdb.Txn) error {
 		b.fault("Credits")
 		var err error
@@ -159,11 +160,11 @@ func (b *Store) Credits(ctx context.Context, owner string) (quantum.CreditAccoun
 	return a, err
 }
 
-func (b *Store) CreditEntries(ctx context.Context, owner string, offset, limit int) ([]quantum.CreditEntry, error) {
+func (b *Store) CreditEntries(ctx context.Context, owner string, offset, limit int) ([]storage.CreditEntry, error) {
 	if limit <= 0 || offset < 0 {
 		return nil, nil
 	}
-	var out []quantum.CreditEntry
+	var out []storage.CreditEntry
 	err := b.db.View(func(txn *badgerdb.Txn) error {
 		b.fault("CreditEntries")
 		prefix := []byte(entryPrefix(owner))
@@ -180,7 +181,7 @@ func (b *Store) CreditEntries(ctx context.Context, owner string, offset, limit i
 			if err != nil {
 				return fmt.Errorf("store: a credit entry's key: %w", err)
 			}
-			out = append(out, quantum.CreditEntry{Owner: owner, N: n, Kind: s.Kind,
+			out = append(out, storage.CreditEntry{Owner: owner, N: n, Kind: s.Kind,
 				Amount: s.Amount, Held: s.Held, Job: s.Job, GrantID: s.GrantID, Note: s.Note, At: s.At})
 		}
 		return nil

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/qjobs/quantum"
+	"github.com/qjobs/quantum/storage"
 	"github.com/qjobs/quantum/store/badger"
 )
 
@@ -26,7 +27,7 @@ func TestBadgerLedgerAcrossReopen(t *testing.T) {
 		t.Fatal(err)
 	}
 	j := job("alice", 1)
-	j.Reserved = 3 * quantum.MicroCredits
+	j.Reserved = 3 * storage.MicroCredits
 	if err := b.CreateJob(ctx, j, quantum.Program{Format: "qasm2", Data: "x"}); !errors.Is(err, quantum.ErrInsufficientCredits) {
 		t.Fatalf("a reservation without credits: %v", err)
 	}
@@ -36,7 +37,7 @@ func TestBadgerLedgerAcrossReopen(t *testing.T) {
 	if v, err := b.SchemaVersionForTest(); err != nil || v != "3" {
 		t.Fatalf("schema version after opening version 2: %q, %v; want 3", v, err)
 	}
-	if _, _, err := b.GrantCredits(ctx, quantum.CreditGrant{Owner: "alice", Amount: 10 * quantum.MicroCredits, ID: "once"}); err != nil {
+	if _, _, err := b.GrantCredits(ctx, storage.CreditGrant{Owner: "alice", Amount: 10 * storage.MicroCredits, ID: "once"}); err != nil {
 		t.Fatal(err)
 	}
 	if err := b.CreateJob(ctx, j, quantum.Program{Format: "qasm2", Data: "x"}); err != nil {
@@ -46,16 +47,16 @@ func TestBadgerLedgerAcrossReopen(t *testing.T) {
 
 	b = open()
 	defer b.Close()
-	if _, recorded, err := b.GrantCredits(ctx, quantum.CreditGrant{Owner: "alice", Amount: 10 * quantum.MicroCredits, ID: "once"}); err != nil || recorded {
+	if _, recorded, err := b.GrantCredits(ctx, storage.CreditGrant{Owner: "alice", Amount: 10 * storage.MicroCredits, ID: "once"}); err != nil || recorded {
 		t.Fatalf("the grant's ID after reopen: recorded %v, %v", recorded, err)
 	}
-	if _, err := b.UpdateJob(ctx, j.JobQRN, quantum.StatusInitializing, func(j *quantum.JobRecord) {
+	if _, err := b.UpdateJob(ctx, j.JobQRN, quantum.StatusInitializing, func(j *storage.JobRecord) {
 		j.Status, j.Cost = quantum.StatusCompleted, 1.5
 	}, nil); err != nil {
 		t.Fatal(err)
 	}
 	a, err := b.Credits(ctx, "alice")
-	if want := (quantum.CreditAccount{Balance: 8_500_000, Entries: 3}); err != nil || a != want {
+	if want := (storage.CreditAccount{Balance: 8_500_000, Entries: 3}); err != nil || a != want {
 		t.Fatalf("account after reopen and settlement: %+v, %v; want %+v", a, err, want)
 	}
 }

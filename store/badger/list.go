@@ -10,7 +10,8 @@ import (
 
 	badgerdb "github.com/dgraph-io/badger/v4"
 
-	"github.com/qjobs/quantum"
+	"github.com/qjobs/quantum/qtype"
+	"github.com/qjobs/quantum/storage"
 )
 
 // listIndex is the index a list walks: one prefix, or several (one per
@@ -18,17 +19,17 @@ import (
 type listIndex struct {
 	prefixes []string
 	size     int
-	rest     quantum.JobFilter // what the index does not answer
+	rest     storage.JobFilter // what the index does not answer
 }
 
 // filters reports whether f tests anything besides the owner.
-func filters(f quantum.JobFilter) bool {
+func filters(f storage.JobFilter) bool {
 	return len(f.Statuses) > 0 || f.Vendor != "" || f.Provider != "" || f.Search != "" || len(f.Tags) > 0
 }
 
 // chooseIndex picks the index that holds the fewest keys among those the
 // filter names, and what remains to test.
-func (b *Store) chooseIndex(txn *badgerdb.Txn, f quantum.JobFilter) (listIndex, bool) {
+func (b *Store) chooseIndex(txn *badgerdb.Txn, f storage.JobFilter) (listIndex, bool) {
 	best := listIndex{prefixes: []string{ownerPrefix(f.Owner)}, rest: f}
 	named := false // best is an index the filter names
 	better := func(n int) bool { return n < best.size || n == best.size && !named }
@@ -36,7 +37,7 @@ func (b *Store) chooseIndex(txn *badgerdb.Txn, f quantum.JobFilter) (listIndex, 
 		b.mu.Lock()
 		defer b.mu.Unlock()
 		best.size = b.counts[best.prefixes[0]]
-		consider := func(prefixes []string, rest quantum.JobFilter) {
+		consider := func(prefixes []string, rest storage.JobFilter) {
 			n := 0
 			for _, p := range prefixes {
 				n += b.counts[p]
@@ -90,11 +91,11 @@ func (b *Store) chooseIndex(txn *badgerdb.Txn, f quantum.JobFilter) (listIndex, 
 	return best, true
 }
 
-func (b *Store) ListJobs(ctx context.Context, f quantum.JobFilter) ([]*quantum.JobRecord, int, error) {
+func (b *Store) ListJobs(ctx context.Context, f storage.JobFilter) ([]*storage.JobRecord, int, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, 0, err
 	}
-	var page []*quantum.JobRecord
+	var page []*storage.JobRecord
 	total := 0
 	err := b.db.View(func(txn *badgerdb.Txn) error {
 		b.fault("ListJobs")
@@ -190,18 +191,18 @@ type view struct {
 	JobQRN    string                     `json:"jobQrn"`
 	Vendor    string                     `json:"vendor"`
 	Provider  string                     `json:"provider"`
-	Status    quantum.JobStatus          `json:"status"`
+	Status    qtype.JobStatus            `json:"status"`
 	Owner     string                     `json:"owner"`
 	Tags      map[string]json.RawMessage `json:"tags"`
 }
 
 // matchesStored reports whether the stored job data passes f.
-func matchesStored(data []byte, f quantum.JobFilter) (bool, error) {
+func matchesStored(data []byte, f storage.JobFilter) (bool, error) {
 	var v view
 	if err := json.Unmarshal(data, &v); err != nil {
 		return false, err
 	}
-	j := &quantum.JobRecord{Job: quantum.Job{Name: v.Name, DeviceQRN: v.DeviceQRN, JobQRN: v.JobQRN, Vendor: v.Vendor,
+	j := &storage.JobRecord{Job: qtype.Job{Name: v.Name, DeviceQRN: v.DeviceQRN, JobQRN: v.JobQRN, Vendor: v.Vendor,
 		Provider: v.Provider, Status: v.Status}, Owner: v.Owner}
 	if len(f.Tags) > 0 {
 		j.Tags = make(map[string]any, len(f.Tags))
@@ -238,7 +239,7 @@ func rawTag(raw json.RawMessage) any {
 // filter, more than the scan limit: counts only, never the filter's values.
 func (b *Store) scanLimit(n string) error {
 	return fmt.Errorf("store: this filter is answered by reading %s jobs, more than the %d one list may read; "+
-		"narrow it with a status, a vendor, a provider or a tag: %w", n, b.cfg.scanLimit, quantum.ErrScanLimit)
+		"narrow it with a status, a vendor, a provider or a tag: %w", n, b.cfg.scanLimit, storage.ErrScanLimit)
 }
 
 // walk reads the keys under one or more prefixes, merged, newest first:

@@ -6,9 +6,8 @@ import (
 	"strconv"
 
 	badgerdb "github.com/dgraph-io/badger/v4"
+	"github.com/qjobs/quantum/qtype"
 	"go.uber.org/zap"
-
-	"github.com/qjobs/quantum"
 )
 
 // checkSchema reads the schema version: it writes SchemaVersion in a new
@@ -135,7 +134,7 @@ func (r *record) indexKeysV1() []string {
 		"w/" + r.Owner + "/" + r.Vendor + "/" + created,
 		"u/" + string(r.Status) + "/" + ts(r.UpdatedAt) + "/" + r.JobQRN,
 	}
-	if r.Status == quantum.StatusQueued {
+	if r.Status == qtype.StatusQueued {
 		keys = append(keys, "q/"+r.DeviceQRN+"/"+r.queueKey())
 	}
 	return keys

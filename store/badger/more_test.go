@@ -12,6 +12,8 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/qjobs/quantum"
+	"github.com/qjobs/quantum/qtype"
+	"github.com/qjobs/quantum/storage"
 	"github.com/qjobs/quantum/store/badger"
 )
 
@@ -44,11 +46,11 @@ func TestBadgerRefusesBadOptions(t *testing.T) {
 }
 
 // job is an INITIALIZING job of owner on the qbraid simulator.
-func job(owner string, i int) *quantum.JobRecord {
+func job(owner string, i int) *storage.JobRecord {
 	at := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC).Add(time.Duration(i) * time.Second)
-	return &quantum.JobRecord{Job: quantum.Job{JobQRN: fmt.Sprintf("qbraid:qbraid:sim:qir-sv-abcd-qjob-%024x", i), DeviceQRN: "qbraid:qbraid:sim:qir-sv",
+	return &storage.JobRecord{Job: quantum.Job{JobQRN: fmt.Sprintf("qbraid:qbraid:sim:qir-sv-abcd-qjob-%024x", i), DeviceQRN: "qbraid:qbraid:sim:qir-sv",
 		Name: fmt.Sprintf("job %d", i), Status: quantum.StatusInitializing, Vendor: "qbraid", Provider: "qbraid", Shots: 100,
-		TimeStamps: quantum.TimeStamps{CreatedAt: at}, Tags: map[string]any{}, RuntimeOptions: map[string]any{}, Metadata: map[string]any{}},
+		TimeStamps: qtype.TimeStamps{CreatedAt: at}, Tags: map[string]any{}, RuntimeOptions: map[string]any{}, Metadata: map[string]any{}},
 		Owner: owner, UpdatedAt: at}
 }
 
@@ -61,18 +63,18 @@ func bigResult(size int) map[string]int {
 	return r
 }
 
-func complete(t *testing.T, s quantum.Store, qrn string, result map[string]int) error {
+func complete(t *testing.T, s storage.Store, qrn string, result map[string]int) error {
 	t.Helper()
-	_, err := s.UpdateJob(ctx, qrn, quantum.StatusRunning, func(j *quantum.JobRecord) { j.Status = quantum.StatusCompleted }, quantum.CountsResult(result))
+	_, err := s.UpdateJob(ctx, qrn, quantum.StatusRunning, func(j *storage.JobRecord) { j.Status = quantum.StatusCompleted }, qtype.CountsResult(result))
 	return err
 }
 
-func running(t *testing.T, s quantum.Store, j *quantum.JobRecord) {
+func running(t *testing.T, s storage.Store, j *storage.JobRecord) {
 	t.Helper()
 	if err := s.CreateJob(ctx, j, quantum.Program{Format: "qasm3", Data: "x"}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.UpdateJob(ctx, j.JobQRN, quantum.StatusInitializing, func(j *quantum.JobRecord) { j.Status = quantum.StatusRunning }, nil); err != nil {
+	if _, err := s.UpdateJob(ctx, j.JobQRN, quantum.StatusInitializing, func(j *storage.JobRecord) { j.Status = quantum.StatusRunning }, nil); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -112,7 +114,7 @@ func TestBadgerLargeValues(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			if _, err := b.UpdateJob(ctx, j.JobQRN, quantum.StatusInitializing, func(j *quantum.JobRecord) { j.Status = quantum.StatusFailed }, nil); err != nil {
+			if _, err := b.UpdateJob(ctx, j.JobQRN, quantum.StatusInitializing, func(j *storage.JobRecord) { j.Status = quantum.StatusFailed }, nil); err != nil {
 				t.Fatal(err)
 			}
 			if err := b.DeleteJob(ctx, j.JobQRN, quantum.StatusFailed); err != nil {
@@ -130,20 +132,20 @@ func TestBadgerChunksOfFailedChanges(t *testing.T) {
 	b := openBadger(t, badger.WithInMemory())
 	j := job("alice", 0)
 	running(t, b, j)
-	result := quantum.CountsResult(bigResult(2 << 20))
-	if _, err := b.UpdateJob(ctx, j.JobQRN, quantum.StatusQueued, func(*quantum.JobRecord) {}, result); !errors.Is(err, quantum.ErrStatusChanged) {
+	result := qtype.CountsResult(bigResult(2 << 20))
+	if _, err := b.UpdateJob(ctx, j.JobQRN, quantum.StatusQueued, func(*storage.JobRecord) {}, result); !errors.Is(err, storage.ErrStatusChanged) {
 		t.Fatal(err)
 	}
 	func() {
 		defer func() { _ = recover() }()
-		_, _ = b.UpdateJob(ctx, j.JobQRN, quantum.StatusRunning, func(*quantum.JobRecord) { panic("boom") }, result)
+		_, _ = b.UpdateJob(ctx, j.JobQRN, quantum.StatusRunning, func(*storage.JobRecord) { panic("boom") }, result)
 	}()
 	k := job("alice", 1)
 	big := quantum.Program{Format: "qasm3", Data: strings.Repeat("x", 2<<20)}
 	if err := b.CreateJob(ctx, k, big); err != nil {
 		t.Fatal(err)
 	}
-	if err := b.CreateJob(ctx, k, big); !errors.Is(err, quantum.ErrJobExists) {
+	if err := b.CreateJob(ctx, k, big); !errors.Is(err, storage.ErrJobExists) {
 		t.Fatal(err)
 	}
 	if keys := b.KeysForTest("c/p/"); len(keys) != 5 { // the first create's 2 MiB and a little, in 512 KiB chunks
@@ -152,7 +154,7 @@ func TestBadgerChunksOfFailedChanges(t *testing.T) {
 	if keys := b.KeysForTest("c/r/"); len(keys) != 0 {
 		t.Fatalf("%d result chunks of changes that did not commit", len(keys))
 	}
-	if _, err := b.GetResult(ctx, j.JobQRN); !errors.Is(err, quantum.ErrJobNotFound) {
+	if _, err := b.GetResult(ctx, j.JobQRN); !errors.Is(err, storage.ErrJobNotFound) {
 		t.Fatal(err)
 	}
 }
@@ -164,7 +166,7 @@ func TestBadgerTooLarge(t *testing.T) {
 	b := openBadger(t, badger.WithInMemory(), badger.WithMaxValueBytes(1<<20))
 	check := func(what string, err error) {
 		t.Helper()
-		if !errors.Is(err, quantum.ErrTooLarge) {
+		if !errors.Is(err, storage.ErrTooLarge) {
 			t.Fatalf("%s: %v, want ErrTooLarge", what, err)
 		}
 		if msg := err.Error(); strings.Contains(msg, secret) || len(msg) > 300 {
@@ -179,12 +181,12 @@ func TestBadgerTooLarge(t *testing.T) {
 	j = job("alice", 2)
 	j.JobQRN = strings.Repeat("q", 2000)
 	check("a QRN too long", b.CreateJob(ctx, j, quantum.Program{}))
-	if _, total, _ := b.ListJobs(ctx, quantum.JobFilter{Owner: "alice", Limit: 10}); total != 0 {
+	if _, total, _ := b.ListJobs(ctx, storage.JobFilter{Owner: "alice", Limit: 10}); total != 0 {
 		t.Fatalf("refused creates left %d jobs", total)
 	}
 	j = job("alice", 3)
 	running(t, b, j)
-	_, err := b.UpdateJob(ctx, j.JobQRN, quantum.StatusRunning, func(r *quantum.JobRecord) {
+	_, err := b.UpdateJob(ctx, j.JobQRN, quantum.StatusRunning, func(r *storage.JobRecord) {
 		r.Metadata = map[string]any{"blob": strings.Repeat(secret, 200_000)}
 	}, nil)
 	check("an update too large", err)
@@ -206,32 +208,32 @@ func TestBadgerScanLimit(t *testing.T) {
 			t.Fatal(err)
 		}
 		if i%3 == 0 {
-			if _, err := b.UpdateJob(ctx, j.JobQRN, quantum.StatusInitializing, func(j *quantum.JobRecord) { j.Status = quantum.StatusFailed }, nil); err != nil {
+			if _, err := b.UpdateJob(ctx, j.JobQRN, quantum.StatusInitializing, func(j *storage.JobRecord) { j.Status = quantum.StatusFailed }, nil); err != nil {
 				t.Fatal(err)
 			}
 		}
 	}
 	for _, tc := range []struct {
-		f     quantum.JobFilter
+		f     storage.JobFilter
 		total int // -1: over the scan limit
 	}{
-		{quantum.JobFilter{}, 30},
-		{quantum.JobFilter{Search: "job 1"}, -1},                                            // 30 to read
-		{quantum.JobFilter{Statuses: quantum.StatusGroups()["pending"]}, 20},                // merged status index
-		{quantum.JobFilter{Statuses: quantum.StatusGroups()["returned"]}, 10},               //
-		{quantum.JobFilter{Vendor: "aws", Search: "job"}, 3},                                // 3 to read
-		{quantum.JobFilter{Provider: "aws", Tags: map[string]any{"even": true}}, 3},         // 3 to read
-		{quantum.JobFilter{Tags: map[string]any{"even": true}}, 15},                         // the tag's keys
-		{quantum.JobFilter{Tags: map[string]any{"even": true, "i": int64(4)}}, 1},           // the tag i=4: 1 to read
-		{quantum.JobFilter{Statuses: quantum.StatusGroups()["pending"], Search: "job"}, -1}, // 20 to read
-		{quantum.JobFilter{Statuses: []quantum.JobStatus{quantum.StatusFailed}, Search: "job 2"}, 3},
+		{storage.JobFilter{}, 30},
+		{storage.JobFilter{Search: "job 1"}, -1},                                          // 30 to read
+		{storage.JobFilter{Statuses: qtype.StatusGroups()["pending"]}, 20},                // merged status index
+		{storage.JobFilter{Statuses: qtype.StatusGroups()["returned"]}, 10},               //
+		{storage.JobFilter{Vendor: "aws", Search: "job"}, 3},                              // 3 to read
+		{storage.JobFilter{Provider: "aws", Tags: map[string]any{"even": true}}, 3},       // 3 to read
+		{storage.JobFilter{Tags: map[string]any{"even": true}}, 15},                       // the tag's keys
+		{storage.JobFilter{Tags: map[string]any{"even": true, "i": int64(4)}}, 1},         // the tag i=4: 1 to read
+		{storage.JobFilter{Statuses: qtype.StatusGroups()["pending"], Search: "job"}, -1}, // 20 to read
+		{storage.JobFilter{Statuses: []quantum.JobStatus{quantum.StatusFailed}, Search: "job 2"}, 3},
 	} {
 		f := tc.f
 		f.Owner, f.Limit = "alice", 5
 		_, total, err := b.ListJobs(ctx, f)
 		switch {
 		case tc.total < 0:
-			if !errors.Is(err, quantum.ErrScanLimit) || !strings.Contains(err.Error(), "more than the 10") || strings.Contains(err.Error(), "job") && f.Search == "job 1" && strings.Contains(err.Error(), "job 1") {
+			if !errors.Is(err, storage.ErrScanLimit) || !strings.Contains(err.Error(), "more than the 10") || strings.Contains(err.Error(), "job") && f.Search == "job 1" && strings.Contains(err.Error(), "job 1") {
 				t.Fatalf("%+v: %v, want ErrScanLimit naming the limit, without the search", f, err)
 			}
 		case err != nil || total != tc.total:
@@ -258,16 +260,16 @@ func TestBadgerListPicksIndex(t *testing.T) {
 		}
 	})
 	for _, tc := range []struct {
-		f        quantum.JobFilter
+		f        storage.JobFilter
 		total    int
 		maxSteps int64
 	}{
-		{quantum.JobFilter{Tags: map[string]any{"i": int64(250)}}, 1, 3},
-		{quantum.JobFilter{Tags: map[string]any{"all": "yes", "i": int64(7)}}, 1, 3},
-		{quantum.JobFilter{Tags: map[string]any{"i": int64(7)}, Search: "job 7"}, 1, 3},
-		{quantum.JobFilter{Statuses: []quantum.JobStatus{quantum.StatusFailed}, Tags: map[string]any{"all": "yes"}}, 0, 2},
-		{quantum.JobFilter{Tags: map[string]any{"all": "yes"}}, 500, 12},
-		{quantum.JobFilter{Provider: "qbraid"}, 500, 12},
+		{storage.JobFilter{Tags: map[string]any{"i": int64(250)}}, 1, 3},
+		{storage.JobFilter{Tags: map[string]any{"all": "yes", "i": int64(7)}}, 1, 3},
+		{storage.JobFilter{Tags: map[string]any{"i": int64(7)}, Search: "job 7"}, 1, 3},
+		{storage.JobFilter{Statuses: []quantum.JobStatus{quantum.StatusFailed}, Tags: map[string]any{"all": "yes"}}, 0, 2},
+		{storage.JobFilter{Tags: map[string]any{"all": "yes"}}, 500, 12},
+		{storage.JobFilter{Provider: "qbraid"}, 500, 12},
 	} {
 		steps.Store(0)
 		f := tc.f
@@ -322,16 +324,16 @@ func TestBadgerMigratesV1(t *testing.T) {
 			t.Fatalf("version key: %v", keys)
 		}
 		for _, tc := range []struct {
-			f    quantum.JobFilter
-			want func(j *quantum.JobRecord) bool
+			f    storage.JobFilter
+			want func(j *storage.JobRecord) bool
 		}{
-			{quantum.JobFilter{Owner: "alice"}, func(j *quantum.JobRecord) bool { return j.Owner == "alice" }},
-			{quantum.JobFilter{Owner: "team/bob"}, func(j *quantum.JobRecord) bool { return j.Owner == "team/bob" }},
-			{quantum.JobFilter{Owner: "team/bob", Tags: map[string]any{"team": "blue/green", "n": int64(2)}}, func(j *quantum.JobRecord) bool {
+			{storage.JobFilter{Owner: "alice"}, func(j *storage.JobRecord) bool { return j.Owner == "alice" }},
+			{storage.JobFilter{Owner: "team/bob"}, func(j *storage.JobRecord) bool { return j.Owner == "team/bob" }},
+			{storage.JobFilter{Owner: "team/bob", Tags: map[string]any{"team": "blue/green", "n": int64(2)}}, func(j *storage.JobRecord) bool {
 				return j.Owner == "team/bob" && j.Tags["n"] == int64(2)
 			}},
-			{quantum.JobFilter{Owner: "alice", Provider: "partner"}, func(j *quantum.JobRecord) bool { return j.Owner == "alice" && j.Provider == "partner" }},
-			{quantum.JobFilter{Owner: "team/bob", Statuses: []quantum.JobStatus{quantum.StatusCompleted}}, func(j *quantum.JobRecord) bool {
+			{storage.JobFilter{Owner: "alice", Provider: "partner"}, func(j *storage.JobRecord) bool { return j.Owner == "alice" && j.Provider == "partner" }},
+			{storage.JobFilter{Owner: "team/bob", Statuses: []quantum.JobStatus{quantum.StatusCompleted}}, func(j *storage.JobRecord) bool {
 				return j.Owner == "team/bob" && j.Status == quantum.StatusCompleted
 			}},
 		} {
@@ -357,7 +359,7 @@ func TestBadgerMigratesV1(t *testing.T) {
 		if r, err := b.GetResult(ctx, jobs[5].Job.JobQRN); err != nil || r.Counts["01"] != 5 {
 			t.Fatalf("result after migration: %v, %v", r, err)
 		}
-		if j, err := b.ClaimJob(ctx, quantum.Claim{Queue: quantum.Queue{Device: "qbraid:qbraid:sim:qir-sv", Owner: "alice"}, MaxMemory: 1}); err != nil || j.JobQRN != jobs[round*4].Job.JobQRN {
+		if j, err := b.ClaimJob(ctx, storage.Claim{Queue: storage.Queue{Device: "qbraid:qbraid:sim:qir-sv", Owner: "alice"}, MaxMemory: 1}); err != nil || j.JobQRN != jobs[round*4].Job.JobQRN {
 			t.Fatalf("claim after open %d: %v, %v", round, j, err)
 		}
 		if err := b.Close(); err != nil {

@@ -9,10 +9,11 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
-	"github.com/qjobs/quantum"
+	"github.com/qjobs/quantum/qtype"
+	"github.com/qjobs/quantum/storage"
 )
 
-var _ quantum.BatchClaimer = (*Store)(nil)
+var _ storage.BatchClaimer = (*Store)(nil)
 
 // claimJobs claims the jobs of a batch claim's plan in one statement.
 // $1 the devices served; $2 and $3 the queue served first (device,
@@ -102,8 +103,8 @@ UNION ALL
 SELECT -1, 0::bigint, j.record, NULL::text, NULL::text FROM short s JOIN quantum_jobs j ON j.qrn = s.qrn`
 
 // ClaimJobs claims the jobs of c's plan in one statement (claimJobs).
-func (s *Store) ClaimJobs(ctx context.Context, c quantum.BatchClaim) (*quantum.ClaimedJobs, error) {
-	out := &quantum.ClaimedJobs{}
+func (s *Store) ClaimJobs(ctx context.Context, c storage.BatchClaim) (*storage.ClaimedJobs, error) {
+	out := &storage.ClaimedJobs{}
 	if c.Max <= 0 || len(c.Devices) == 0 {
 		return out, nil
 	}
@@ -132,7 +133,7 @@ func (s *Store) ClaimJobs(ctx context.Context, c quantum.BatchClaim) (*quantum.C
 	var data []byte
 	var format, program *string
 	err = retryDeadlock(func() error {
-		out = &quantum.ClaimedJobs{}
+		out = &storage.ClaimedJobs{}
 		rows, err := s.batch.Query(ctx, claimJobs, c.Devices, firstDevice, firstOwner, c.LastOwner, lastOwners, lastDevices,
 			min(c.Max, maxBatch), c.MaxMemory, nanos(c.Now), lease, c.Node, members, kept)
 		if err != nil {
@@ -151,7 +152,7 @@ func (s *Store) ClaimJobs(ctx context.Context, c quantum.BatchClaim) (*quantum.C
 				return fmt.Errorf("postgres: claim jobs: job %s came without its program", j.JobQRN)
 			}
 			s.hints.put(j, uint32(xmin), len(data))
-			out.Jobs = append(out.Jobs, quantum.ClaimedJob{Job: j, Program: &quantum.Program{Format: *format, Data: *program}, Turn: int(slot)})
+			out.Jobs = append(out.Jobs, storage.ClaimedJob{Job: j, Program: &qtype.Program{Format: *format, Data: *program}, Turn: int(slot)})
 			return nil
 		})
 		return err
@@ -162,19 +163,19 @@ func (s *Store) ClaimJobs(ctx context.Context, c quantum.BatchClaim) (*quantum.C
 		}
 		return nil, fmt.Errorf("postgres: claim jobs: %w", err)
 	}
-	slices.SortFunc(out.Jobs, func(a, b quantum.ClaimedJob) int { return a.Turn - b.Turn })
+	slices.SortFunc(out.Jobs, func(a, b storage.ClaimedJob) int { return a.Turn - b.Turn })
 	return out, nil
 }
 
 // claimMembers is what a claim changes of a job's record, as the JSON
 // members to append to it (Attempts, which grows by one, is the
 // statement's), UpdatedAt among them if updated.
-func claimMembers(c quantum.BatchClaim, updated bool) (string, error) {
+func claimMembers(c storage.BatchClaim, updated bool) (string, error) {
 	var b []byte
 	for _, m := range []struct {
 		name string
 		v    any
-	}{{"status", quantum.StatusRunning}, {"UpdatedAt", c.Now}, {"LeaseUntil", c.LeaseUntil}, {"Node", c.Node}} {
+	}{{"status", qtype.StatusRunning}, {"UpdatedAt", c.Now}, {"LeaseUntil", c.LeaseUntil}, {"Node", c.Node}} {
 		if m.name == "UpdatedAt" && !updated {
 			continue
 		}

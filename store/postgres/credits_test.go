@@ -10,6 +10,7 @@ import (
 	"github.com/qjobs/quantum"
 	"github.com/qjobs/quantum/internal/pgtest"
 	"github.com/qjobs/quantum/quantumtest"
+	"github.com/qjobs/quantum/storage"
 	"github.com/qjobs/quantum/store/postgres"
 )
 
@@ -75,7 +76,7 @@ func TestCreditsAcrossNodes(t *testing.T) {
 	if len(stored) != 10 || refused != 26 {
 		t.Fatalf("%d jobs stored and %d refused on three nodes, want 10 and 26", len(stored), refused)
 	}
-	if a, err := st.Credits(ctx, user.ID); err != nil || a != (quantum.CreditAccount{Balance: 10e6, Reserved: 10e6, Entries: 11}) {
+	if a, err := st.Credits(ctx, user.ID); err != nil || a != (storage.CreditAccount{Balance: 10e6, Reserved: 10e6, Entries: 11}) {
 		t.Fatalf("account after the creates: %+v, %v", a, err)
 	}
 	for i, qrn := range stored {
@@ -88,7 +89,7 @@ func TestCreditsAcrossNodes(t *testing.T) {
 			t.Fatalf("cancelled job %s cost %v", qrn, j.Cost)
 		}
 	}
-	if a, err := st.Credits(ctx, user.ID); err != nil || a != (quantum.CreditAccount{Balance: 10e6, Entries: 21}) {
+	if a, err := st.Credits(ctx, user.ID); err != nil || a != (storage.CreditAccount{Balance: 10e6, Entries: 21}) {
 		t.Fatalf("account after the cancels: %+v, %v", a, err)
 	}
 }

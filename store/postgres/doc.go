@@ -1,4 +1,4 @@
-// Package postgres is a quantum.Store in PostgreSQL (through pgx), which
+// Package postgres is a storage.Store in PostgreSQL (through pgx), which
 // several Services — nodes, in one process or many machines — share, for
 // capacity and for availability: a node can stop or die, and another
 // takes over its jobs once their leases expire.
@@ -7,8 +7,8 @@
 //	...
 //	svc, err := quantum.New(st, quantum.WithNode("node-a"))
 //
-// It is not a quantum.ExclusiveStore: any number of Services may use one
-// database. It is a quantum.ChangeFeed: the nodes hear of each other's
+// It is not a storage.ExclusiveStore: any number of Services may use one
+// database. It is a storage.ChangeFeed: the nodes hear of each other's
 // changes through LISTEN/NOTIFY, so a job created on one node wakes the
 // idle workers of every node at once, and a cancel received by one node
 // stops the job on the node that runs it.
@@ -30,7 +30,7 @@
 // The hints are never an answer to a read, and a stale one costs a round
 // trip, never a wrong write.
 //
-// ClaimJobs (quantum.BatchClaimer) claims for all of a node's free workers
+// ClaimJobs (storage.BatchClaimer) claims for all of a node's free workers
 // in one statement: it finds the queues (a skip through the queue index),
 // ranks them in the runner's turns, locks each queue's oldest jobs that
 // no concurrent claim holds (FOR UPDATE SKIP LOCKED), takes them in the
@@ -56,7 +56,7 @@
 // rather than misread.
 //
 // quantum_jobs holds one row per job. Its record column (json) is the
-// whole quantum.JobRecord, times to the nanosecond; the other columns
+// whole storage.JobRecord, times to the nanosecond; the other columns
 // are copies of what the queries select and order by:
 //
 //	qrn, owner, device_qrn, status, vendor, provider   text, "C" collation (byte order, as Go compares)
@@ -98,7 +98,7 @@
 //
 // quantum_credit_accounts (owner, balance, reserved, entries) and
 // quantum_credit_entries (owner, n, kind, amount, held, job_qrn,
-// grant_id, note, at_ns) are the credit ledger (quantum.CreditLedger), in
+// grant_id, note, at_ns) are the credit ledger (storage.CreditLedger), in
 // micro-credits. A create reserves with a conditional UPDATE of the
 // account (balance - reserved >= the amount) in the job's transaction, so
 // that creates on many nodes cannot overdraw it; a job's move to a

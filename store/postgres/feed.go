@@ -9,7 +9,8 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
-	"github.com/qjobs/quantum"
+	"github.com/qjobs/quantum/qtype"
+	"github.com/qjobs/quantum/storage"
 )
 
 // changesChannel is the channel the jobs table's trigger notifies.
@@ -24,7 +25,7 @@ var feedPing = 30 * time.Second
 // pool, and calls fn with each job created or changed in status by any
 // node, from the trigger's NOTIFY at commit. It returns when ctx ends or
 // the connection fails.
-func (s *Store) WatchChanges(ctx context.Context, fn func(quantum.Change)) error {
+func (s *Store) WatchChanges(ctx context.Context, fn func(storage.Change)) error {
 	conn, err := pgx.ConnectConfig(ctx, s.pool.Config().ConnConfig.Copy())
 	if err != nil {
 		return fmt.Errorf("postgres: connect to listen: %w", err)
@@ -37,7 +38,7 @@ func (s *Store) WatchChanges(ctx context.Context, fn func(quantum.Change)) error
 	if _, err := conn.Exec(ctx, "LISTEN "+changesChannel); err != nil {
 		return fmt.Errorf("postgres: listen: %w", err)
 	}
-	fn(quantum.Change{}) // listening: what came before may have been missed
+	fn(storage.Change{}) // listening: what came before may have been missed
 	for {
 		wait, cancel := context.WithTimeout(ctx, feedPing)
 		n, err := conn.WaitForNotification(wait)
@@ -62,6 +63,6 @@ func (s *Store) WatchChanges(ctx context.Context, fn func(quantum.Change)) error
 		if json.Unmarshal([]byte(n.Payload), &c) != nil || c.QRN == "" {
 			continue // not one of ours
 		}
-		fn(quantum.Change{JobQRN: c.QRN, DeviceQRN: c.Device, Owner: c.Owner, Status: quantum.JobStatus(c.Status)})
+		fn(storage.Change{JobQRN: c.QRN, DeviceQRN: c.Device, Owner: c.Owner, Status: qtype.JobStatus(c.Status)})
 	}
 }

@@ -3,7 +3,7 @@ package postgres
 import (
 	"sync"
 
-	"github.com/qjobs/quantum"
+	"github.com/qjobs/quantum/storage"
 )
 
 // hints remembers, for jobs this Store wrote or read lately, the record
@@ -24,7 +24,7 @@ type hints struct {
 
 type hint struct {
 	xmin uint32
-	rec  *quantum.JobRecord // never changed once stored: callers clone it
+	rec  *storage.JobRecord // never changed once stored: callers clone it
 }
 
 // maxHints bounds the jobs remembered; maxHintRecord the record size of
@@ -43,7 +43,7 @@ func (h *hints) get(qrn string) (hint, bool) {
 
 // put remembers rec at row version xmin; a job that ended is forgotten,
 // since it never changes again.
-func (h *hints) put(rec *quantum.JobRecord, xmin uint32, size int) {
+func (h *hints) put(rec *storage.JobRecord, xmin uint32, size int) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if rec.Status.IsTerminal() || size > maxHintRecord {

@@ -10,7 +10,8 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 
-	"github.com/qjobs/quantum"
+	"github.com/qjobs/quantum/qtype"
+	"github.com/qjobs/quantum/storage"
 )
 
 const insertJob = `
@@ -35,7 +36,7 @@ const idemKeyIndex = "quantum_jobs_idem_key"
 // CreateJob stores the job and its program in one statement; with an
 // idempotency key or credits to reserve, in a transaction that first
 // frees the key if it expired, and reserves the credits last.
-func (s *Store) CreateJob(ctx context.Context, job *quantum.JobRecord, program quantum.Program) error {
+func (s *Store) CreateJob(ctx context.Context, job *storage.JobRecord, program qtype.Program) error {
 	r, err := encode(job)
 	if err != nil {
 		return err
@@ -50,7 +51,7 @@ func (s *Store) CreateJob(ctx context.Context, job *quantum.JobRecord, program q
 	} else {
 		err = pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
 			if job.IdempotencyKey != "" {
-				cutoff := nanos(job.TimeStamps.CreatedAt.Add(-quantum.IdempotencyWindow))
+				cutoff := nanos(job.TimeStamps.CreatedAt.Add(-storage.IdempotencyWindow))
 				if _, err := tx.Exec(ctx, releaseKey, job.Owner, job.IdempotencyKey, cutoff); err != nil {
 					return err
 				}
@@ -63,12 +64,12 @@ func (s *Store) CreateJob(ctx context.Context, job *quantum.JobRecord, program q
 	}
 	var pe *pgconn.PgError
 	switch {
-	case errors.Is(err, quantum.ErrInsufficientCredits):
+	case errors.Is(err, qtype.ErrInsufficientCredits):
 		return err
 	case errors.As(err, &pe) && pe.Code == "23505" && pe.ConstraintName == idemKeyIndex:
-		return fmt.Errorf("postgres: %w", quantum.ErrDuplicateKey)
+		return fmt.Errorf("postgres: %w", storage.ErrDuplicateKey)
 	case isUniqueViolation(err):
-		return quantum.ErrJobExists
+		return storage.ErrJobExists
 	case err != nil:
 		return fmt.Errorf("postgres: create a job: %w", err)
 	}
@@ -76,15 +77,15 @@ func (s *Store) CreateJob(ctx context.Context, job *quantum.JobRecord, program q
 	return nil
 }
 
-func (s *Store) JobByIdempotencyKey(ctx context.Context, owner, key string, since time.Time) (*quantum.JobRecord, error) {
+func (s *Store) JobByIdempotencyKey(ctx context.Context, owner, key string, since time.Time) (*storage.JobRecord, error) {
 	if key == "" {
-		return nil, quantum.ErrJobNotFound
+		return nil, storage.ErrJobNotFound
 	}
 	var data []byte
 	err := s.pool.QueryRow(ctx, "SELECT record FROM quantum_jobs WHERE owner = $1 AND idem_key = $2 AND created_ns >= $3",
 		owner, key, nanos(since)).Scan(&data)
 	if errors.Is(err, pgx.ErrNoRows) {
-		return nil, quantum.ErrJobNotFound
+		return nil, storage.ErrJobNotFound
 	}
 	if err != nil {
 		return nil, fmt.Errorf("postgres: find a job by idempotency key: %w", err)
@@ -101,11 +102,11 @@ func (r *row) args(extra ...any) []any {
 		j.Attempts, j.Node, r.search, string(r.tags), string(r.record)}, extra...)
 }
 
-func (s *Store) GetJob(ctx context.Context, qrn string) (*quantum.JobRecord, error) {
+func (s *Store) GetJob(ctx context.Context, qrn string) (*storage.JobRecord, error) {
 	var data []byte
 	err := s.pool.QueryRow(ctx, "SELECT record FROM quantum_jobs WHERE qrn = $1", qrn).Scan(&data)
 	if errors.Is(err, pgx.ErrNoRows) {
-		return nil, quantum.ErrJobNotFound
+		return nil, storage.ErrJobNotFound
 	}
 	if err != nil {
 		return nil, fmt.Errorf("postgres: get a job: %w", err)
@@ -113,11 +114,11 @@ func (s *Store) GetJob(ctx context.Context, qrn string) (*quantum.JobRecord, err
 	return decode(data)
 }
 
-func (s *Store) GetProgram(ctx context.Context, qrn string) (*quantum.Program, error) {
-	var p quantum.Program
+func (s *Store) GetProgram(ctx context.Context, qrn string) (*qtype.Program, error) {
+	var p qtype.Program
 	err := s.pool.QueryRow(ctx, "SELECT format, data FROM quantum_programs WHERE qrn = $1", qrn).Scan(&p.Format, &p.Data)
 	if errors.Is(err, pgx.ErrNoRows) {
-		return nil, quantum.ErrJobNotFound
+		return nil, storage.ErrJobNotFound
 	}
 	if err != nil {
 		return nil, fmt.Errorf("postgres: get a program: %w", err)
@@ -125,16 +126,16 @@ func (s *Store) GetProgram(ctx context.Context, qrn string) (*quantum.Program, e
 	return &p, nil
 }
 
-func (s *Store) GetResult(ctx context.Context, qrn string) (*quantum.Result, error) {
+func (s *Store) GetResult(ctx context.Context, qrn string) (*qtype.Result, error) {
 	var data []byte
 	err := s.pool.QueryRow(ctx, "SELECT counts FROM quantum_results WHERE qrn = $1", qrn).Scan(&data)
 	if errors.Is(err, pgx.ErrNoRows) {
-		return nil, quantum.ErrJobNotFound
+		return nil, storage.ErrJobNotFound
 	}
 	if err != nil {
 		return nil, fmt.Errorf("postgres: get a result: %w", err)
 	}
-	var r quantum.Result
+	var r qtype.Result
 	if err := json.Unmarshal(data, &r); err != nil {
 		return nil, fmt.Errorf("postgres: decode a result: %w", err)
 	}
@@ -155,7 +156,7 @@ WHERE qrn = $1 AND owner = $2 AND device_qrn = $3 AND created_ns = $7`
 // since its hint is read again and the change applied again, at most
 // casAttempts times; then, and for a move that settles credits, the row
 // is locked in a transaction instead (updateLocked).
-func (s *Store) UpdateJob(ctx context.Context, qrn string, expect quantum.JobStatus, change func(*quantum.JobRecord), result *quantum.Result) (*quantum.JobRecord, error) {
+func (s *Store) UpdateJob(ctx context.Context, qrn string, expect qtype.JobStatus, change func(*storage.JobRecord), result *qtype.Result) (*storage.JobRecord, error) {
 	var counts []byte
 	if result != nil {
 		var err error
@@ -180,14 +181,14 @@ func (s *Store) UpdateJob(ctx context.Context, qrn string, expect quantum.JobSta
 				return nil, err
 			}
 			if h.rec.Status != expect {
-				return nil, quantum.ErrStatusChanged
+				return nil, storage.ErrStatusChanged
 			}
 		}
 		old := h.rec
 		j := old.Clone()
 		change(j)
 		keepIdentity(j, old)
-		if _, settles := quantum.SettlementOf(old, j); settles {
+		if _, settles := storage.SettlementOf(old, j); settles {
 			break // the account's row is locked after the job's, in one transaction
 		}
 		r, err := encode(j)
@@ -210,7 +211,7 @@ func (s *Store) UpdateJob(ctx context.Context, qrn string, expect quantum.JobSta
 
 // keepIdentity puts back in j what never changes of a job (old's): what
 // the row's place in the indexes depends on, and its reservation.
-func keepIdentity(j, old *quantum.JobRecord) {
+func keepIdentity(j, old *storage.JobRecord) {
 	j.JobQRN, j.Owner, j.DeviceQRN, j.TimeStamps.CreatedAt = old.JobQRN, old.Owner, old.DeviceQRN, old.TimeStamps.CreatedAt
 	j.IdempotencyKey, j.RequestHash, j.Reserved = old.IdempotencyKey, old.RequestHash, old.Reserved
 }
@@ -218,16 +219,16 @@ func keepIdentity(j, old *quantum.JobRecord) {
 // updateLocked locks the job's row, applies change if the status is the
 // one expected, and writes the job (its result, its settlement) back in
 // the same transaction.
-func (s *Store) updateLocked(ctx context.Context, qrn string, expect quantum.JobStatus, change func(*quantum.JobRecord), counts []byte) (*quantum.JobRecord, error) {
+func (s *Store) updateLocked(ctx context.Context, qrn string, expect qtype.JobStatus, change func(*storage.JobRecord), counts []byte) (*storage.JobRecord, error) {
 	s.hints.forget(qrn)
-	var out *quantum.JobRecord
+	var out *storage.JobRecord
 	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
 		old, err := lockJob(ctx, tx, qrn)
 		if err != nil {
 			return err
 		}
 		if old.Status != expect || expect.IsTerminal() {
-			return quantum.ErrStatusChanged // a terminal job never changes
+			return storage.ErrStatusChanged // a terminal job never changes
 		}
 		j := old.Clone()
 		change(j)
@@ -255,11 +256,11 @@ func (s *Store) updateLocked(ctx context.Context, qrn string, expect quantum.Job
 }
 
 // lockJob reads the job and locks its row until the transaction ends.
-func lockJob(ctx context.Context, tx pgx.Tx, qrn string) (*quantum.JobRecord, error) {
+func lockJob(ctx context.Context, tx pgx.Tx, qrn string) (*storage.JobRecord, error) {
 	var data []byte
 	err := tx.QueryRow(ctx, "SELECT record FROM quantum_jobs WHERE qrn = $1 FOR UPDATE", qrn).Scan(&data)
 	if errors.Is(err, pgx.ErrNoRows) {
-		return nil, quantum.ErrJobNotFound
+		return nil, storage.ErrJobNotFound
 	}
 	if err != nil {
 		return nil, fmt.Errorf("postgres: lock a job: %w", err)
@@ -269,7 +270,7 @@ func lockJob(ctx context.Context, tx pgx.Tx, qrn string) (*quantum.JobRecord, er
 
 // writeJob writes a job whose row the transaction has locked, and
 // returns the written row.
-func writeJob(ctx context.Context, tx pgx.Tx, j *quantum.JobRecord) (*row, error) {
+func writeJob(ctx context.Context, tx pgx.Tx, j *storage.JobRecord) (*row, error) {
 	r, err := encode(j)
 	if err != nil {
 		return nil, err
@@ -285,7 +286,7 @@ func writeJob(ctx context.Context, tx pgx.Tx, j *quantum.JobRecord) (*row, error
 }
 
 // DeleteJob removes the job; its program and result go with it.
-func (s *Store) DeleteJob(ctx context.Context, qrn string, expect quantum.JobStatus) error {
+func (s *Store) DeleteJob(ctx context.Context, qrn string, expect qtype.JobStatus) error {
 	// The status read beside the DELETE is the one before it: a row that
 	// changed status while the DELETE waited for its lock is not deleted.
 	var deleted, exists bool
@@ -300,7 +301,7 @@ func (s *Store) DeleteJob(ctx context.Context, qrn string, expect quantum.JobSta
 	case deleted:
 		return nil
 	case !exists:
-		return quantum.ErrJobNotFound
+		return storage.ErrJobNotFound
 	}
-	return quantum.ErrStatusChanged
+	return storage.ErrStatusChanged
 }

@@ -9,7 +9,8 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
-	"github.com/qjobs/quantum"
+	"github.com/qjobs/quantum/qtype"
+	"github.com/qjobs/quantum/storage"
 )
 
 // The ledger's tables are quantum_credit_accounts and
@@ -17,12 +18,12 @@ import (
 // job and an account locks the account last, after the job's row and
 // its counts: the same order everywhere, so that they never deadlock.
 
-var _ quantum.CreditLedger = (*Store)(nil)
+var _ storage.CreditLedger = (*Store)(nil)
 
 // reserveCredits records the reservation of a job being stored ($1 its
 // owner, $2 the micro-credits it holds, $3 the entry's kind, $4 its QRN,
 // $5 the time). The UPDATE holds the amount only while the balance not
-// reserved covers it, the rule of quantum.CreditAccount.Record, checked
+// reserved covers it, the rule of storage.CreditAccount.Record, checked
 // by the database on the row it locks: creates on any number of nodes
 // cannot overdraw the account between a read and a write. No row: the
 // account cannot cover it (or there is none).
@@ -36,8 +37,8 @@ INSERT INTO quantum_credit_entries (owner, n, kind, amount, held, job_qrn, note,
 SELECT owner, entries, $3, 0, $2, $4, '', $5 FROM account`
 
 // reserve records, in the transaction that stores j, its reservation.
-func reserve(ctx context.Context, tx pgx.Tx, j *quantum.JobRecord) error {
-	e, ok := quantum.ReservationOf(j)
+func reserve(ctx context.Context, tx pgx.Tx, j *storage.JobRecord) error {
+	e, ok := storage.ReservationOf(j)
 	if !ok {
 		return nil
 	}
@@ -46,15 +47,15 @@ func reserve(ctx context.Context, tx pgx.Tx, j *quantum.JobRecord) error {
 		return fmt.Errorf("postgres: reserve credits: %w", err)
 	}
 	if tag.RowsAffected() == 0 {
-		return fmt.Errorf("postgres: job %s: %w", j.JobQRN, quantum.ErrInsufficientCredits)
+		return fmt.Errorf("postgres: job %s: %w", j.JobQRN, qtype.ErrInsufficientCredits)
 	}
 	return nil
 }
 
 // settle records, in the transaction that changes a job from old to now
 // (which holds the job's row), its settlement.
-func settle(ctx context.Context, tx pgx.Tx, old, now *quantum.JobRecord) error {
-	e, ok := quantum.SettlementOf(old, now)
+func settle(ctx context.Context, tx pgx.Tx, old, now *storage.JobRecord) error {
+	e, ok := storage.SettlementOf(old, now)
 	if !ok {
 		return nil
 	}
@@ -68,11 +69,11 @@ func settle(ctx context.Context, tx pgx.Tx, old, now *quantum.JobRecord) error {
 // lockAccount reads the owner's account and locks its row until the
 // transaction ends, making the row first if the owner has none (a
 // concurrent maker waits for the first, then finds it).
-func lockAccount(ctx context.Context, tx pgx.Tx, owner string) (quantum.CreditAccount, error) {
+func lockAccount(ctx context.Context, tx pgx.Tx, owner string) (storage.CreditAccount, error) {
 	if len(owner) > maxKey {
-		return quantum.CreditAccount{}, tooLarge("owner", int64(len(owner)), maxKey)
+		return storage.CreditAccount{}, tooLarge("owner", int64(len(owner)), maxKey)
 	}
-	var a quantum.CreditAccount
+	var a storage.CreditAccount
 	_, err := tx.Exec(ctx, `INSERT INTO quantum_credit_accounts (owner, balance, reserved, entries) VALUES ($1, 0, 0, 0)
 		ON CONFLICT (owner) DO NOTHING`, owner)
 	if err == nil {
@@ -87,7 +88,7 @@ func lockAccount(ctx context.Context, tx pgx.Tx, owner string) (quantum.CreditAc
 
 // record applies e to the account a, whose row the transaction holds,
 // writes both, and returns the account after.
-func record(ctx context.Context, tx pgx.Tx, a quantum.CreditAccount, e quantum.CreditEntry) (quantum.CreditAccount, error) {
+func record(ctx context.Context, tx pgx.Tx, a storage.CreditAccount, e storage.CreditEntry) (storage.CreditAccount, error) {
 	if err := a.Record(&e); err != nil {
 		return a, fmt.Errorf("postgres: %w", err)
 	}
@@ -104,11 +105,11 @@ func record(ctx context.Context, tx pgx.Tx, a quantum.CreditAccount, e quantum.C
 	return a, nil
 }
 
-func (s *Store) GrantCredits(ctx context.Context, g quantum.CreditGrant) (quantum.CreditAccount, bool, error) {
+func (s *Store) GrantCredits(ctx context.Context, g storage.CreditGrant) (storage.CreditAccount, bool, error) {
 	if len(g.ID) > maxKey {
-		return quantum.CreditAccount{}, false, tooLarge("grant ID", int64(len(g.ID)), maxKey)
+		return storage.CreditAccount{}, false, tooLarge("grant ID", int64(len(g.ID)), maxKey)
 	}
-	var a quantum.CreditAccount
+	var a storage.CreditAccount
 	var recorded bool
 	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
 		var err error
@@ -132,13 +133,13 @@ func (s *Store) GrantCredits(ctx context.Context, g quantum.CreditGrant) (quantu
 		return err
 	})
 	if err != nil {
-		return quantum.CreditAccount{}, false, err
+		return storage.CreditAccount{}, false, err
 	}
 	return a, recorded, nil
 }
 
-func (s *Store) Credits(ctx context.Context, owner string) (quantum.CreditAccount, error) {
-	var a quantum.CreditAccount
+func (s *Store) Credits(ctx context.Context, owner string) (storage.CreditAccount, error) {
+	var a storage.CreditAccount
 	err := s.pool.QueryRow(ctx, "SELECT balance, reserved, entries FROM quantum_credit_accounts WHERE owner = $1",
 		owner).Scan(&a.Balance, &a.Reserved, &a.Entries)
 	if err != nil && !errors.Is(err, pgx.ErrNoRows) {
@@ -147,7 +148,7 @@ func (s *Store) Credits(ctx context.Context, owner string) (quantum.CreditAccoun
 	return a, nil
 }
 
-func (s *Store) CreditEntries(ctx context.Context, owner string, offset, limit int) ([]quantum.CreditEntry, error) {
+func (s *Store) CreditEntries(ctx context.Context, owner string, offset, limit int) ([]storage.CreditEntry, error) {
 	if limit <= 0 || offset < 0 {
 		return nil, nil
 	}
@@ -156,16 +157,16 @@ func (s *Store) CreditEntries(ctx context.Context, owner string, offset, limit i
 	if err != nil {
 		return nil, fmt.Errorf("postgres: list credit entries: %w", err)
 	}
-	var out []quantum.CreditEntry
+	var out []storage.CreditEntry
 	for rows.Next() {
-		e := quantum.CreditEntry{Owner: owner}
+		e := storage.CreditEntry{Owner: owner}
 		var kind string
 		var at int64
 		if err := rows.Scan(&e.N, &kind, &e.Amount, &e.Held, &e.Job, &e.GrantID, &e.Note, &at); err != nil {
 			rows.Close()
 			return nil, fmt.Errorf("postgres: read a credit entry: %w", err)
 		}
-		e.Kind = quantum.CreditKind(kind)
+		e.Kind = storage.CreditKind(kind)
 		if at != math.MinInt64 { // nanos' zero time
 			e.At = time.Unix(0, at).UTC()
 		}

@@ -7,15 +7,15 @@ import (
 	"strings"
 
 	"github.com/jackc/pgx/v5"
-
-	"github.com/qjobs/quantum"
+	"github.com/qjobs/quantum/qtype"
+	"github.com/qjobs/quantum/storage"
 )
 
 // ListJobs reads one page newest first and counts the matches, both in
 // one round trip. Every filter but search has an index beside the owner's
 // (status, provider and vendor compound ones; tags a GIN index); search
 // reads the owner's jobs that the other filters leave.
-func (s *Store) ListJobs(ctx context.Context, f quantum.JobFilter) ([]*quantum.JobRecord, int, error) {
+func (s *Store) ListJobs(ctx context.Context, f storage.JobFilter) ([]*storage.JobRecord, int, error) {
 	where, args, ok := filterSQL(f)
 	if !ok {
 		return nil, 0, nil // a tag value no job can have
@@ -28,14 +28,14 @@ func (s *Store) ListJobs(ctx context.Context, f quantum.JobFilter) ([]*quantum.J
 		// The owner's counts per status answer at once.
 		statuses := statusNames(f.Statuses)
 		if len(statuses) == 0 {
-			statuses = statusNames(quantum.JobStatuses())
+			statuses = statusNames(qtype.JobStatuses())
 		}
 		count, args = countByStatus, []any{f.Owner, statuses}
 	}
 
 	var b pgx.Batch
 	var total int
-	var jobs []*quantum.JobRecord
+	var jobs []*storage.JobRecord
 	b.Queue(count, args...).QueryRow(func(r pgx.Row) error { return r.Scan(&total) })
 	b.Queue(page, pageArgs...).Query(func(rows pgx.Rows) error {
 		var err error
@@ -53,7 +53,7 @@ func (s *Store) ListJobs(ctx context.Context, f quantum.JobFilter) ([]*quantum.J
 
 // filterSQL is the WHERE clause of a filter and its arguments; ok is false
 // when the filter asks for a tag value that no job can hold.
-func filterSQL(f quantum.JobFilter) (where string, args []any, ok bool) {
+func filterSQL(f storage.JobFilter) (where string, args []any, ok bool) {
 	conds := []string{}
 	arg := func(v any) string {
 		args = append(args, v)
@@ -82,7 +82,7 @@ func filterSQL(f quantum.JobFilter) (where string, args []any, ok bool) {
 	if len(f.Tags) > 0 {
 		want := map[string]any{}
 		for k, v := range f.Tags {
-			tv, ok := quantum.TagValue(v)
+			tv, ok := qtype.TagValue(v)
 			if !ok {
 				return "", nil, false
 			}

@@ -10,6 +10,8 @@ import (
 
 	"github.com/qjobs/quantum"
 	"github.com/qjobs/quantum/internal/pgtest"
+	"github.com/qjobs/quantum/qtype"
+	"github.com/qjobs/quantum/storage"
 )
 
 // BenchmarkList1M reads the first page (50 jobs) of an owner who has
@@ -39,11 +41,11 @@ func BenchmarkList1M(b *testing.B) {
 			status = quantum.StatusQueued
 		}
 		p := providers[i%3]
-		j := &quantum.JobRecord{Job: quantum.Job{
+		j := &storage.JobRecord{Job: quantum.Job{
 			Name: fmt.Sprintf("experiment %d", i), Shots: 100, DeviceQRN: p + ":" + p + ":sim:sv",
 			Tags: map[string]any{"batch": int64(i % 1000), "team": []string{"red", "blue"}[i%2]}, RuntimeOptions: map[string]any{},
 			JobQRN: fmt.Sprintf("%s:%s:sim:sv-abcd-qjob-%024x", p, p, i), Vendor: p, Provider: p, Status: status,
-			ExperimentType: "gate_model", TimeStamps: quantum.TimeStamps{CreatedAt: at, EndedAt: &at}, Metadata: map[string]any{},
+			ExperimentType: "gate_model", TimeStamps: qtype.TimeStamps{CreatedAt: at, EndedAt: &at}, Metadata: map[string]any{},
 		}, Owner: "owner-1m", UpdatedAt: at}
 		i++
 		r, err := encode(j)
@@ -74,15 +76,15 @@ func BenchmarkList1M(b *testing.B) {
 
 	for _, tc := range []struct {
 		name string
-		f    quantum.JobFilter
+		f    storage.JobFilter
 	}{
-		{"none", quantum.JobFilter{}},
-		{"status=COMPLETED", quantum.JobFilter{Statuses: []quantum.JobStatus{quantum.StatusCompleted}}},
-		{"status=QUEUED(100)", quantum.JobFilter{Statuses: []quantum.JobStatus{quantum.StatusQueued}}},
-		{"provider=aws", quantum.JobFilter{Provider: "aws"}},
-		{"tag=batch:7", quantum.JobFilter{Tags: map[string]any{"batch": 7}}},
-		{"search=experiment 99999", quantum.JobFilter{Search: "experiment 99999"}},
-		{"page 1000", quantum.JobFilter{Offset: 50 * 999}},
+		{"none", storage.JobFilter{}},
+		{"status=COMPLETED", storage.JobFilter{Statuses: []quantum.JobStatus{quantum.StatusCompleted}}},
+		{"status=QUEUED(100)", storage.JobFilter{Statuses: []quantum.JobStatus{quantum.StatusQueued}}},
+		{"provider=aws", storage.JobFilter{Provider: "aws"}},
+		{"tag=batch:7", storage.JobFilter{Tags: map[string]any{"batch": 7}}},
+		{"search=experiment 99999", storage.JobFilter{Search: "experiment 99999"}},
+		{"page 1000", storage.JobFilter{Offset: 50 * 999}},
 	} {
 		b.Run(tc.name, func(b *testing.B) {
 			f := tc.f

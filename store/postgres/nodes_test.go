@@ -11,6 +11,7 @@ import (
 	"github.com/qjobs/quantum"
 	"github.com/qjobs/quantum/internal/pgtest"
 	"github.com/qjobs/quantum/quantumtest"
+	"github.com/qjobs/quantum/storage"
 	"github.com/qjobs/quantum/store/postgres"
 )
 
@@ -45,7 +46,7 @@ func startNode(t *testing.T, dsn, name string, doomed bool) *node {
 	n := &node{name: name,
 		slow:  &quantumtest.FakeBackend{Delay: 300 * time.Millisecond, Counts: map[string]int{"00": 1, "11": 1}},
 		block: &quantumtest.FakeBackend{Block: true}}
-	var s quantum.Store = st
+	var s storage.Store = st
 	if doomed {
 		// Its slow jobs run until it dies: they are running when it does.
 		n.slow = &quantumtest.FakeBackend{Block: true}
@@ -83,7 +84,7 @@ func watchEnds(t *testing.T, dsn string) (ends func() map[string]int) {
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		_ = st.WatchChanges(ctx, func(c quantum.Change) {
+		_ = st.WatchChanges(ctx, func(c storage.Change) {
 			if c.JobQRN == "" {
 				close(listening)
 				return

@@ -13,11 +13,11 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgxpool"
-
-	"github.com/qjobs/quantum"
+	"github.com/qjobs/quantum/qtype"
+	"github.com/qjobs/quantum/storage"
 )
 
-// Store is a quantum.Store in a PostgreSQL database, shared by every
+// Store is a storage.Store in a PostgreSQL database, shared by every
 // Service (node) that opens it. It is safe for concurrent use.
 type Store struct {
 	pool     *pgxpool.Pool
@@ -28,8 +28,8 @@ type Store struct {
 }
 
 var (
-	_ quantum.Store      = (*Store)(nil)
-	_ quantum.ChangeFeed = (*Store)(nil)
+	_ storage.Store      = (*Store)(nil)
+	_ storage.ChangeFeed = (*Store)(nil)
 )
 
 // Option configures Open.
@@ -48,7 +48,7 @@ const DefaultMaxValueBytes = 256 << 20
 // WithMaxValueBytes bounds, in bytes of JSON, a job's program and its
 // result (default DefaultMaxValueBytes; at most 512 MiB, below
 // PostgreSQL's 1 GiB bound on one value). Larger ones are refused with
-// quantum.ErrTooLarge.
+// storage.ErrTooLarge.
 func WithMaxValueBytes(n int64) Option {
 	return func(c *config) {
 		if n < 1024 || n > 512<<20 {
@@ -135,27 +135,27 @@ const maxKey = 1024
 const maxRecord = 16 << 20
 
 func tooLarge(what string, size, limit int64) error {
-	return fmt.Errorf("postgres: %s of %d bytes is over the bound of %d: %w", what, size, limit, quantum.ErrTooLarge)
+	return fmt.Errorf("postgres: %s of %d bytes is over the bound of %d: %w", what, size, limit, storage.ErrTooLarge)
 }
 
 // stored is a job record as the record column holds it: the JobRecord's
 // JSON, with its times to the nanosecond (the API's form keeps
 // milliseconds).
 type stored struct {
-	*quantum.JobRecord
+	*storage.JobRecord
 	CreatedAt time.Time  `json:"createdAtExact"`
 	EndedAt   *time.Time `json:"endedAtExact,omitempty"`
 }
 
 // row is a job as written: the columns the queries use, and the record.
 type row struct {
-	j      *quantum.JobRecord
+	j      *storage.JobRecord
 	record []byte
 	tags   []byte
 	search []string
 }
 
-func encode(j *quantum.JobRecord) (*row, error) {
+func encode(j *storage.JobRecord) (*row, error) {
 	for _, k := range []struct{ what, v string }{
 		{"job QRN", j.JobQRN}, {"owner", j.Owner}, {"device QRN", j.DeviceQRN},
 		{"vendor", j.Vendor}, {"provider", j.Provider}, {"node", j.Node},
@@ -180,8 +180,8 @@ func encode(j *quantum.JobRecord) (*row, error) {
 	return &row{j: j, record: record, tags: tags, search: search}, nil
 }
 
-func decode(data []byte) (*quantum.JobRecord, error) {
-	st := stored{JobRecord: &quantum.JobRecord{}}
+func decode(data []byte) (*storage.JobRecord, error) {
+	st := stored{JobRecord: &storage.JobRecord{}}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()
 	if err := dec.Decode(&st); err != nil {
@@ -193,7 +193,7 @@ func decode(data []byte) (*quantum.JobRecord, error) {
 	for _, m := range []*map[string]any{&j.Tags, &j.RuntimeOptions, &j.Metadata} {
 		*m = orEmpty(*m)
 		for k, v := range *m {
-			(*m)[k] = quantum.FromJSONNumbers(v)
+			(*m)[k] = qtype.FromJSONNumbers(v)
 		}
 	}
 	return j, nil
@@ -220,7 +220,7 @@ func nanos(t time.Time) int64 {
 
 // queueNanos is the job's place in its queue: QueuedAt, or UpdatedAt
 // when that is zero.
-func queueNanos(j *quantum.JobRecord) int64 {
+func queueNanos(j *storage.JobRecord) int64 {
 	if j.QueuedAt.IsZero() {
 		return nanos(j.UpdatedAt)
 	}
@@ -228,7 +228,7 @@ func queueNanos(j *quantum.JobRecord) int64 {
 }
 
 // leaseNanos is LeaseUntil, or NULL when there is none.
-func leaseNanos(j *quantum.JobRecord) *int64 {
+func leaseNanos(j *storage.JobRecord) *int64 {
 	if j.LeaseUntil.IsZero() {
 		return nil
 	}

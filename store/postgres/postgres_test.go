@@ -12,6 +12,8 @@ import (
 
 	"github.com/qjobs/quantum"
 	"github.com/qjobs/quantum/internal/pgtest"
+	"github.com/qjobs/quantum/qtype"
+	"github.com/qjobs/quantum/storage"
 	"github.com/qjobs/quantum/store/postgres"
 	"github.com/qjobs/quantum/store/storetest"
 )
@@ -29,7 +31,7 @@ func open(t testing.TB, opts ...postgres.Option) *postgres.Store {
 }
 
 func TestConformance(t *testing.T) {
-	storetest.Run(t, func(t *testing.T) quantum.Store { return open(t, postgres.WithMaxValueBytes(1<<20)) })
+	storetest.Run(t, func(t *testing.T) storage.Store { return open(t, postgres.WithMaxValueBytes(1<<20)) })
 }
 
 // The feed announces a new job and each change of status, from another
@@ -50,10 +52,10 @@ func TestChangeFeed(t *testing.T) {
 	defer b.Close()
 
 	ctx, cancel := context.WithCancel(context.Background())
-	changes := make(chan quantum.Change, 16)
+	changes := make(chan storage.Change, 16)
 	done := make(chan error, 1)
-	go func() { done <- a.WatchChanges(ctx, func(c quantum.Change) { changes <- c }) }()
-	next := func() quantum.Change {
+	go func() { done <- a.WatchChanges(ctx, func(c storage.Change) { changes <- c }) }()
+	next := func() storage.Change {
 		t.Helper()
 		select {
 		case c := <-changes:
@@ -63,27 +65,27 @@ func TestChangeFeed(t *testing.T) {
 		case <-time.After(10 * time.Second):
 			t.Fatal("no change within 10 s")
 		}
-		return quantum.Change{}
+		return storage.Change{}
 	}
-	if c := next(); c != (quantum.Change{}) {
+	if c := next(); c != (storage.Change{}) {
 		t.Fatalf("first change = %+v, want the zero Change that says the feed listens", c)
 	}
 	time.Sleep(300 * time.Millisecond) // idle through several pings: the point of the test
 
-	j := &quantum.JobRecord{Job: quantum.Job{JobQRN: "dev-abcd-qjob-1", DeviceQRN: "dev", Status: quantum.StatusInitializing,
-		TimeStamps: quantum.TimeStamps{CreatedAt: time.Now()}}, Owner: "alice", UpdatedAt: time.Now()}
+	j := &storage.JobRecord{Job: quantum.Job{JobQRN: "dev-abcd-qjob-1", DeviceQRN: "dev", Status: quantum.StatusInitializing,
+		TimeStamps: qtype.TimeStamps{CreatedAt: time.Now()}}, Owner: "alice", UpdatedAt: time.Now()}
 	if err := b.CreateJob(context.Background(), j, quantum.Program{Format: "qasm2", Data: "x"}); err != nil {
 		t.Fatal(err)
 	}
-	want := quantum.Change{JobQRN: j.JobQRN, DeviceQRN: "dev", Owner: "alice", Status: quantum.StatusInitializing}
+	want := storage.Change{JobQRN: j.JobQRN, DeviceQRN: "dev", Owner: "alice", Status: quantum.StatusInitializing}
 	if c := next(); c != want {
 		t.Fatalf("after create: %+v, want %+v", c, want)
 	}
 	// A change that keeps the status is no news; one that moves it is.
-	if _, err := b.UpdateJob(context.Background(), j.JobQRN, quantum.StatusInitializing, func(r *quantum.JobRecord) { r.Name = "renamed" }, nil); err != nil {
+	if _, err := b.UpdateJob(context.Background(), j.JobQRN, quantum.StatusInitializing, func(r *storage.JobRecord) { r.Name = "renamed" }, nil); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := b.UpdateJob(context.Background(), j.JobQRN, quantum.StatusInitializing, func(r *quantum.JobRecord) { r.Status = quantum.StatusValidating }, nil); err != nil {
+	if _, err := b.UpdateJob(context.Background(), j.JobQRN, quantum.StatusInitializing, func(r *storage.JobRecord) { r.Status = quantum.StatusValidating }, nil); err != nil {
 		t.Fatal(err)
 	}
 	want.Status = quantum.StatusValidating
@@ -142,18 +144,18 @@ func TestMigratesVersion1(t *testing.T) {
 	if n, err := s.CountQueued(ctx, "dev"); err != nil || n != 1 {
 		t.Fatalf("queue after the migration: %d, %v", n, err)
 	}
-	if _, err := s.UpdateJob(ctx, old, quantum.StatusQueued, func(r *quantum.JobRecord) { r.Name = "renamed" }, nil); err != nil {
+	if _, err := s.UpdateJob(ctx, old, quantum.StatusQueued, func(r *storage.JobRecord) { r.Name = "renamed" }, nil); err != nil {
 		t.Fatal(err)
 	}
 
-	keyed := &quantum.JobRecord{Job: quantum.Job{JobQRN: "dev-abcd-qjob-new", DeviceQRN: "dev", Status: quantum.StatusInitializing,
-		TimeStamps: quantum.TimeStamps{CreatedAt: created}}, Owner: "alice", UpdatedAt: created, IdempotencyKey: "k", RequestHash: "h"}
+	keyed := &storage.JobRecord{Job: quantum.Job{JobQRN: "dev-abcd-qjob-new", DeviceQRN: "dev", Status: quantum.StatusInitializing,
+		TimeStamps: qtype.TimeStamps{CreatedAt: created}}, Owner: "alice", UpdatedAt: created, IdempotencyKey: "k", RequestHash: "h"}
 	if err := s.CreateJob(ctx, keyed, quantum.Program{Format: "qasm2", Data: "x"}); err != nil {
 		t.Fatal(err)
 	}
 	dup := *keyed
 	dup.JobQRN = "dev-abcd-qjob-dup"
-	if err := s.CreateJob(ctx, &dup, quantum.Program{Format: "qasm2", Data: "x"}); !errors.Is(err, quantum.ErrDuplicateKey) {
+	if err := s.CreateJob(ctx, &dup, quantum.Program{Format: "qasm2", Data: "x"}); !errors.Is(err, storage.ErrDuplicateKey) {
 		t.Fatalf("a second job with the key: %v, want ErrDuplicateKey", err)
 	}
 	if got, err := s.JobByIdempotencyKey(ctx, "alice", "k", created); err != nil || got.JobQRN != keyed.JobQRN {
@@ -169,9 +171,9 @@ func TestIdempotencyKeyTooLarge(t *testing.T) {
 	for key.Len() < 8192 {
 		key.WriteString(rand.Text()) // random: PostgreSQL compresses what repeats
 	}
-	j := &quantum.JobRecord{Job: quantum.Job{JobQRN: "dev-abcd-qjob-1", DeviceQRN: "dev", Status: quantum.StatusInitializing,
-		TimeStamps: quantum.TimeStamps{CreatedAt: time.Now()}}, Owner: "alice", UpdatedAt: time.Now(), IdempotencyKey: key.String()}
-	if err := s.CreateJob(context.Background(), j, quantum.Program{Format: "qasm2", Data: "x"}); !errors.Is(err, quantum.ErrTooLarge) {
+	j := &storage.JobRecord{Job: quantum.Job{JobQRN: "dev-abcd-qjob-1", DeviceQRN: "dev", Status: quantum.StatusInitializing,
+		TimeStamps: qtype.TimeStamps{CreatedAt: time.Now()}}, Owner: "alice", UpdatedAt: time.Now(), IdempotencyKey: key.String()}
+	if err := s.CreateJob(context.Background(), j, quantum.Program{Format: "qasm2", Data: "x"}); !errors.Is(err, storage.ErrTooLarge) {
 		t.Fatalf("an 8 KiB key: %v, want ErrTooLarge", err)
 	}
 }

@@ -9,7 +9,8 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
-	"github.com/qjobs/quantum"
+	"github.com/qjobs/quantum/qtype"
+	"github.com/qjobs/quantum/storage"
 )
 
 func (s *Store) CountQueued(ctx context.Context, deviceQRN string) (int, error) {
@@ -22,7 +23,7 @@ func (s *Store) CountQueued(ctx context.Context, deviceQRN string) (int, error) 
 }
 
 // CountJobs sums the owner's counts per status, which a trigger keeps.
-func (s *Store) CountJobs(ctx context.Context, owner string, statuses []quantum.JobStatus) (int, error) {
+func (s *Store) CountJobs(ctx context.Context, owner string, statuses []qtype.JobStatus) (int, error) {
 	var n int
 	err := s.batch.QueryRow(ctx, countByStatus, owner, statusNames(statuses)).Scan(&n) // by primary key: a generic plan
 	if err != nil {
@@ -33,7 +34,7 @@ func (s *Store) CountJobs(ctx context.Context, owner string, statuses []quantum.
 
 const countByStatus = "SELECT coalesce(sum(n), 0) FROM quantum_job_counts WHERE owner = $1 AND status = ANY($2)"
 
-func statusNames(statuses []quantum.JobStatus) []string {
+func statusNames(statuses []qtype.JobStatus) []string {
 	out := make([]string, 0, len(statuses))
 	for _, st := range statuses {
 		if !slices.Contains(out, string(st)) {
@@ -54,7 +55,7 @@ func (s *Store) QueuePosition(ctx context.Context, qrn string) (int, error) {
 		END
 		FROM quantum_jobs j WHERE j.qrn = $1`, qrn).Scan(&pos)
 	if errors.Is(err, pgx.ErrNoRows) {
-		return 0, quantum.ErrJobNotFound
+		return 0, storage.ErrJobNotFound
 	}
 	if err != nil {
 		return 0, fmt.Errorf("postgres: queue position: %w", err)
@@ -65,7 +66,7 @@ func (s *Store) QueuePosition(ctx context.Context, qrn string) (int, error) {
 // Queues finds the distinct (device, owner) pairs of QUEUED jobs by
 // skipping through the queue index, one probe per queue, however many
 // jobs wait in each.
-func (s *Store) Queues(ctx context.Context) ([]quantum.Queue, error) {
+func (s *Store) Queues(ctx context.Context) ([]storage.Queue, error) {
 	rows, err := s.pool.Query(ctx, `
 		WITH RECURSIVE q AS (
 			(SELECT device_qrn, owner FROM quantum_jobs WHERE status = 'QUEUED' ORDER BY device_qrn, owner LIMIT 1)
@@ -79,8 +80,8 @@ func (s *Store) Queues(ctx context.Context) ([]quantum.Queue, error) {
 	if err != nil {
 		return nil, fmt.Errorf("postgres: list queues: %w", err)
 	}
-	out, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (quantum.Queue, error) {
-		var q quantum.Queue
+	out, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (storage.Queue, error) {
+		var q storage.Queue
 		err := r.Scan(&q.Device, &q.Owner)
 		return q, err
 	})
@@ -93,8 +94,8 @@ func (s *Store) Queues(ctx context.Context) ([]quantum.Queue, error) {
 // ClaimJob locks the queue's oldest job that no other claim holds (FOR
 // UPDATE SKIP LOCKED, so that nodes claiming at once take different
 // jobs), and moves it to RUNNING in the same transaction.
-func (s *Store) ClaimJob(ctx context.Context, c quantum.Claim) (*quantum.JobRecord, error) {
-	var out *quantum.JobRecord
+func (s *Store) ClaimJob(ctx context.Context, c storage.Claim) (*storage.JobRecord, error) {
+	var out *storage.JobRecord
 	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
 		var data []byte
 		err := tx.QueryRow(ctx, `
@@ -102,7 +103,7 @@ func (s *Store) ClaimJob(ctx context.Context, c quantum.Claim) (*quantum.JobReco
 			WHERE device_qrn = $1 AND owner = $2 AND status = 'QUEUED'
 			ORDER BY queued_ns, qrn LIMIT 1 FOR UPDATE SKIP LOCKED`, c.Device, c.Owner).Scan(&data)
 		if errors.Is(err, pgx.ErrNoRows) {
-			return quantum.ErrNoJob
+			return storage.ErrNoJob
 		}
 		if err != nil {
 			return fmt.Errorf("postgres: claim a job: %w", err)
@@ -113,7 +114,7 @@ func (s *Store) ClaimJob(ctx context.Context, c quantum.Claim) (*quantum.JobReco
 		}
 		if j.MemoryNeed > c.MaxMemory {
 			out = j
-			return quantum.ErrMemoryShort
+			return storage.ErrMemoryShort
 		}
 		// c.Now was read before this claim found the job, which may have
 		// been queued since: a job's changes never go back in time
@@ -122,7 +123,7 @@ func (s *Store) ClaimJob(ctx context.Context, c quantum.Claim) (*quantum.JobReco
 		if j.UpdatedAt.After(now) {
 			now = j.UpdatedAt
 		}
-		j.Status, j.UpdatedAt, j.LeaseUntil, j.Node = quantum.StatusRunning, now, c.LeaseUntil, c.Node
+		j.Status, j.UpdatedAt, j.LeaseUntil, j.Node = qtype.StatusRunning, now, c.LeaseUntil, c.Node
 		j.Attempts++
 		if _, err := writeJob(ctx, tx, j); err != nil {
 			return err
@@ -130,14 +131,14 @@ func (s *Store) ClaimJob(ctx context.Context, c quantum.Claim) (*quantum.JobReco
 		out = j
 		return nil
 	})
-	if err != nil && !errors.Is(err, quantum.ErrMemoryShort) {
+	if err != nil && !errors.Is(err, storage.ErrMemoryShort) {
 		out = nil
 	}
 	return out, err
 }
 
 // Unfinished reads through the index of unfinished jobs by last change.
-func (s *Store) Unfinished(ctx context.Context, statuses []quantum.JobStatus, before time.Time, limit int) ([]*quantum.JobRecord, error) {
+func (s *Store) Unfinished(ctx context.Context, statuses []qtype.JobStatus, before time.Time, limit int) ([]*storage.JobRecord, error) {
 	if limit <= 0 || len(statuses) == 0 {
 		return nil, nil
 	}
@@ -157,8 +158,8 @@ func (s *Store) Unfinished(ctx context.Context, statuses []quantum.JobStatus, be
 }
 
 // collectJobs decodes rows whose first column is the record.
-func collectJobs(rows pgx.Rows) ([]*quantum.JobRecord, error) {
-	out, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (*quantum.JobRecord, error) {
+func collectJobs(rows pgx.Rows) ([]*storage.JobRecord, error) {
+	out, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (*storage.JobRecord, error) {
 		var data []byte
 		if err := r.Scan(&data); err != nil {
 			return nil, err

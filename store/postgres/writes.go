@@ -9,7 +9,8 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 
-	"github.com/qjobs/quantum"
+	"github.com/qjobs/quantum/qtype"
+	"github.com/qjobs/quantum/storage"
 )
 
 // maxBatch bounds the jobs one batched statement writes or claims.
@@ -28,7 +29,7 @@ const casAttempts = 3
 type write struct {
 	r      *row
 	xmin   uint32
-	expect quantum.JobStatus
+	expect qtype.JobStatus
 	counts []byte // nil: no result
 
 	// Set by sendWrites.
@@ -141,7 +142,7 @@ func (s *Store) readHint(ctx context.Context, qrn string) (hint, error) {
 	err := s.pool.QueryRow(ctx, "SELECT xmin::text::bigint, record FROM quantum_jobs WHERE qrn = $1", qrn).Scan(&x, &data)
 	if errors.Is(err, pgx.ErrNoRows) {
 		s.hints.forget(qrn)
-		return hint{}, quantum.ErrJobNotFound
+		return hint{}, storage.ErrJobNotFound
 	}
 	if err != nil {
 		return hint{}, fmt.Errorf("postgres: get a job: %w", err)

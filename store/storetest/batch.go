@@ -5,16 +5,17 @@ import (
 	"testing"
 	"time"
 
-	"github.com/qjobs/quantum"
+	"github.com/qjobs/quantum/qtype"
+	"github.com/qjobs/quantum/storage"
 )
 
 // testBatchJob stores a batch as the Service does: its programs as one
 // Program of BatchFormat, its result one outcome per circuit. Both come
 // back as they went in, and the job keeps its NumCircuits.
-func testBatchJob(t *testing.T, s quantum.Store) {
+func testBatchJob(t *testing.T, s storage.Store) {
 	j := newJob("alice", deviceA, 0)
 	j.NumCircuits = 3
-	batch := quantum.Program{Format: quantum.BatchFormat, Data: `[{"format":"qasm2","data":"a"},{"format":"qasm3","data":"b"},{"format":"qir.ll","data":"c"}]`}
+	batch := qtype.Program{Format: qtype.BatchFormat, Data: `[{"format":"qasm2","data":"a"},{"format":"qasm3","data":"b"},{"format":"qir.ll","data":"c"}]`}
 	if err := s.CreateJob(ctx, j, batch); err != nil {
 		t.Fatal(err)
 	}
@@ -26,12 +27,12 @@ func testBatchJob(t *testing.T, s quantum.Store) {
 		t.Fatal(err)
 	}
 	ended := epoch.Add(1500 * time.Millisecond)
-	want := &quantum.Result{Circuits: []quantum.CircuitOutcome{
+	want := &qtype.Result{Circuits: []qtype.CircuitOutcome{
 		{Counts: map[string]int{"0": 10}, Cost: 0.125, EndedAt: ended, ExecutionMs: 3},
 		{Counts: map[string]int{}, Cost: 0, EndedAt: ended, ExecutionMs: 0},
 		{Counts: map[string]int{"101": 4, "000": 6}, Cost: 2.000001, EndedAt: ended.Add(time.Millisecond), ExecutionMs: 1200},
 	}}
-	if _, err := s.UpdateJob(ctx, j.JobQRN, quantum.StatusRunning, func(r *quantum.JobRecord) { r.Status = quantum.StatusCompleted }, want.Clone()); err != nil {
+	if _, err := s.UpdateJob(ctx, j.JobQRN, qtype.StatusRunning, func(r *storage.JobRecord) { r.Status = qtype.StatusCompleted }, want.Clone()); err != nil {
 		t.Fatal(err)
 	}
 	if got := mustGet(t, s, j.JobQRN); got.NumCircuits != 3 {

@@ -9,30 +9,31 @@ import (
 	"testing"
 	"time"
 
-	"github.com/qjobs/quantum"
 	"github.com/qjobs/quantum/internal/testenv"
+	"github.com/qjobs/quantum/qtype"
+	"github.com/qjobs/quantum/storage"
 )
 
-// The tests of quantum.BatchClaimer, for the stores that are one.
+// The tests of storage.BatchClaimer, for the stores that are one.
 
 const deviceC = "ionq:ionq:sim:qpu"
 
-func batchClaimer(t *testing.T, s quantum.Store) quantum.BatchClaimer {
+func batchClaimer(t *testing.T, s storage.Store) storage.BatchClaimer {
 	t.Helper()
-	bc, ok := s.(quantum.BatchClaimer)
+	bc, ok := s.(storage.BatchClaimer)
 	if !ok {
-		testenv.Optional(t, "not a quantum.BatchClaimer")
+		testenv.Optional(t, "not a storage.BatchClaimer")
 	}
 	return bc
 }
 
-func batchOf(max int, devices ...string) quantum.BatchClaim {
-	return quantum.BatchClaim{Max: max, Devices: devices, MaxMemory: math.MaxInt64, Now: epoch.Add(time.Minute),
+func batchOf(max int, devices ...string) storage.BatchClaim {
+	return storage.BatchClaim{Max: max, Devices: devices, MaxMemory: math.MaxInt64, Now: epoch.Add(time.Minute),
 		LeaseUntil: epoch.Add(time.Hour), Node: claimNode}
 }
 
 // claimedQRNs names the jobs taken and the entries that took them.
-func claimedQRNs(c *quantum.ClaimedJobs) []string {
+func claimedQRNs(c *storage.ClaimedJobs) []string {
 	var out []string
 	for _, j := range c.Jobs {
 		out = append(out, fmt.Sprintf("%d:%s", j.Turn, j.Job.JobQRN))
@@ -42,8 +43,8 @@ func claimedQRNs(c *quantum.ClaimedJobs) []string {
 
 // expected is what a claim of c takes, by its plan, from queues that hold
 // the jobs waiting, oldest first, and those left waiting.
-func expected(c quantum.BatchClaim, waiting map[quantum.Queue][]string) (want []string, left map[quantum.Queue][]string) {
-	left = map[quantum.Queue][]string{}
+func expected(c storage.BatchClaim, waiting map[storage.Queue][]string) (want []string, left map[storage.Queue][]string) {
+	left = map[storage.Queue][]string{}
 	for q, jobs := range waiting {
 		if len(jobs) > 0 {
 			left[q] = slices.Clone(jobs)
@@ -64,9 +65,9 @@ func expected(c quantum.BatchClaim, waiting map[quantum.Queue][]string) (want []
 // queues of other devices wait; the jobs come back RUNNING, leased, with
 // their programs, as GetJob then shows them, and go on as any claimed
 // job.
-func testBatchClaims(t *testing.T, s quantum.Store) {
+func testBatchClaims(t *testing.T, s storage.Store) {
 	bc := batchClaimer(t, s)
-	var alice []*quantum.JobRecord
+	var alice []*storage.JobRecord
 	for i := range 3 {
 		j := create(t, s, newJob("alice", deviceA, i))
 		queue(t, s, j, epoch.Add(time.Duration(i)*time.Second))
@@ -92,7 +93,7 @@ func testBatchClaims(t *testing.T, s quantum.Store) {
 	}
 	for _, cj := range got.Jobs {
 		j := cj.Job
-		if j.Status != quantum.StatusRunning || !j.UpdatedAt.Equal(c.Now) || !j.LeaseUntil.Equal(c.LeaseUntil) ||
+		if j.Status != qtype.StatusRunning || !j.UpdatedAt.Equal(c.Now) || !j.LeaseUntil.Equal(c.LeaseUntil) ||
 			j.Node != claimNode || j.Attempts != 1 {
 			t.Errorf("claimed job %+v: want RUNNING, updated at the claim, leased, node %s, one attempt", j, claimNode)
 		}
@@ -100,13 +101,13 @@ func testBatchClaims(t *testing.T, s quantum.Store) {
 			t.Errorf("claimed job %s came with program %+v, want %+v", j.JobQRN, cj.Program, program)
 		}
 		stored := mustGet(t, s, j.JobQRN)
-		if stored.Status != quantum.StatusRunning || !stored.UpdatedAt.Equal(c.Now) || !stored.LeaseUntil.Equal(c.LeaseUntil) ||
+		if stored.Status != qtype.StatusRunning || !stored.UpdatedAt.Equal(c.Now) || !stored.LeaseUntil.Equal(c.LeaseUntil) ||
 			stored.Node != claimNode || stored.Attempts != 1 || stored.Name != j.Name || stored.Shots != j.Shots {
 			t.Errorf("claimed job as stored: %+v", stored)
 		}
 	}
-	for _, j := range []*quantum.JobRecord{notQueued, dave, alice[1], alice[2]} {
-		if st := mustGet(t, s, j.JobQRN).Status; st != j.Status && st != quantum.StatusQueued {
+	for _, j := range []*storage.JobRecord{notQueued, dave, alice[1], alice[2]} {
+		if st := mustGet(t, s, j.JobQRN).Status; st != j.Status && st != qtype.StatusQueued {
 			t.Errorf("job %s is %s: it was not to be claimed", j.JobQRN, st)
 		}
 	}
@@ -116,13 +117,13 @@ func testBatchClaims(t *testing.T, s quantum.Store) {
 	// A claimed job requeued goes last, and a claim again counts an
 	// attempt; a queue served first comes first.
 	requeued := alice[0].JobQRN
-	if _, err := s.UpdateJob(ctx, requeued, quantum.StatusRunning, func(j *quantum.JobRecord) {
-		j.Status, j.UpdatedAt, j.QueuedAt = quantum.StatusQueued, epoch.Add(2*time.Minute), epoch.Add(2*time.Minute)
+	if _, err := s.UpdateJob(ctx, requeued, qtype.StatusRunning, func(j *storage.JobRecord) {
+		j.Status, j.UpdatedAt, j.QueuedAt = qtype.StatusQueued, epoch.Add(2*time.Minute), epoch.Add(2*time.Minute)
 	}, nil); err != nil {
 		t.Fatal(err)
 	}
 	c = batchOf(3, deviceA, deviceB)
-	c.First, c.LastOwner = &quantum.Queue{Device: deviceA, Owner: "alice"}, "alice"
+	c.First, c.LastOwner = &storage.Queue{Device: deviceA, Owner: "alice"}, "alice"
 	again, err := bc.ClaimJobs(ctx, c)
 	if err != nil {
 		t.Fatal(err)
@@ -133,8 +134,8 @@ func testBatchClaims(t *testing.T, s quantum.Store) {
 	if a := again.Jobs[2].Job.Attempts; a != 2 {
 		t.Errorf("a job claimed twice has %d attempts, want 2", a)
 	}
-	res := &quantum.Result{Counts: map[string]int{"0": 100}}
-	if _, err := s.UpdateJob(ctx, requeued, quantum.StatusRunning, func(j *quantum.JobRecord) { j.Status = quantum.StatusCompleted }, res); err != nil {
+	res := &qtype.Result{Counts: map[string]int{"0": 100}}
+	if _, err := s.UpdateJob(ctx, requeued, qtype.StatusRunning, func(j *storage.JobRecord) { j.Status = qtype.StatusCompleted }, res); err != nil {
 		t.Fatal(err)
 	}
 	if r, err := s.GetResult(ctx, requeued); err != nil || r.Counts["0"] != 100 {
@@ -151,9 +152,9 @@ func testBatchClaims(t *testing.T, s quantum.Store) {
 // Whatever the turns, a claim takes what its plan says: users after the
 // last one served, each user's devices after the last one served to
 // them, a queue served first, and queues with fewer jobs than turns.
-func testBatchClaimsFollowThePlan(t *testing.T, s quantum.Store) {
+func testBatchClaimsFollowThePlan(t *testing.T, s storage.Store) {
 	bc := batchClaimer(t, s)
-	waiting := map[quantum.Queue][]string{}
+	waiting := map[storage.Queue][]string{}
 	n := 0
 	for o, owner := range []string{"alice", "bob", "carol"} {
 		for d, device := range []string{deviceA, deviceB, deviceC} {
@@ -164,17 +165,17 @@ func testBatchClaimsFollowThePlan(t *testing.T, s quantum.Store) {
 				j := create(t, s, newJob(owner, device, n))
 				queue(t, s, j, epoch.Add(time.Duration(n)*time.Second))
 				n++
-				q := quantum.Queue{Device: device, Owner: owner}
+				q := storage.Queue{Device: device, Owner: owner}
 				waiting[q] = append(waiting[q], j.JobQRN)
 			}
 		}
 	}
-	for i, c := range []quantum.BatchClaim{
+	for i, c := range []storage.BatchClaim{
 		batchOf(4, deviceA, deviceB, deviceC),
 		{Max: 5, Devices: []string{deviceA, deviceB, deviceC}, LastOwner: "alice", LastDevice: map[string]string{"bob": deviceB, "carol": deviceA}},
-		{Max: 3, Devices: []string{deviceA, deviceC}, LastOwner: "carol", First: &quantum.Queue{Device: deviceC, Owner: "bob"}},
+		{Max: 3, Devices: []string{deviceA, deviceC}, LastOwner: "carol", First: &storage.Queue{Device: deviceC, Owner: "bob"}},
 		{Max: 6, Devices: []string{deviceA, deviceB, deviceC}, LastOwner: "bob", LastDevice: map[string]string{"alice": deviceC},
-			First: &quantum.Queue{Device: deviceB, Owner: "carol"}}, // a queue that holds nothing
+			First: &storage.Queue{Device: deviceB, Owner: "carol"}}, // a queue that holds nothing
 		{Max: 20, Devices: []string{deviceA, deviceB, deviceC}},
 	} {
 		c.MaxMemory, c.Now, c.LeaseUntil, c.Node = math.MaxInt64, epoch, epoch.Add(time.Hour), claimNode
@@ -196,10 +197,10 @@ func testBatchClaimsFollowThePlan(t *testing.T, s quantum.Store) {
 // The jobs are taken while their memory fits together; the first that
 // does not stops the walk, stays QUEUED at the head of its queue and
 // comes back as Short; nothing after it is taken.
-func testBatchClaimsWithinMemory(t *testing.T, s quantum.Store) {
+func testBatchClaimsWithinMemory(t *testing.T, s storage.Store) {
 	bc := batchClaimer(t, s)
 	needs := []int64{100, 1000, 10}
-	var a []*quantum.JobRecord
+	var a []*storage.JobRecord
 	for i, need := range needs {
 		j := newJob("alice", deviceA, i)
 		j.MemoryNeed = need
@@ -220,11 +221,11 @@ func testBatchClaimsWithinMemory(t *testing.T, s quantum.Store) {
 	if want := []string{"0:" + a[0].JobQRN, "1:" + b.JobQRN}; !slices.Equal(claimedQRNs(got), want) {
 		t.Fatalf("ClaimJobs took %v, want %v", claimedQRNs(got), want)
 	}
-	if got.Short == nil || got.Short.JobQRN != a[1].JobQRN || got.Short.MemoryNeed != 1000 || got.Short.Status != quantum.StatusQueued {
+	if got.Short == nil || got.Short.JobQRN != a[1].JobQRN || got.Short.MemoryNeed != 1000 || got.Short.Status != qtype.StatusQueued {
 		t.Fatalf("Short = %+v, want the job of 1000 bytes, QUEUED", got.Short)
 	}
 	for _, j := range a[1:] {
-		if st := mustGet(t, s, j.JobQRN).Status; st != quantum.StatusQueued {
+		if st := mustGet(t, s, j.JobQRN).Status; st != qtype.StatusQueued {
 			t.Errorf("job %s is %s, want QUEUED", j.JobQRN, st)
 		}
 	}
@@ -232,7 +233,7 @@ func testBatchClaimsWithinMemory(t *testing.T, s quantum.Store) {
 		t.Errorf("the job that did not fit is at %d, want 1", pos)
 	}
 	c = batchOf(2, deviceA)
-	c.MaxMemory, c.First = 1010, &quantum.Queue{Device: deviceA, Owner: "alice"}
+	c.MaxMemory, c.First = 1010, &storage.Queue{Device: deviceA, Owner: "alice"}
 	got, err = bc.ClaimJobs(ctx, c)
 	if err != nil {
 		t.Fatal(err)
@@ -244,7 +245,7 @@ func testBatchClaimsWithinMemory(t *testing.T, s quantum.Store) {
 
 // Batch claims and single claims racing never hand out one job twice,
 // and leave none behind.
-func testConcurrentBatchClaims(t *testing.T, s quantum.Store) {
+func testConcurrentBatchClaims(t *testing.T, s storage.Store) {
 	bc := batchClaimer(t, s)
 	const jobs = 60
 	owners := []string{"alice", "bob", "carol"}
@@ -260,7 +261,7 @@ func testConcurrentBatchClaims(t *testing.T, s quantum.Store) {
 		go func() {
 			defer wg.Done()
 			for range jobs {
-				var taken []*quantum.JobRecord
+				var taken []*storage.JobRecord
 				if w%3 == 0 {
 					j, err := s.ClaimJob(ctx, claimOf(deviceA, owners[w%3]))
 					if err == nil {

@@ -8,35 +8,36 @@ import (
 	"testing"
 	"time"
 
-	"github.com/qjobs/quantum"
+	"github.com/qjobs/quantum/qtype"
+	"github.com/qjobs/quantum/storage"
 )
 
 // The credit ledger's conformance: every Store of this module is a
-// quantum.CreditLedger, and moves a job's credits in the same atomic step
+// storage.CreditLedger, and moves a job's credits in the same atomic step
 // as the job.
 
-const micro = quantum.MicroCredits
+const micro = storage.MicroCredits
 
 // ledgerOf is the store as a ledger; a store that keeps no credits fails.
-func ledgerOf(t *testing.T, s quantum.Store) quantum.CreditLedger {
+func ledgerOf(t *testing.T, s storage.Store) storage.CreditLedger {
 	t.Helper()
-	l, ok := s.(quantum.CreditLedger)
+	l, ok := s.(storage.CreditLedger)
 	if !ok {
-		t.Fatalf("%T is not a quantum.CreditLedger", s)
+		t.Fatalf("%T is not a storage.CreditLedger", s)
 	}
 	return l
 }
 
-func grant(t *testing.T, l quantum.CreditLedger, owner string, credits int64, id string) quantum.CreditAccount {
+func grant(t *testing.T, l storage.CreditLedger, owner string, credits int64, id string) storage.CreditAccount {
 	t.Helper()
-	a, recorded, err := l.GrantCredits(ctx, quantum.CreditGrant{Owner: owner, Amount: credits * micro, ID: id, Note: "test grant", At: epoch})
+	a, recorded, err := l.GrantCredits(ctx, storage.CreditGrant{Owner: owner, Amount: credits * micro, ID: id, Note: "test grant", At: epoch})
 	if err != nil || !recorded {
 		t.Fatalf("GrantCredits(%s, %d credits, id %q): recorded %v, %v", owner, credits, id, recorded, err)
 	}
 	return a
 }
 
-func account(t *testing.T, l quantum.CreditLedger, owner string) quantum.CreditAccount {
+func account(t *testing.T, l storage.CreditLedger, owner string) storage.CreditAccount {
 	t.Helper()
 	a, err := l.Credits(ctx, owner)
 	if err != nil {
@@ -45,7 +46,7 @@ func account(t *testing.T, l quantum.CreditLedger, owner string) quantum.CreditA
 	return a
 }
 
-func wantAccount(t *testing.T, l quantum.CreditLedger, owner string, want quantum.CreditAccount) {
+func wantAccount(t *testing.T, l storage.CreditLedger, owner string, want storage.CreditAccount) {
 	t.Helper()
 	if got := account(t, l, owner); got != want {
 		t.Fatalf("account of %s = %+v, want %+v", owner, got, want)
@@ -53,9 +54,9 @@ func wantAccount(t *testing.T, l quantum.CreditLedger, owner string, want quantu
 }
 
 // entries reads all of the owner's entries, a few at a time.
-func entries(t *testing.T, l quantum.CreditLedger, owner string) []quantum.CreditEntry {
+func entries(t *testing.T, l storage.CreditLedger, owner string) []storage.CreditEntry {
 	t.Helper()
-	var all []quantum.CreditEntry
+	var all []storage.CreditEntry
 	for {
 		page, err := l.CreditEntries(ctx, owner, len(all), 7)
 		if err != nil {
@@ -69,17 +70,17 @@ func entries(t *testing.T, l quantum.CreditLedger, owner string) []quantum.Credi
 }
 
 // paid is a new job of owner that reserves credits.
-func paid(owner string, minute int, reserved int64) *quantum.JobRecord {
+func paid(owner string, minute int, reserved int64) *storage.JobRecord {
 	j := newJob(owner, deviceB, minute)
-	j.EstimatedCost = quantum.FromMicroCredits(reserved)
+	j.EstimatedCost = storage.FromMicroCredits(reserved)
 	j.Reserved = reserved
 	return j
 }
 
 // end moves a job from one status to a terminal one, with cost.
-func end(t *testing.T, s quantum.Store, qrn string, from, to quantum.JobStatus, cost float64) *quantum.JobRecord {
+func end(t *testing.T, s storage.Store, qrn string, from, to qtype.JobStatus, cost float64) *storage.JobRecord {
 	t.Helper()
-	j, err := s.UpdateJob(ctx, qrn, from, func(j *quantum.JobRecord) {
+	j, err := s.UpdateJob(ctx, qrn, from, func(j *storage.JobRecord) {
 		j.Status, j.Cost, j.UpdatedAt = to, cost, epoch.Add(time.Minute)
 		j.Reserved = 1 // not the change's to make
 	}, nil)
@@ -93,7 +94,7 @@ func end(t *testing.T, s quantum.Store, qrn string, from, to quantum.JobStatus, 
 // numbered 1, 2, 3…; the balance is the sum of their Amount and the part
 // reserved the sum of their Held, exactly; and it is what the owner's
 // unfinished jobs reserved.
-func checkSums(t *testing.T, s quantum.Store, owner string) {
+func checkSums(t *testing.T, s storage.Store, owner string) {
 	t.Helper()
 	l := ledgerOf(t, s)
 	a := account(t, l, owner)
@@ -109,7 +110,7 @@ func checkSums(t *testing.T, s quantum.Store, owner string) {
 	if int64(len(es)) != a.Entries || balance != a.Balance || held != a.Reserved {
 		t.Fatalf("%s: %d entries summing to balance %d, reserved %d; the account says %+v", owner, len(es), balance, held, a)
 	}
-	jobs, _, err := s.ListJobs(ctx, quantum.JobFilter{Owner: owner, Statuses: quantum.StatusGroups()["pending"], Limit: 1 << 20})
+	jobs, _, err := s.ListJobs(ctx, storage.JobFilter{Owner: owner, Statuses: qtype.StatusGroups()["pending"], Limit: 1 << 20})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -122,39 +123,39 @@ func checkSums(t *testing.T, s quantum.Store, owner string) {
 	}
 }
 
-func testCreditGrants(t *testing.T, s quantum.Store) {
+func testCreditGrants(t *testing.T, s storage.Store) {
 	l := ledgerOf(t, s)
-	wantAccount(t, l, "alice", quantum.CreditAccount{})
+	wantAccount(t, l, "alice", storage.CreditAccount{})
 	if es, err := l.CreditEntries(ctx, "alice", 0, 10); err != nil || len(es) != 0 {
 		t.Fatalf("entries of an owner never granted: %v, %v", es, err)
 	}
 	grant(t, l, "alice", 10, "")
 	grant(t, l, "alice", 5, "start-up")
 	for _, owner := range []string{"alice", "alice"} { // the ID again: nothing
-		a, recorded, err := l.GrantCredits(ctx, quantum.CreditGrant{Owner: owner, Amount: 7 * micro, ID: "start-up", At: epoch})
-		if err != nil || recorded || a != (quantum.CreditAccount{Balance: 15 * micro, Entries: 2}) {
+		a, recorded, err := l.GrantCredits(ctx, storage.CreditGrant{Owner: owner, Amount: 7 * micro, ID: "start-up", At: epoch})
+		if err != nil || recorded || a != (storage.CreditAccount{Balance: 15 * micro, Entries: 2}) {
 			t.Fatalf("a repeated grant: %+v, recorded %v, %v", a, recorded, err)
 		}
 	}
 	grant(t, l, "bob", 7, "start-up") // IDs are the owner's
-	wantAccount(t, l, "bob", quantum.CreditAccount{Balance: 7 * micro, Entries: 1})
+	wantAccount(t, l, "bob", storage.CreditAccount{Balance: 7 * micro, Entries: 1})
 
 	// Grants that would take the balance past MaxCredits, or that are not
 	// positive, record nothing.
-	for _, amount := range []int64{quantum.MaxCredits * micro, quantum.MaxCredits*micro - 15*micro + 1, 0, -micro} {
-		_, recorded, err := l.GrantCredits(ctx, quantum.CreditGrant{Owner: "alice", Amount: amount, At: epoch})
-		if !errors.Is(err, quantum.ErrCreditLimit) || recorded {
+	for _, amount := range []int64{storage.MaxCredits * micro, storage.MaxCredits*micro - 15*micro + 1, 0, -micro} {
+		_, recorded, err := l.GrantCredits(ctx, storage.CreditGrant{Owner: "alice", Amount: amount, At: epoch})
+		if !errors.Is(err, storage.ErrCreditLimit) || recorded {
 			t.Fatalf("a grant of %d micro-credits to 15 credits: recorded %v, %v; want ErrCreditLimit", amount, recorded, err)
 		}
 	}
-	a := grant(t, l, "alice", quantum.MaxCredits-15, "") // exactly to the bound
-	if a != (quantum.CreditAccount{Balance: quantum.MaxCredits * micro, Entries: 3}) {
+	a := grant(t, l, "alice", storage.MaxCredits-15, "") // exactly to the bound
+	if a != (storage.CreditAccount{Balance: storage.MaxCredits * micro, Entries: 3}) {
 		t.Fatalf("a grant to the bound: %+v", a)
 	}
-	want := []quantum.CreditEntry{
-		{Owner: "alice", N: 1, Kind: quantum.CreditGranted, Amount: 10 * micro, Note: "test grant", At: epoch},
-		{Owner: "alice", N: 2, Kind: quantum.CreditGranted, Amount: 5 * micro, GrantID: "start-up", Note: "test grant", At: epoch},
-		{Owner: "alice", N: 3, Kind: quantum.CreditGranted, Amount: (quantum.MaxCredits - 15) * micro, Note: "test grant", At: epoch},
+	want := []storage.CreditEntry{
+		{Owner: "alice", N: 1, Kind: storage.CreditGranted, Amount: 10 * micro, Note: "test grant", At: epoch},
+		{Owner: "alice", N: 2, Kind: storage.CreditGranted, Amount: 5 * micro, GrantID: "start-up", Note: "test grant", At: epoch},
+		{Owner: "alice", N: 3, Kind: storage.CreditGranted, Amount: (storage.MaxCredits - 15) * micro, Note: "test grant", At: epoch},
 	}
 	got := entries(t, l, "alice")
 	if len(got) != len(want) {
@@ -177,7 +178,7 @@ func testCreditGrants(t *testing.T, s quantum.Store) {
 	}
 }
 
-func testCreditReservations(t *testing.T, s quantum.Store) {
+func testCreditReservations(t *testing.T, s storage.Store) {
 	l := ledgerOf(t, s)
 	grant(t, l, "alice", 10, "")
 	j := create(t, s, paid("alice", 0, 6*micro))
@@ -185,24 +186,24 @@ func testCreditReservations(t *testing.T, s quantum.Store) {
 		t.Fatalf("stored job reserves %d, want %d", got.Reserved, 6*micro)
 	}
 	create(t, s, newJob("alice", deviceA, 1)) // free: no entry
-	wantAccount(t, l, "alice", quantum.CreditAccount{Balance: 10 * micro, Reserved: 6 * micro, Entries: 2})
+	wantAccount(t, l, "alice", storage.CreditAccount{Balance: 10 * micro, Reserved: 6 * micro, Entries: 2})
 	e := entries(t, l, "alice")[1]
-	if e.Kind != quantum.CreditReserved || e.Held != 6*micro || e.Amount != 0 || e.Job != j.JobQRN || e.N != 2 {
+	if e.Kind != storage.CreditReserved || e.Held != 6*micro || e.Amount != 0 || e.Job != j.JobQRN || e.N != 2 {
 		t.Fatalf("the reservation's entry: %+v", e)
 	}
 
 	// Short by one micro-credit: nothing stored, nothing reserved, the
 	// idempotency key not taken. An owner with no account is short too.
-	for _, short := range []*quantum.JobRecord{paid("alice", 2, 4*micro+1), paid("carol", 2, 1)} {
+	for _, short := range []*storage.JobRecord{paid("alice", 2, 4*micro+1), paid("carol", 2, 1)} {
 		short.IdempotencyKey, short.RequestHash = "k-"+short.Owner, "h"
 		before := account(t, l, short.Owner)
-		if err := s.CreateJob(ctx, short, program); !errors.Is(err, quantum.ErrInsufficientCredits) {
+		if err := s.CreateJob(ctx, short, program); !errors.Is(err, qtype.ErrInsufficientCredits) {
 			t.Fatalf("a job the balance does not cover: %v, want ErrInsufficientCredits", err)
 		}
-		if _, err := s.GetJob(ctx, short.JobQRN); !errors.Is(err, quantum.ErrJobNotFound) {
+		if _, err := s.GetJob(ctx, short.JobQRN); !errors.Is(err, storage.ErrJobNotFound) {
 			t.Fatalf("the refused job was stored: %v", err)
 		}
-		if _, err := s.GetProgram(ctx, short.JobQRN); !errors.Is(err, quantum.ErrJobNotFound) {
+		if _, err := s.GetProgram(ctx, short.JobQRN); !errors.Is(err, storage.ErrJobNotFound) {
 			t.Fatalf("the refused job's program was stored: %v", err)
 		}
 		if k := holder(t, s, short.Owner, short.IdempotencyKey, epoch); k != "" {
@@ -210,58 +211,58 @@ func testCreditReservations(t *testing.T, s quantum.Store) {
 		}
 		wantAccount(t, l, short.Owner, before)
 	}
-	if n, _ := s.CountJobs(ctx, "alice", quantum.StatusGroups()["pending"]); n != 2 {
+	if n, _ := s.CountJobs(ctx, "alice", qtype.StatusGroups()["pending"]); n != 2 {
 		t.Fatalf("alice has %d unfinished jobs, want 2", n)
 	}
 	create(t, s, paid("alice", 3, 4*micro)) // exactly what is left
-	wantAccount(t, l, "alice", quantum.CreditAccount{Balance: 10 * micro, Reserved: 10 * micro, Entries: 3})
+	wantAccount(t, l, "alice", storage.CreditAccount{Balance: 10 * micro, Reserved: 10 * micro, Entries: 3})
 	checkSums(t, s, "alice")
 }
 
-func testCreditSettlements(t *testing.T, s quantum.Store) {
+func testCreditSettlements(t *testing.T, s storage.Store) {
 	for i, tc := range []struct {
 		name    string
-		from    quantum.JobStatus
-		to      quantum.JobStatus
+		from    qtype.JobStatus
+		to      qtype.JobStatus
 		cost    float64
 		balance int64 // after, from 10 credits
 	}{
-		{"completed", quantum.StatusRunning, quantum.StatusCompleted, 2.5, 10*micro - 2_500_000},
-		{"completed, cost rounded to the micro-credit", quantum.StatusRunning, quantum.StatusCompleted, 1.2345674, 10*micro - 1_234_567},
-		{"completed over the estimate and the balance", quantum.StatusRunning, quantum.StatusCompleted, 15, -5 * micro},
-		{"completed free", quantum.StatusRunning, quantum.StatusCompleted, 0, 10 * micro},
-		{"failed", quantum.StatusRunning, quantum.StatusFailed, 3, 10 * micro}, // a FAILED job's cost is not charged
-		{"cancelled while running", quantum.StatusCancelling, quantum.StatusCancelled, 0, 10 * micro},
-		{"cancelled while queued", quantum.StatusQueued, quantum.StatusCancelled, 0, 10 * micro},
-		{"failed before it ran", quantum.StatusInitializing, quantum.StatusFailed, 0, 10 * micro},
+		{"completed", qtype.StatusRunning, qtype.StatusCompleted, 2.5, 10*micro - 2_500_000},
+		{"completed, cost rounded to the micro-credit", qtype.StatusRunning, qtype.StatusCompleted, 1.2345674, 10*micro - 1_234_567},
+		{"completed over the estimate and the balance", qtype.StatusRunning, qtype.StatusCompleted, 15, -5 * micro},
+		{"completed free", qtype.StatusRunning, qtype.StatusCompleted, 0, 10 * micro},
+		{"failed", qtype.StatusRunning, qtype.StatusFailed, 3, 10 * micro}, // a FAILED job's cost is not charged
+		{"cancelled while running", qtype.StatusCancelling, qtype.StatusCancelled, 0, 10 * micro},
+		{"cancelled while queued", qtype.StatusQueued, qtype.StatusCancelled, 0, 10 * micro},
+		{"failed before it ran", qtype.StatusInitializing, qtype.StatusFailed, 0, 10 * micro},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			l := ledgerOf(t, s)
 			owner := fmt.Sprintf("settle-%d", i)
 			grant(t, l, owner, 10, "")
 			j := create(t, s, paid(owner, 0, 4*micro))
-			if tc.from != quantum.StatusInitializing {
-				move(t, s, j.JobQRN, quantum.StatusInitializing, tc.from, epoch)
+			if tc.from != qtype.StatusInitializing {
+				move(t, s, j.JobQRN, qtype.StatusInitializing, tc.from, epoch)
 			}
-			wantAccount(t, l, owner, quantum.CreditAccount{Balance: 10 * micro, Reserved: 4 * micro, Entries: 2})
+			wantAccount(t, l, owner, storage.CreditAccount{Balance: 10 * micro, Reserved: 4 * micro, Entries: 2})
 			got := end(t, s, j.JobQRN, tc.from, tc.to, tc.cost)
 			if got.Reserved != 4*micro {
 				t.Fatalf("the job's Reserved changed to %d", got.Reserved)
 			}
-			wantAccount(t, l, owner, quantum.CreditAccount{Balance: tc.balance, Entries: 3})
+			wantAccount(t, l, owner, storage.CreditAccount{Balance: tc.balance, Entries: 3})
 			e := entries(t, l, owner)[2]
-			if e.Kind != quantum.CreditSettled || e.Held != -4*micro || e.Amount != tc.balance-10*micro || e.Job != j.JobQRN {
+			if e.Kind != storage.CreditSettled || e.Held != -4*micro || e.Amount != tc.balance-10*micro || e.Job != j.JobQRN {
 				t.Fatalf("the settlement's entry: %+v", e)
 			}
 			// Settled once: a terminal job never changes, and deleting it
 			// records nothing.
-			if _, err := s.UpdateJob(ctx, j.JobQRN, tc.to, func(j *quantum.JobRecord) { j.Status = quantum.StatusFailed }, nil); !errors.Is(err, quantum.ErrStatusChanged) {
+			if _, err := s.UpdateJob(ctx, j.JobQRN, tc.to, func(j *storage.JobRecord) { j.Status = qtype.StatusFailed }, nil); !errors.Is(err, storage.ErrStatusChanged) {
 				t.Fatalf("a terminal job changed: %v", err)
 			}
 			if err := s.DeleteJob(ctx, j.JobQRN, tc.to); err != nil {
 				t.Fatal(err)
 			}
-			wantAccount(t, l, owner, quantum.CreditAccount{Balance: tc.balance, Entries: 3})
+			wantAccount(t, l, owner, storage.CreditAccount{Balance: tc.balance, Entries: 3})
 			checkSums(t, s, owner)
 		})
 	}
@@ -274,35 +275,35 @@ func testCreditSettlements(t *testing.T, s quantum.Store) {
 	if _, err := s.ClaimJob(ctx, claimOf(deviceB, "dave")); err != nil {
 		t.Fatal(err)
 	}
-	move(t, s, j.JobQRN, quantum.StatusRunning, quantum.StatusQueued, epoch)
+	move(t, s, j.JobQRN, qtype.StatusRunning, qtype.StatusQueued, epoch)
 	free := create(t, s, newJob("dave", deviceA, 1))
-	end(t, s, free.JobQRN, quantum.StatusInitializing, quantum.StatusCompleted, 3)
-	wantAccount(t, l, "dave", quantum.CreditAccount{Balance: 10 * micro, Reserved: 4 * micro, Entries: 2})
+	end(t, s, free.JobQRN, qtype.StatusInitializing, qtype.StatusCompleted, 3)
+	wantAccount(t, l, "dave", storage.CreditAccount{Balance: 10 * micro, Reserved: 4 * micro, Entries: 2})
 	checkSums(t, s, "dave")
 }
 
 // testCreditSettledOnce races the ends of one job (a worker's COMPLETED,
 // a cancel, a FAILED) as retries, crashes and takeovers may: the job is
 // settled exactly once.
-func testCreditSettledOnce(t *testing.T, s quantum.Store) {
+func testCreditSettledOnce(t *testing.T, s storage.Store) {
 	l := ledgerOf(t, s)
 	grant(t, l, "alice", 1000, "")
 	for round := range 20 {
 		j := create(t, s, paid("alice", round, 2*micro))
-		move(t, s, j.JobQRN, quantum.StatusInitializing, quantum.StatusRunning, epoch)
+		move(t, s, j.JobQRN, qtype.StatusInitializing, qtype.StatusRunning, epoch)
 		var wg sync.WaitGroup
 		for i := range 9 {
-			to := []quantum.JobStatus{quantum.StatusCompleted, quantum.StatusCancelling, quantum.StatusFailed}[i%3]
+			to := []qtype.JobStatus{qtype.StatusCompleted, qtype.StatusCancelling, qtype.StatusFailed}[i%3]
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				_, err := s.UpdateJob(ctx, j.JobQRN, quantum.StatusRunning, func(j *quantum.JobRecord) { j.Status, j.Cost = to, 1 }, nil)
-				if err != nil && !errors.Is(err, quantum.ErrStatusChanged) {
+				_, err := s.UpdateJob(ctx, j.JobQRN, qtype.StatusRunning, func(j *storage.JobRecord) { j.Status, j.Cost = to, 1 }, nil)
+				if err != nil && !errors.Is(err, storage.ErrStatusChanged) {
 					t.Error(err)
 				}
-				if to == quantum.StatusCancelling {
-					_, err := s.UpdateJob(ctx, j.JobQRN, quantum.StatusCancelling, func(j *quantum.JobRecord) { j.Status = quantum.StatusCancelled }, nil)
-					if err != nil && !errors.Is(err, quantum.ErrStatusChanged) {
+				if to == qtype.StatusCancelling {
+					_, err := s.UpdateJob(ctx, j.JobQRN, qtype.StatusCancelling, func(j *storage.JobRecord) { j.Status = qtype.StatusCancelled }, nil)
+					if err != nil && !errors.Is(err, storage.ErrStatusChanged) {
 						t.Error(err)
 					}
 				}
@@ -311,7 +312,7 @@ func testCreditSettledOnce(t *testing.T, s quantum.Store) {
 		wg.Wait()
 		settled := 0
 		for _, e := range entries(t, l, "alice") {
-			if e.Job == j.JobQRN && e.Kind == quantum.CreditSettled {
+			if e.Job == j.JobQRN && e.Kind == storage.CreditSettled {
 				settled++
 			}
 		}
@@ -327,7 +328,7 @@ func testCreditSettledOnce(t *testing.T, s quantum.Store) {
 
 // testCreditConcurrentReservations: many creates at once for one owner
 // reserve no more than the balance: exactly as many as it covers succeed.
-func testCreditConcurrentReservations(t *testing.T, s quantum.Store) {
+func testCreditConcurrentReservations(t *testing.T, s storage.Store) {
 	l := ledgerOf(t, s)
 	grant(t, l, "alice", 10, "")
 	var stored, refused atomic.Int32
@@ -340,7 +341,7 @@ func testCreditConcurrentReservations(t *testing.T, s quantum.Store) {
 			switch {
 			case err == nil:
 				stored.Add(1)
-			case errors.Is(err, quantum.ErrInsufficientCredits):
+			case errors.Is(err, qtype.ErrInsufficientCredits):
 				refused.Add(1)
 			default:
 				t.Error(err)
@@ -351,12 +352,12 @@ func testCreditConcurrentReservations(t *testing.T, s quantum.Store) {
 	if stored.Load() != 10 || refused.Load() != 30 {
 		t.Fatalf("%d stored, %d refused; want 10 and 30", stored.Load(), refused.Load())
 	}
-	wantAccount(t, l, "alice", quantum.CreditAccount{Balance: 10 * micro, Reserved: 10 * micro, Entries: 11})
-	if n, _ := s.CountJobs(ctx, "alice", quantum.StatusGroups()["pending"]); n != 10 {
+	wantAccount(t, l, "alice", storage.CreditAccount{Balance: 10 * micro, Reserved: 10 * micro, Entries: 11})
+	if n, _ := s.CountJobs(ctx, "alice", qtype.StatusGroups()["pending"]); n != 10 {
 		t.Fatalf("%d jobs stored, want 10", n)
 	}
 	// Their ends and new grants, at once too, keep the sums exact.
-	jobs, _, err := s.ListJobs(ctx, quantum.JobFilter{Owner: "alice", Limit: 100})
+	jobs, _, err := s.ListJobs(ctx, storage.JobFilter{Owner: "alice", Limit: 100})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -364,20 +365,20 @@ func testCreditConcurrentReservations(t *testing.T, s quantum.Store) {
 		wg.Add(2)
 		go func() {
 			defer wg.Done()
-			to := []quantum.JobStatus{quantum.StatusCompleted, quantum.StatusFailed}[i%2]
-			if _, err := s.UpdateJob(ctx, j.JobQRN, quantum.StatusInitializing, func(j *quantum.JobRecord) { j.Status, j.Cost = to, 0.75 }, nil); err != nil {
+			to := []qtype.JobStatus{qtype.StatusCompleted, qtype.StatusFailed}[i%2]
+			if _, err := s.UpdateJob(ctx, j.JobQRN, qtype.StatusInitializing, func(j *storage.JobRecord) { j.Status, j.Cost = to, 0.75 }, nil); err != nil {
 				t.Error(err)
 			}
 		}()
 		go func() {
 			defer wg.Done()
-			if _, _, err := l.GrantCredits(ctx, quantum.CreditGrant{Owner: "alice", Amount: micro, ID: fmt.Sprint(i % 4), At: epoch}); err != nil {
+			if _, _, err := l.GrantCredits(ctx, storage.CreditGrant{Owner: "alice", Amount: micro, ID: fmt.Sprint(i % 4), At: epoch}); err != nil {
 				t.Error(err)
 			}
 		}()
 	}
 	wg.Wait()
 	// 10 + 4 granted (four IDs), 5 × 0.75 charged.
-	wantAccount(t, l, "alice", quantum.CreditAccount{Balance: 14*micro - 3_750_000, Entries: 25})
+	wantAccount(t, l, "alice", storage.CreditAccount{Balance: 14*micro - 3_750_000, Entries: 25})
 	checkSums(t, s, "alice")
 }

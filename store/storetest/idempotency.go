@@ -6,21 +6,22 @@ import (
 	"testing"
 	"time"
 
-	"github.com/qjobs/quantum"
+	"github.com/qjobs/quantum/qtype"
+	"github.com/qjobs/quantum/storage"
 )
 
 // keyed is a new job of owner holding an idempotency key, created at
 // epoch + minute minutes.
-func keyed(owner, key string, minute int) *quantum.JobRecord {
+func keyed(owner, key string, minute int) *storage.JobRecord {
 	j := newJob(owner, deviceA, minute)
 	j.IdempotencyKey, j.RequestHash = key, "hash of "+key
 	return j
 }
 
-func holder(t *testing.T, s quantum.Store, owner, key string, since time.Time) string {
+func holder(t *testing.T, s storage.Store, owner, key string, since time.Time) string {
 	t.Helper()
 	j, err := s.JobByIdempotencyKey(ctx, owner, key, since)
-	if errors.Is(err, quantum.ErrJobNotFound) {
+	if errors.Is(err, storage.ErrJobNotFound) {
 		return ""
 	}
 	if err != nil {
@@ -29,7 +30,7 @@ func holder(t *testing.T, s quantum.Store, owner, key string, since time.Time) s
 	return j.JobQRN
 }
 
-func testIdempotencyKeys(t *testing.T, s quantum.Store) {
+func testIdempotencyKeys(t *testing.T, s storage.Store) {
 	first := create(t, s, keyed("alice", "k1", 0))
 	got, err := s.JobByIdempotencyKey(ctx, "alice", "k1", epoch)
 	if err != nil {
@@ -44,13 +45,13 @@ func testIdempotencyKeys(t *testing.T, s quantum.Store) {
 
 	// Within the window the key is taken, and nothing is stored.
 	dup := keyed("alice", "k1", 60*23)
-	if err := s.CreateJob(ctx, dup, program); !errors.Is(err, quantum.ErrDuplicateKey) {
+	if err := s.CreateJob(ctx, dup, program); !errors.Is(err, storage.ErrDuplicateKey) {
 		t.Fatalf("a second job with the key: %v, want ErrDuplicateKey", err)
 	}
-	if _, err := s.GetJob(ctx, dup.JobQRN); !errors.Is(err, quantum.ErrJobNotFound) {
+	if _, err := s.GetJob(ctx, dup.JobQRN); !errors.Is(err, storage.ErrJobNotFound) {
 		t.Fatalf("the refused job was stored: %v", err)
 	}
-	if n, _ := s.CountJobs(ctx, "alice", quantum.JobStatuses()); n != 1 {
+	if n, _ := s.CountJobs(ctx, "alice", qtype.JobStatuses()); n != 1 {
 		t.Fatalf("alice has %d jobs, want 1", n)
 	}
 
@@ -88,15 +89,15 @@ func testIdempotencyKeys(t *testing.T, s quantum.Store) {
 
 	// Deleting the holder frees the key; deleting the expired one does
 	// not touch it.
-	move(t, s, first.JobQRN, quantum.StatusInitializing, quantum.StatusFailed, epoch)
-	if err := s.DeleteJob(ctx, first.JobQRN, quantum.StatusFailed); err != nil {
+	move(t, s, first.JobQRN, qtype.StatusInitializing, qtype.StatusFailed, epoch)
+	if err := s.DeleteJob(ctx, first.JobQRN, qtype.StatusFailed); err != nil {
 		t.Fatal(err)
 	}
 	if q := holder(t, s, "alice", "k1", epoch); q != later.JobQRN {
 		t.Fatalf("deleting the expired holder moved the key to %q", q)
 	}
-	move(t, s, later.JobQRN, quantum.StatusInitializing, quantum.StatusFailed, epoch)
-	if err := s.DeleteJob(ctx, later.JobQRN, quantum.StatusFailed); err != nil {
+	move(t, s, later.JobQRN, qtype.StatusInitializing, qtype.StatusFailed, epoch)
+	if err := s.DeleteJob(ctx, later.JobQRN, qtype.StatusFailed); err != nil {
 		t.Fatal(err)
 	}
 	if q := holder(t, s, "alice", "k1", epoch); q != "" {
@@ -106,8 +107,8 @@ func testIdempotencyKeys(t *testing.T, s quantum.Store) {
 
 	// An update cannot change a job's key.
 	j := create(t, s, keyed("alice", "k2", 3))
-	updated, err := s.UpdateJob(ctx, j.JobQRN, quantum.StatusInitializing, func(r *quantum.JobRecord) {
-		r.Status, r.IdempotencyKey, r.RequestHash = quantum.StatusValidating, "other", "other"
+	updated, err := s.UpdateJob(ctx, j.JobQRN, qtype.StatusInitializing, func(r *storage.JobRecord) {
+		r.Status, r.IdempotencyKey, r.RequestHash = qtype.StatusValidating, "other", "other"
 	}, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -119,10 +120,10 @@ func testIdempotencyKeys(t *testing.T, s quantum.Store) {
 
 // testConcurrentKeyedCreates: of creates racing with one key, exactly one
 // is stored.
-func testConcurrentKeyedCreates(t *testing.T, s quantum.Store) {
+func testConcurrentKeyedCreates(t *testing.T, s storage.Store) {
 	const n = 12
 	errs := make([]error, n)
-	jobs := make([]*quantum.JobRecord, n)
+	jobs := make([]*storage.JobRecord, n)
 	var wg sync.WaitGroup
 	for i := range n {
 		jobs[i] = keyed("alice", "race", 0)
@@ -140,7 +141,7 @@ func testConcurrentKeyedCreates(t *testing.T, s quantum.Store) {
 			won = jobs[i].JobQRN
 		case err == nil:
 			t.Fatalf("two creates with one key were stored: %s and %s", won, jobs[i].JobQRN)
-		case !errors.Is(err, quantum.ErrDuplicateKey):
+		case !errors.Is(err, storage.ErrDuplicateKey):
 			t.Fatalf("create %d: %v, want ErrDuplicateKey", i, err)
 		}
 	}
@@ -150,7 +151,7 @@ func testConcurrentKeyedCreates(t *testing.T, s quantum.Store) {
 	if q := holder(t, s, "alice", "race", epoch); q != won {
 		t.Fatalf("the key points at %q, want %s", q, won)
 	}
-	if n, _ := s.CountJobs(ctx, "alice", quantum.JobStatuses()); n != 1 {
+	if n, _ := s.CountJobs(ctx, "alice", qtype.JobStatuses()); n != 1 {
 		t.Fatalf("alice has %d jobs, want 1", n)
 	}
 }
@@ -158,19 +159,19 @@ func testConcurrentKeyedCreates(t *testing.T, s quantum.Store) {
 // testIdempotencyWindowEdge: a job holds its key while the holder was
 // created after the new job's CreatedAt minus the window, and not at the
 // window's end exactly; lookups take since inclusively.
-func testIdempotencyWindowEdge(t *testing.T, s quantum.Store) {
+func testIdempotencyWindowEdge(t *testing.T, s storage.Store) {
 	first := create(t, s, keyed("alice", "edge", 0))
-	end := first.TimeStamps.CreatedAt.Add(quantum.IdempotencyWindow)
+	end := first.TimeStamps.CreatedAt.Add(storage.IdempotencyWindow)
 
 	early := keyed("alice", "edge", 0)
 	early.TimeStamps.CreatedAt, early.UpdatedAt = end.Add(-time.Nanosecond), end.Add(-time.Nanosecond)
-	if err := s.CreateJob(ctx, early, program); !errors.Is(err, quantum.ErrDuplicateKey) {
+	if err := s.CreateJob(ctx, early, program); !errors.Is(err, storage.ErrDuplicateKey) {
 		t.Fatalf("a create a nanosecond before the window ends: %v, want ErrDuplicateKey", err)
 	}
 	// A job created before the holder (a clock behind another node's)
 	// does not take the key either.
 	before := keyed("alice", "edge", -5)
-	if err := s.CreateJob(ctx, before, program); !errors.Is(err, quantum.ErrDuplicateKey) {
+	if err := s.CreateJob(ctx, before, program); !errors.Is(err, storage.ErrDuplicateKey) {
 		t.Fatalf("a create dated before the holder: %v, want ErrDuplicateKey", err)
 	}
 
@@ -187,13 +188,13 @@ func testIdempotencyWindowEdge(t *testing.T, s quantum.Store) {
 	if q := holder(t, s, "alice", "edge", time.Time{}); q != next.JobQRN {
 		t.Fatalf("a create at the window's end: the key points at %q, want %s", q, next.JobQRN)
 	}
-	if n, _ := s.CountJobs(ctx, "alice", quantum.JobStatuses()); n != 2 {
+	if n, _ := s.CountJobs(ctx, "alice", qtype.JobStatuses()); n != 2 {
 		t.Fatalf("alice has %d jobs, want 2", n)
 	}
 	// The job that took the key holds it for a window of its own.
 	again := keyed("alice", "edge", 0)
 	again.TimeStamps.CreatedAt, again.UpdatedAt = end.Add(time.Hour), end.Add(time.Hour)
-	if err := s.CreateJob(ctx, again, program); !errors.Is(err, quantum.ErrDuplicateKey) {
+	if err := s.CreateJob(ctx, again, program); !errors.Is(err, storage.ErrDuplicateKey) {
 		t.Fatalf("a create within the new holder's window: %v, want ErrDuplicateKey", err)
 	}
 }

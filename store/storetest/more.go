@@ -12,13 +12,14 @@ import (
 	"testing"
 	"time"
 
-	"github.com/qjobs/quantum"
 	"github.com/qjobs/quantum/internal/testenv"
+	"github.com/qjobs/quantum/qtype"
+	"github.com/qjobs/quantum/storage"
 )
 
 // ResultLimiter is a Store that bounds results: one whose JSON encoding
 // is larger than MaxResultBytes fails with an error that wraps
-// quantum.ErrTooLarge. The suite tests the bound when it is small enough
+// storage.ErrTooLarge. The suite tests the bound when it is small enough
 // to build a result past it (16 MiB at most).
 type ResultLimiter interface {
 	MaxResultBytes() int64
@@ -26,8 +27,8 @@ type ResultLimiter interface {
 
 // Updates that keep a QUEUED job QUEUED (in its place: QueuedAt kept)
 // change neither its place nor any count.
-func testQueuedUpdatesKeepPlace(t *testing.T, s quantum.Store) {
-	var jobs []*quantum.JobRecord
+func testQueuedUpdatesKeepPlace(t *testing.T, s storage.Store) {
+	var jobs []*storage.JobRecord
 	for i := range 3 {
 		j := create(t, s, newJob("alice", deviceA, i))
 		queue(t, s, j, epoch.Add(time.Duration(i)*time.Second))
@@ -38,13 +39,13 @@ func testQueuedUpdatesKeepPlace(t *testing.T, s quantum.Store) {
 		if n, _ := s.CountQueued(ctx, deviceA); n != 3 {
 			t.Fatalf("%s: CountQueued = %d, want 3", when, n)
 		}
-		if n, _ := s.CountJobs(ctx, "alice", []quantum.JobStatus{quantum.StatusQueued}); n != 3 {
+		if n, _ := s.CountJobs(ctx, "alice", []qtype.JobStatus{qtype.StatusQueued}); n != 3 {
 			t.Fatalf("%s: CountJobs(QUEUED) = %d, want 3", when, n)
 		}
-		if _, total, _ := s.ListJobs(ctx, quantum.JobFilter{Owner: "alice", Statuses: []quantum.JobStatus{quantum.StatusQueued}, Limit: 10}); total != 3 {
+		if _, total, _ := s.ListJobs(ctx, storage.JobFilter{Owner: "alice", Statuses: []qtype.JobStatus{qtype.StatusQueued}, Limit: 10}); total != 3 {
 			t.Fatalf("%s: list of QUEUED gives %d, want 3", when, total)
 		}
-		if q, _ := s.Queues(ctx); !sameQueues(q, []quantum.Queue{{Device: deviceA, Owner: "alice"}}) {
+		if q, _ := s.Queues(ctx); !sameQueues(q, []storage.Queue{{Device: deviceA, Owner: "alice"}}) {
 			t.Fatalf("%s: Queues = %v", when, q)
 		}
 		for i, j := range jobs {
@@ -55,8 +56,8 @@ func testQueuedUpdatesKeepPlace(t *testing.T, s quantum.Store) {
 	}
 	check("before")
 	for round := range 3 {
-		for _, j := range []*quantum.JobRecord{jobs[1], jobs[0], jobs[2]} {
-			if _, err := s.UpdateJob(ctx, j.JobQRN, quantum.StatusQueued, func(j *quantum.JobRecord) {
+		for _, j := range []*storage.JobRecord{jobs[1], jobs[0], jobs[2]} {
+			if _, err := s.UpdateJob(ctx, j.JobQRN, qtype.StatusQueued, func(j *storage.JobRecord) {
 				j.Name = fmt.Sprintf("renamed %d", round)
 				j.Tags = map[string]any{"round": int64(round)}
 				j.UpdatedAt = epoch.Add(time.Hour + time.Duration(round)*time.Minute)
@@ -77,29 +78,29 @@ func testQueuedUpdatesKeepPlace(t *testing.T, s quantum.Store) {
 // exactly with the jobs' statuses (each job has its own QueuedAt), then
 // claims every QUEUED job, checking the order, and checks that nothing is
 // left.
-func queueState(t *testing.T, s quantum.Store, jobs []*quantum.JobRecord) {
+func queueState(t *testing.T, s storage.Store, jobs []*storage.JobRecord) {
 	t.Helper()
-	byDevice := map[string][]*quantum.JobRecord{}
-	byQueue := map[quantum.Queue][]*quantum.JobRecord{}
+	byDevice := map[string][]*storage.JobRecord{}
+	byQueue := map[storage.Queue][]*storage.JobRecord{}
 	for _, j := range jobs {
 		got, err := s.GetJob(ctx, j.JobQRN)
-		if errors.Is(err, quantum.ErrJobNotFound) {
+		if errors.Is(err, storage.ErrJobNotFound) {
 			continue
 		}
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got.Status != quantum.StatusQueued {
+		if got.Status != qtype.StatusQueued {
 			if pos, err := s.QueuePosition(ctx, j.JobQRN); pos != 0 || err != nil {
 				t.Fatalf("%s job at queue position %d, %v", got.Status, pos, err)
 			}
 			continue
 		}
 		byDevice[got.DeviceQRN] = append(byDevice[got.DeviceQRN], got)
-		q := quantum.Queue{Device: got.DeviceQRN, Owner: got.Owner}
+		q := storage.Queue{Device: got.DeviceQRN, Owner: got.Owner}
 		byQueue[q] = append(byQueue[q], got)
 	}
-	oldest := func(a, b *quantum.JobRecord) int { return a.QueuedAt.Compare(b.QueuedAt) }
+	oldest := func(a, b *storage.JobRecord) int { return a.QueuedAt.Compare(b.QueuedAt) }
 	for _, d := range []string{deviceA, deviceB} {
 		queued := byDevice[d]
 		slices.SortFunc(queued, oldest)
@@ -112,7 +113,7 @@ func queueState(t *testing.T, s quantum.Store, jobs []*quantum.JobRecord) {
 			}
 		}
 	}
-	var want []quantum.Queue
+	var want []storage.Queue
 	for q := range byQueue {
 		want = append(want, q)
 	}
@@ -130,7 +131,7 @@ func queueState(t *testing.T, s quantum.Store, jobs []*quantum.JobRecord) {
 	}
 	for _, d := range []string{deviceA, deviceB} {
 		for _, o := range []string{"alice", "bob"} {
-			if j, err := s.ClaimJob(ctx, claimOf(d, o)); !errors.Is(err, quantum.ErrNoJob) {
+			if j, err := s.ClaimJob(ctx, claimOf(d, o)); !errors.Is(err, storage.ErrNoJob) {
 				t.Fatalf("a claim after all were claimed = %v, %v; want ErrNoJob", j, err)
 			}
 		}
@@ -151,12 +152,12 @@ func queueState(t *testing.T, s quantum.Store, jobs []*quantum.JobRecord) {
 // a race lands between another change's commit and whatever a store does
 // after it. It returns the jobs, how many times each was claimed and
 // requeued, and each job's racers' wins.
-func queueRace(t *testing.T, s quantum.Store, n int, race func(qrn string) error) (jobs []*quantum.JobRecord, claimed, requeued, won map[string]int) {
+func queueRace(t *testing.T, s storage.Store, n int, race func(qrn string) error) (jobs []*storage.JobRecord, claimed, requeued, won map[string]int) {
 	t.Helper()
 	for i := range n {
 		owner, device := []string{"alice", "bob"}[i%2], []string{deviceA, deviceB}[i/2%2]
 		j := create(t, s, newJob(owner, device, i))
-		move(t, s, j.JobQRN, quantum.StatusInitializing, quantum.StatusValidating, epoch)
+		move(t, s, j.JobQRN, qtype.StatusInitializing, qtype.StatusValidating, epoch)
 		jobs = append(jobs, j)
 	}
 	claimed, requeued, won = map[string]int{}, map[string]int{}, map[string]int{}
@@ -171,8 +172,8 @@ func queueRace(t *testing.T, s quantum.Store, n int, race func(qrn string) error
 			<-start
 			for i := w; i < n; i += 2 {
 				at := epoch.Add(time.Duration(i) * time.Millisecond)
-				if _, err := s.UpdateJob(ctx, jobs[i].JobQRN, quantum.StatusValidating, func(j *quantum.JobRecord) {
-					j.Status, j.UpdatedAt, j.QueuedAt = quantum.StatusQueued, at, at
+				if _, err := s.UpdateJob(ctx, jobs[i].JobQRN, qtype.StatusValidating, func(j *storage.JobRecord) {
+					j.Status, j.UpdatedAt, j.QueuedAt = qtype.StatusQueued, at, at
 				}, nil); err != nil {
 					t.Error(err)
 					return
@@ -180,7 +181,7 @@ func queueRace(t *testing.T, s quantum.Store, n int, race func(qrn string) error
 			}
 		}()
 	}
-	queues := []quantum.Queue{{Device: deviceA, Owner: "alice"}, {Device: deviceB, Owner: "bob"}, {Device: deviceA, Owner: "bob"}, {Device: deviceB, Owner: "alice"}}
+	queues := []storage.Queue{{Device: deviceA, Owner: "alice"}, {Device: deviceB, Owner: "bob"}, {Device: deviceA, Owner: "bob"}, {Device: deviceB, Owner: "alice"}}
 	for w := range 4 {
 		wg.Add(1)
 		go func() { // claimers
@@ -189,7 +190,7 @@ func queueRace(t *testing.T, s quantum.Store, n int, race func(qrn string) error
 			for i := range n / 4 {
 				q := queues[(w+i)%4]
 				j, err := s.ClaimJob(ctx, claimOf(q.Device, q.Owner))
-				if errors.Is(err, quantum.ErrNoJob) {
+				if errors.Is(err, storage.ErrNoJob) {
 					runtime.Gosched()
 					continue
 				}
@@ -199,21 +200,21 @@ func queueRace(t *testing.T, s quantum.Store, n int, race func(qrn string) error
 				}
 				mu.Lock()
 				claimed[j.JobQRN]++
-				if j.Status != quantum.StatusRunning || j.Attempts != claimed[j.JobQRN] {
+				if j.Status != qtype.StatusRunning || j.Attempts != claimed[j.JobQRN] {
 					t.Errorf("claim %d of a job gave it %s with %d attempts", claimed[j.JobQRN], j.Status, j.Attempts)
 				}
 				mu.Unlock()
 				if i%3 == 0 {
 					at := epoch.Add(time.Hour + time.Duration(later.Add(1))*time.Millisecond)
-					_, err := s.UpdateJob(ctx, j.JobQRN, quantum.StatusRunning, func(j *quantum.JobRecord) {
-						j.Status, j.UpdatedAt, j.QueuedAt = quantum.StatusQueued, at, at
+					_, err := s.UpdateJob(ctx, j.JobQRN, qtype.StatusRunning, func(j *storage.JobRecord) {
+						j.Status, j.UpdatedAt, j.QueuedAt = qtype.StatusQueued, at, at
 					}, nil)
 					switch {
 					case err == nil:
 						mu.Lock()
 						requeued[j.JobQRN]++
 						mu.Unlock()
-					case !errors.Is(err, quantum.ErrStatusChanged) && !errors.Is(err, quantum.ErrJobNotFound):
+					case !errors.Is(err, storage.ErrStatusChanged) && !errors.Is(err, storage.ErrJobNotFound):
 						t.Error(err)
 						return
 					}
@@ -237,12 +238,12 @@ func queueRace(t *testing.T, s quantum.Store, n int, race func(qrn string) error
 						mu.Unlock()
 						break
 					}
-					if !errors.Is(err, quantum.ErrStatusChanged) && !errors.Is(err, quantum.ErrJobNotFound) {
+					if !errors.Is(err, storage.ErrStatusChanged) && !errors.Is(err, storage.ErrJobNotFound) {
 						t.Error(err)
 						return
 					}
 					j, err := s.GetJob(ctx, qrn)
-					if err != nil || j.Status != quantum.StatusValidating {
+					if err != nil || j.Status != qtype.StatusValidating {
 						break // gone its way: not QUEUED now
 					}
 					runtime.Gosched()
@@ -258,10 +259,10 @@ func queueRace(t *testing.T, s quantum.Store, n int, race func(qrn string) error
 // Cancels (QUEUED → CANCELLING) racing the queueing, claims and requeues
 // of the same jobs: each job goes one way, and afterwards the counts and
 // queues agree exactly with the statuses.
-func testCancelRacesClaim(t *testing.T, s quantum.Store) {
+func testCancelRacesClaim(t *testing.T, s storage.Store) {
 	jobs, claimed, requeued, cancelled := queueRace(t, s, 96, func(qrn string) error {
-		_, err := s.UpdateJob(ctx, qrn, quantum.StatusQueued, func(j *quantum.JobRecord) {
-			j.Status, j.UpdatedAt = quantum.StatusCancelling, epoch.Add(2*time.Hour)
+		_, err := s.UpdateJob(ctx, qrn, qtype.StatusQueued, func(j *storage.JobRecord) {
+			j.Status, j.UpdatedAt = qtype.StatusCancelling, epoch.Add(2*time.Hour)
 		}, nil)
 		return err
 	})
@@ -271,14 +272,14 @@ func testCancelRacesClaim(t *testing.T, s quantum.Store) {
 	for _, j := range jobs {
 		got := mustGet(t, s, j.JobQRN)
 		c, r, x := claimed[j.JobQRN], requeued[j.JobQRN], cancelled[j.JobQRN]
-		want := quantum.StatusQueued
+		want := qtype.StatusQueued
 		switch {
 		case x > 1 || c > r+1 || r > c:
 			t.Fatalf("job claimed %d times, requeued %d, cancelled %d", c, r, x)
 		case x == 1:
-			want = quantum.StatusCancelling
+			want = qtype.StatusCancelling
 		case c > r:
-			want = quantum.StatusRunning
+			want = qtype.StatusRunning
 		}
 		if got.Status != want || got.Attempts != c {
 			t.Fatalf("job claimed %d times, requeued %d, cancelled %d: %s with %d attempts", c, r, x, got.Status, got.Attempts)
@@ -290,9 +291,9 @@ func testCancelRacesClaim(t *testing.T, s quantum.Store) {
 // Deletes of QUEUED jobs racing their queueing, claims and requeues: each
 // job is deleted or not, and afterwards the lists, counts and queues
 // agree exactly with the jobs that are left.
-func testDeleteRacesClaim(t *testing.T, s quantum.Store) {
+func testDeleteRacesClaim(t *testing.T, s storage.Store) {
 	jobs, claimed, requeued, deleted := queueRace(t, s, 96, func(qrn string) error {
-		return s.DeleteJob(ctx, qrn, quantum.StatusQueued)
+		return s.DeleteJob(ctx, qrn, qtype.StatusQueued)
 	})
 	if t.Failed() {
 		return
@@ -304,18 +305,18 @@ func testDeleteRacesClaim(t *testing.T, s quantum.Store) {
 		switch {
 		case d > 1 || c > r+1 || r > c:
 			t.Fatalf("job claimed %d times, requeued %d, deleted %d", c, r, d)
-		case d == 1 && !errors.Is(err, quantum.ErrJobNotFound):
+		case d == 1 && !errors.Is(err, storage.ErrJobNotFound):
 			t.Fatalf("deleted job: %v, %v", got, err)
 		case d == 0 && err != nil:
 			t.Fatal(err)
-		case d == 0 && (c > r) != (got.Status == quantum.StatusRunning):
+		case d == 0 && (c > r) != (got.Status == qtype.StatusRunning):
 			t.Fatalf("job claimed %d times, requeued %d: %s", c, r, got.Status)
 		case d == 0:
 			left[j.Owner]++
 		}
 	}
 	for _, o := range []string{"alice", "bob"} {
-		if _, n, err := s.ListJobs(ctx, quantum.JobFilter{Owner: o, Limit: 1}); err != nil || n != left[o] {
+		if _, n, err := s.ListJobs(ctx, storage.JobFilter{Owner: o, Limit: 1}); err != nil || n != left[o] {
 			t.Fatalf("%s lists %d jobs, %v; %d are left", o, n, err, left[o])
 		}
 	}
@@ -324,14 +325,14 @@ func testDeleteRacesClaim(t *testing.T, s quantum.Store) {
 
 // ClaimJob adds one to Attempts per claim, and only then; a requeue
 // keeps the count.
-func testAttempts(t *testing.T, s quantum.Store) {
+func testAttempts(t *testing.T, s storage.Store) {
 	j := newJob("alice", deviceA, 0)
 	j.MemoryNeed = 100
 	create(t, s, j)
 	queue(t, s, j, epoch)
 	c := claimOf(deviceA, "alice")
 	c.MaxMemory = 10
-	if got, err := s.ClaimJob(ctx, c); !errors.Is(err, quantum.ErrMemoryShort) || got.Attempts != 0 {
+	if got, err := s.ClaimJob(ctx, c); !errors.Is(err, storage.ErrMemoryShort) || got.Attempts != 0 {
 		t.Fatalf("claim short of memory = %+v, %v; want ErrMemoryShort and 0 attempts", got, err)
 	}
 	for want := 1; want <= 3; want++ {
@@ -343,7 +344,7 @@ func testAttempts(t *testing.T, s quantum.Store) {
 			t.Fatalf("stored after claim %d: %d attempts, node %q (claim gave %q); want node %q", want, stored.Attempts, stored.Node, got.Node, claimNode)
 		}
 		// Requeued (a worker's run was cut short): the count stays.
-		move(t, s, j.JobQRN, quantum.StatusRunning, quantum.StatusQueued, epoch.Add(time.Duration(want)*time.Minute))
+		move(t, s, j.JobQRN, qtype.StatusRunning, qtype.StatusQueued, epoch.Add(time.Duration(want)*time.Minute))
 		if stored, _ := s.GetJob(ctx, j.JobQRN); stored.Attempts != want {
 			t.Fatalf("stored after requeue %d: %d attempts", want, stored.Attempts)
 		}
@@ -361,10 +362,10 @@ func testAttempts(t *testing.T, s quantum.Store) {
 
 // UpdateJob cannot change a job's identity: its QRN, owner, device and
 // creation time, which its places in the indexes depend on.
-func testIdentityIsFixed(t *testing.T, s quantum.Store) {
+func testIdentityIsFixed(t *testing.T, s storage.Store) {
 	j := create(t, s, newJob("alice", deviceA, 0))
 	queue(t, s, j, epoch)
-	got, err := s.UpdateJob(ctx, j.JobQRN, quantum.StatusQueued, func(r *quantum.JobRecord) {
+	got, err := s.UpdateJob(ctx, j.JobQRN, qtype.StatusQueued, func(r *storage.JobRecord) {
 		r.JobQRN, r.Owner, r.DeviceQRN = "qbraid:qbraid:sim:qir-sv-abcd-qjob-eeeeeeeeeeeeeeeeeeeeeeee", "mallory", deviceB
 		r.TimeStamps.CreatedAt = epoch.Add(24 * time.Hour)
 		r.Name = "renamed"
@@ -372,18 +373,18 @@ func testIdentityIsFixed(t *testing.T, s quantum.Store) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for what, r := range map[string]*quantum.JobRecord{"returned": got, "stored": mustGet(t, s, j.JobQRN)} {
+	for what, r := range map[string]*storage.JobRecord{"returned": got, "stored": mustGet(t, s, j.JobQRN)} {
 		if r.JobQRN != j.JobQRN || r.Owner != "alice" || r.DeviceQRN != deviceA || !r.TimeStamps.CreatedAt.Equal(j.TimeStamps.CreatedAt) || r.Name != "renamed" {
 			t.Fatalf("%s after an update that tried to change identity: %+v", what, r)
 		}
 	}
-	if _, err := s.GetJob(ctx, "qbraid:qbraid:sim:qir-sv-abcd-qjob-eeeeeeeeeeeeeeeeeeeeeeee"); !errors.Is(err, quantum.ErrJobNotFound) {
+	if _, err := s.GetJob(ctx, "qbraid:qbraid:sim:qir-sv-abcd-qjob-eeeeeeeeeeeeeeeeeeeeeeee"); !errors.Is(err, storage.ErrJobNotFound) {
 		t.Fatalf("a job appeared under the new QRN: %v", err)
 	}
-	if _, n, _ := s.ListJobs(ctx, quantum.JobFilter{Owner: "mallory", Limit: 10}); n != 0 {
+	if _, n, _ := s.ListJobs(ctx, storage.JobFilter{Owner: "mallory", Limit: 10}); n != 0 {
 		t.Fatal("mallory lists the job")
 	}
-	if page, n, _ := s.ListJobs(ctx, quantum.JobFilter{Owner: "alice", Limit: 10}); n != 1 || len(page) != 1 || !page[0].TimeStamps.CreatedAt.Equal(j.TimeStamps.CreatedAt) {
+	if page, n, _ := s.ListJobs(ctx, storage.JobFilter{Owner: "alice", Limit: 10}); n != 1 || len(page) != 1 || !page[0].TimeStamps.CreatedAt.Equal(j.TimeStamps.CreatedAt) {
 		t.Fatalf("alice lists %d jobs", n)
 	}
 	if n, _ := s.CountQueued(ctx, deviceB); n != 0 {
@@ -394,7 +395,7 @@ func testIdentityIsFixed(t *testing.T, s quantum.Store) {
 	}
 }
 
-func mustGet(t *testing.T, s quantum.Store, qrn string) *quantum.JobRecord {
+func mustGet(t *testing.T, s storage.Store, qrn string) *storage.JobRecord {
 	t.Helper()
 	j, err := s.GetJob(ctx, qrn)
 	if err != nil {
@@ -404,14 +405,14 @@ func mustGet(t *testing.T, s quantum.Store, qrn string) *quantum.JobRecord {
 }
 
 // nested gives a job maps and slices nested in its tags' neighbours.
-func nested(j *quantum.JobRecord) {
+func nested(j *storage.JobRecord) {
 	j.Metadata = map[string]any{"a": map[string]any{"b": []any{1, map[string]any{"c": "d"}}}}
 	j.RuntimeOptions = map[string]any{"opt": []any{map[string]any{"x": 1}}}
 	j.Tags = map[string]any{"team": "red"}
 }
 
 // scribble changes every map and slice nested in j.
-func scribble(j *quantum.JobRecord) {
+func scribble(j *storage.JobRecord) {
 	if j == nil {
 		return
 	}
@@ -433,7 +434,7 @@ func scribble(j *quantum.JobRecord) {
 	j.Metadata["top"] = 1
 }
 
-func fingerprint(j *quantum.JobRecord) string {
+func fingerprint(j *storage.JobRecord) string {
 	return fmt.Sprint(j.Metadata, j.RuntimeOptions, j.Tags)
 }
 
@@ -441,7 +442,7 @@ func fingerprint(j *quantum.JobRecord) string {
 // and every record a method returns is a snapshot: later changes of the
 // job (one whose change put the caller's own maps in it, a claim) do not
 // show in it.
-func testDeepCopies(t *testing.T, s quantum.Store) {
+func testDeepCopies(t *testing.T, s storage.Store) {
 	j := newJob("alice", deviceA, 0)
 	nested(j)
 	j.MemoryNeed = 100
@@ -456,34 +457,34 @@ func testDeepCopies(t *testing.T, s quantum.Store) {
 	}
 	type snapshot struct {
 		what string
-		rec  *quantum.JobRecord
+		rec  *storage.JobRecord
 		was  string
 	}
 	var snaps []snapshot
-	took := func(what string, rec *quantum.JobRecord) {
+	took := func(what string, rec *storage.JobRecord) {
 		snaps = append(snaps, snapshot{what, rec, fmt.Sprint(*rec)})
 	}
 	took("GetJob", mustGet(t, s, j.JobQRN))
-	mine := &quantum.JobRecord{}
+	mine := &storage.JobRecord{}
 	nested(mine)
-	got, err := s.UpdateJob(ctx, j.JobQRN, quantum.StatusInitializing, func(r *quantum.JobRecord) {
+	got, err := s.UpdateJob(ctx, j.JobQRN, qtype.StatusInitializing, func(r *storage.JobRecord) {
 		r.Metadata, r.RuntimeOptions = mine.Metadata, mine.RuntimeOptions // maps of the caller's own
-		r.Status, r.UpdatedAt, r.QueuedAt = quantum.StatusQueued, epoch, epoch
+		r.Status, r.UpdatedAt, r.QueuedAt = qtype.StatusQueued, epoch, epoch
 	}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	took("UpdateJob", got)
-	page, _, _ := s.ListJobs(ctx, quantum.JobFilter{Owner: "alice", Limit: 10})
+	page, _, _ := s.ListJobs(ctx, storage.JobFilter{Owner: "alice", Limit: 10})
 	took("ListJobs", page[0])
-	page, _, _ = s.ListJobs(ctx, quantum.JobFilter{Owner: "alice", Search: "job", Limit: 10})
+	page, _, _ = s.ListJobs(ctx, storage.JobFilter{Owner: "alice", Search: "job", Limit: 10})
 	took("a filtered ListJobs", page[0])
-	list, _ := s.Unfinished(ctx, []quantum.JobStatus{quantum.StatusQueued}, time.Time{}, 10)
+	list, _ := s.Unfinished(ctx, []qtype.JobStatus{qtype.StatusQueued}, time.Time{}, 10)
 	took("Unfinished", list[0])
 	c := claimOf(deviceA, "alice")
 	c.MaxMemory = 1
 	short, err := s.ClaimJob(ctx, c)
-	if !errors.Is(err, quantum.ErrMemoryShort) {
+	if !errors.Is(err, storage.ErrMemoryShort) {
 		t.Fatal(err)
 	}
 	took("a claim short of memory", short)
@@ -492,8 +493,8 @@ func testDeepCopies(t *testing.T, s quantum.Store) {
 		t.Fatal(err)
 	}
 	took("ClaimJob", claimed)
-	if _, err := s.UpdateJob(ctx, j.JobQRN, quantum.StatusRunning, func(r *quantum.JobRecord) {
-		r.Status, r.Metadata = quantum.StatusCompleted, map[string]any{"other": true}
+	if _, err := s.UpdateJob(ctx, j.JobQRN, qtype.StatusRunning, func(r *storage.JobRecord) {
+		r.Status, r.Metadata = qtype.StatusCompleted, map[string]any{"other": true}
 	}, nil); err != nil {
 		t.Fatal(err)
 	}
@@ -506,7 +507,7 @@ func testDeepCopies(t *testing.T, s quantum.Store) {
 
 // A result larger than a store's bound fails with ErrTooLarge, naming
 // sizes only, and changes nothing.
-func testResultTooLarge(t *testing.T, s quantum.Store) {
+func testResultTooLarge(t *testing.T, s storage.Store) {
 	lim, ok := s.(ResultLimiter)
 	if !ok || lim.MaxResultBytes() > 16<<20 {
 		testenv.Optional(t, "the store sets no bound on results small enough to test")
@@ -520,31 +521,31 @@ func testResultTooLarge(t *testing.T, s quantum.Store) {
 	for i := 0; int64(i*40) <= lim.MaxResultBytes(); i++ { // each entry is 40 bytes of JSON or more
 		result[fmt.Sprintf("secret%030d", i)] = 1
 	}
-	_, err := s.UpdateJob(ctx, j.JobQRN, quantum.StatusRunning, func(r *quantum.JobRecord) { r.Status = quantum.StatusCompleted }, quantum.CountsResult(result))
-	if !errors.Is(err, quantum.ErrTooLarge) {
+	_, err := s.UpdateJob(ctx, j.JobQRN, qtype.StatusRunning, func(r *storage.JobRecord) { r.Status = qtype.StatusCompleted }, qtype.CountsResult(result))
+	if !errors.Is(err, storage.ErrTooLarge) {
 		t.Fatalf("a result over the bound: %v, want ErrTooLarge", err)
 	}
 	if msg := err.Error(); strings.Contains(msg, "secret") || len(msg) > 300 {
 		t.Fatalf("the error carries data: %.400q", msg)
 	}
-	if got := mustGet(t, s, j.JobQRN); got.Status != quantum.StatusRunning {
+	if got := mustGet(t, s, j.JobQRN); got.Status != qtype.StatusRunning {
 		t.Fatalf("the job is %s after a refused result", got.Status)
 	}
-	if _, err := s.GetResult(ctx, j.JobQRN); !errors.Is(err, quantum.ErrJobNotFound) {
+	if _, err := s.GetResult(ctx, j.JobQRN); !errors.Is(err, storage.ErrJobNotFound) {
 		t.Fatalf("a refused result was stored: %v", err)
 	}
 	// A result within the bound still goes.
-	if _, err := s.UpdateJob(ctx, j.JobQRN, quantum.StatusRunning, func(r *quantum.JobRecord) { r.Status = quantum.StatusCompleted }, quantum.CountsResult(map[string]int{"0": 1})); err != nil {
+	if _, err := s.UpdateJob(ctx, j.JobQRN, qtype.StatusRunning, func(r *storage.JobRecord) { r.Status = qtype.StatusCompleted }, qtype.CountsResult(map[string]int{"0": 1})); err != nil {
 		t.Fatal(err)
 	}
 }
 
 // Every kind of filter, alone and combined, gives the right total and the
 // right jobs on every page.
-func testListFilterPages(t *testing.T, s quantum.Store) {
-	statuses := []quantum.JobStatus{quantum.StatusInitializing, quantum.StatusQueued, quantum.StatusRunning,
-		quantum.StatusCompleted, quantum.StatusFailed, quantum.StatusCancelled}
-	var all []*quantum.JobRecord
+func testListFilterPages(t *testing.T, s storage.Store) {
+	statuses := []qtype.JobStatus{qtype.StatusInitializing, qtype.StatusQueued, qtype.StatusRunning,
+		qtype.StatusCompleted, qtype.StatusFailed, qtype.StatusCancelled}
+	var all []*storage.JobRecord
 	for i := range 48 {
 		device := []string{deviceA, deviceB}[i%2]
 		j := newJob("alice", device, i/3) // threes share a creation time
@@ -559,20 +560,20 @@ func testListFilterPages(t *testing.T, s quantum.Store) {
 			j.Provider = "partner"
 		}
 		create(t, s, j)
-		if st := statuses[i%len(statuses)]; st != quantum.StatusInitializing {
-			j = move(t, s, j.JobQRN, quantum.StatusInitializing, st, epoch.Add(time.Duration(i)*time.Second))
+		if st := statuses[i%len(statuses)]; st != qtype.StatusInitializing {
+			j = move(t, s, j.JobQRN, qtype.StatusInitializing, st, epoch.Add(time.Duration(i)*time.Second))
 		}
 		all = append(all, j)
 	}
 	create(t, s, newJob("bob", deviceA, 0)) // never listed for alice
-	groups := quantum.StatusGroups()
-	for _, f := range []quantum.JobFilter{
+	groups := qtype.StatusGroups()
+	for _, f := range []storage.JobFilter{
 		{},
-		{Statuses: []quantum.JobStatus{quantum.StatusFailed}},
+		{Statuses: []qtype.JobStatus{qtype.StatusFailed}},
 		{Statuses: groups["pending"]},
 		{Statuses: groups["returned"]},
-		{Statuses: []quantum.JobStatus{quantum.StatusQueued, quantum.StatusQueued, quantum.StatusRunning}},
-		{Statuses: []quantum.JobStatus{quantum.StatusHold}},
+		{Statuses: []qtype.JobStatus{qtype.StatusQueued, qtype.StatusQueued, qtype.StatusRunning}},
+		{Statuses: []qtype.JobStatus{qtype.StatusHold}},
 		{Vendor: "aws"},
 		{Provider: "qbraid"},
 		{Provider: "partner"},
@@ -589,7 +590,7 @@ func testListFilterPages(t *testing.T, s quantum.Store) {
 		{Tags: map[string]any{"none": "x"}},
 		{Vendor: "qbraid", Statuses: groups["pending"]},
 		{Provider: "partner", Search: "ghz"},
-		{Statuses: []quantum.JobStatus{quantum.StatusCompleted}, Tags: map[string]any{"team": "blue/green"}},
+		{Statuses: []qtype.JobStatus{qtype.StatusCompleted}, Tags: map[string]any{"team": "blue/green"}},
 		{Vendor: "aws", Provider: "aws", Search: "tele", Tags: map[string]any{"n": int64(1)}},
 	} {
 		f.Owner = "alice"
@@ -615,7 +616,7 @@ func testListFilterPages(t *testing.T, s quantum.Store) {
 	}
 }
 
-func newestFirst(a, b *quantum.JobRecord) int {
+func newestFirst(a, b *storage.JobRecord) int {
 	if c := b.TimeStamps.CreatedAt.Compare(a.TimeStamps.CreatedAt); c != 0 {
 		return c
 	}
@@ -624,8 +625,8 @@ func newestFirst(a, b *quantum.JobRecord) int {
 
 // An ExclusiveStore is acquired by one at a time; its release may be
 // called twice.
-func testExclusive(t *testing.T, s quantum.Store) {
-	es, ok := s.(quantum.ExclusiveStore)
+func testExclusive(t *testing.T, s storage.Store) {
+	es, ok := s.(storage.ExclusiveStore)
 	if !ok {
 		testenv.Optional(t, "not an ExclusiveStore")
 	}
@@ -633,7 +634,7 @@ func testExclusive(t *testing.T, s quantum.Store) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := es.Acquire(); !errors.Is(err, quantum.ErrStoreInUse) {
+	if _, err := es.Acquire(); !errors.Is(err, storage.ErrStoreInUse) {
 		t.Fatalf("second Acquire: %v, want ErrStoreInUse", err)
 	}
 	release()
@@ -642,11 +643,11 @@ func testExclusive(t *testing.T, s quantum.Store) {
 	if err != nil {
 		t.Fatalf("Acquire after release: %v", err)
 	}
-	if _, err := es.Acquire(); !errors.Is(err, quantum.ErrStoreInUse) {
+	if _, err := es.Acquire(); !errors.Is(err, storage.ErrStoreInUse) {
 		t.Fatalf("Acquire while held again: %v, want ErrStoreInUse", err)
 	}
 	release() // the first release, again: it must not free the second hold
-	if _, err := es.Acquire(); !errors.Is(err, quantum.ErrStoreInUse) {
+	if _, err := es.Acquire(); !errors.Is(err, storage.ErrStoreInUse) {
 		t.Fatalf("an old release freed a new hold: %v", err)
 	}
 	again()

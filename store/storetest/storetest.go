@@ -1,8 +1,8 @@
-// Package storetest is the conformance suite for quantum.Store: every Store
+// Package storetest is the conformance suite for storage.Store: every Store
 // implementation runs it, unchanged, in its own tests.
 //
 //	func TestMemory(t *testing.T) {
-//		storetest.Run(t, func(t *testing.T) quantum.Store { return store.NewMemory() })
+//		storetest.Run(t, func(t *testing.T) storage.Store { return store.NewMemory() })
 //	}
 package storetest
 
@@ -18,17 +18,18 @@ import (
 	"testing"
 	"time"
 
-	"github.com/qjobs/quantum"
+	"github.com/qjobs/quantum/qtype"
+	"github.com/qjobs/quantum/storage"
 )
 
 // Run runs every conformance test against stores made by newStore, one
 // fresh store per test. newStore should register any cleanup with t. The
-// stores must be quantum.CreditLedgers too, as every Store of this module
+// stores must be storage.CreditLedgers too, as every Store of this module
 // is.
-func Run(t *testing.T, newStore func(t *testing.T) quantum.Store) {
+func Run(t *testing.T, newStore func(t *testing.T) storage.Store) {
 	tests := []struct {
 		name string
-		fn   func(*testing.T, quantum.Store)
+		fn   func(*testing.T, storage.Store)
 	}{
 		{"CreateAndGet", testCreateAndGet},
 		{"CopiesAreIsolated", testCopiesAreIsolated},
@@ -87,14 +88,14 @@ const deviceA, deviceB = "qbraid:qbraid:sim:qir-sv", "aws:aws:sim:sv1"
 
 // newJob returns an INITIALIZING job of owner on device, created at
 // epoch + minute minutes, with a fresh QRN.
-func newJob(owner, device string, minute int) *quantum.JobRecord {
+func newJob(owner, device string, minute int) *storage.JobRecord {
 	n := seq.Add(1)
 	created := epoch.Add(time.Duration(minute) * time.Minute)
 	vendor := "qbraid"
 	if device == deviceB {
 		vendor = "aws"
 	}
-	return &quantum.JobRecord{Job: quantum.Job{
+	return &storage.JobRecord{Job: qtype.Job{
 		Name:           fmt.Sprintf("job %d", n),
 		Shots:          100,
 		DeviceQRN:      device,
@@ -103,24 +104,24 @@ func newJob(owner, device string, minute int) *quantum.JobRecord {
 		JobQRN:         fmt.Sprintf("%s-abcd-qjob-%024x", device, n),
 		Vendor:         vendor,
 		Provider:       vendor,
-		Status:         quantum.StatusInitializing,
+		Status:         qtype.StatusInitializing,
 		ExperimentType: "gate_model",
-		TimeStamps:     quantum.TimeStamps{CreatedAt: created},
+		TimeStamps:     qtype.TimeStamps{CreatedAt: created},
 		Metadata:       map[string]any{},
 	}, Owner: owner, UpdatedAt: created}
 }
 
-var program = quantum.Program{Format: "qasm3", Data: "OPENQASM 3; qubit q; h q;"}
+var program = qtype.Program{Format: "qasm3", Data: "OPENQASM 3; qubit q; h q;"}
 
 // claimOf is a claim of owner's oldest job on device, with memory to
 // spare, at epoch, leased for an hour, by node claimNode.
-func claimOf(device, owner string) quantum.Claim {
-	return quantum.Claim{Queue: quantum.Queue{Device: device, Owner: owner}, MaxMemory: math.MaxInt64, Now: epoch, LeaseUntil: epoch.Add(time.Hour), Node: claimNode}
+func claimOf(device, owner string) storage.Claim {
+	return storage.Claim{Queue: storage.Queue{Device: device, Owner: owner}, MaxMemory: math.MaxInt64, Now: epoch, LeaseUntil: epoch.Add(time.Hour), Node: claimNode}
 }
 
 const claimNode = "node-1"
 
-func create(t *testing.T, s quantum.Store, j *quantum.JobRecord) *quantum.JobRecord {
+func create(t *testing.T, s storage.Store, j *storage.JobRecord) *storage.JobRecord {
 	t.Helper()
 	if err := s.CreateJob(ctx, j, program); err != nil {
 		t.Fatalf("CreateJob(%s): %v", j.JobQRN, err)
@@ -129,11 +130,11 @@ func create(t *testing.T, s quantum.Store, j *quantum.JobRecord) *quantum.JobRec
 }
 
 // move changes a job's status with a compare-and-set that must succeed.
-func move(t *testing.T, s quantum.Store, qrn string, from, to quantum.JobStatus, at time.Time) *quantum.JobRecord {
+func move(t *testing.T, s storage.Store, qrn string, from, to qtype.JobStatus, at time.Time) *storage.JobRecord {
 	t.Helper()
-	j, err := s.UpdateJob(ctx, qrn, from, func(j *quantum.JobRecord) {
+	j, err := s.UpdateJob(ctx, qrn, from, func(j *storage.JobRecord) {
 		j.Status, j.UpdatedAt = to, at
-		if to == quantum.StatusQueued {
+		if to == qtype.StatusQueued {
 			j.QueuedAt = at
 		}
 	}, nil)
@@ -143,13 +144,13 @@ func move(t *testing.T, s quantum.Store, qrn string, from, to quantum.JobStatus,
 	return j
 }
 
-func queue(t *testing.T, s quantum.Store, j *quantum.JobRecord, at time.Time) {
+func queue(t *testing.T, s storage.Store, j *storage.JobRecord, at time.Time) {
 	t.Helper()
-	move(t, s, j.JobQRN, quantum.StatusInitializing, quantum.StatusValidating, at)
-	move(t, s, j.JobQRN, quantum.StatusValidating, quantum.StatusQueued, at)
+	move(t, s, j.JobQRN, qtype.StatusInitializing, qtype.StatusValidating, at)
+	move(t, s, j.JobQRN, qtype.StatusValidating, qtype.StatusQueued, at)
 }
 
-func testCreateAndGet(t *testing.T, s quantum.Store) {
+func testCreateAndGet(t *testing.T, s storage.Store) {
 	j := newJob("alice", deviceA, 0)
 	j.Tags = map[string]any{"team": "a", "n": int64(3), "ok": true}
 	j.RuntimeOptions = map[string]any{"seed": int64(7)}
@@ -168,68 +169,68 @@ func testCreateAndGet(t *testing.T, s quantum.Store) {
 	if err != nil || *p != program {
 		t.Fatalf("GetProgram = %v, %v", p, err)
 	}
-	if err := s.CreateJob(ctx, j, program); !errors.Is(err, quantum.ErrJobExists) {
+	if err := s.CreateJob(ctx, j, program); !errors.Is(err, storage.ErrJobExists) {
 		t.Fatalf("second CreateJob: %v, want ErrJobExists", err)
 	}
 	unknown := "qbraid:qbraid:sim:qir-sv-abcd-qjob-ffffffffffffffffffffffff"
-	if _, err := s.GetJob(ctx, unknown); !errors.Is(err, quantum.ErrJobNotFound) {
+	if _, err := s.GetJob(ctx, unknown); !errors.Is(err, storage.ErrJobNotFound) {
 		t.Fatalf("GetJob(unknown): %v", err)
 	}
-	if _, err := s.GetProgram(ctx, unknown); !errors.Is(err, quantum.ErrJobNotFound) {
+	if _, err := s.GetProgram(ctx, unknown); !errors.Is(err, storage.ErrJobNotFound) {
 		t.Fatalf("GetProgram(unknown): %v", err)
 	}
-	if _, err := s.GetResult(ctx, j.JobQRN); !errors.Is(err, quantum.ErrJobNotFound) {
+	if _, err := s.GetResult(ctx, j.JobQRN); !errors.Is(err, storage.ErrJobNotFound) {
 		t.Fatalf("GetResult before any result: %v", err)
 	}
 }
 
 // The caller's record is its own after a create, and a record a store
 // returned is a snapshot: the job's later changes do not show in it.
-func testCopiesAreIsolated(t *testing.T, s quantum.Store) {
+func testCopiesAreIsolated(t *testing.T, s storage.Store) {
 	j := create(t, s, newJob("alice", deviceA, 0))
 	j.Tags["added"] = "later" // the caller's copy, after create
 	got, _ := s.GetJob(ctx, j.JobQRN)
-	if len(got.Tags) != 0 || got.Status != quantum.StatusInitializing {
+	if len(got.Tags) != 0 || got.Status != qtype.StatusInitializing {
 		t.Fatalf("the store shares the created record with its caller: %+v", got)
 	}
 	queue(t, s, got, epoch)
-	if got.Status != quantum.StatusInitializing || !got.QueuedAt.IsZero() {
+	if got.Status != qtype.StatusInitializing || !got.QueuedAt.IsZero() {
 		t.Fatalf("a record GetJob returned changed with the job: %+v", got)
 	}
 }
 
-func testUpdateIsCompareAndSet(t *testing.T, s quantum.Store) {
+func testUpdateIsCompareAndSet(t *testing.T, s storage.Store) {
 	j := create(t, s, newJob("alice", deviceA, 0))
-	_, err := s.UpdateJob(ctx, j.JobQRN, quantum.StatusQueued, func(j *quantum.JobRecord) { j.Status = quantum.StatusRunning }, nil)
-	if !errors.Is(err, quantum.ErrStatusChanged) {
+	_, err := s.UpdateJob(ctx, j.JobQRN, qtype.StatusQueued, func(j *storage.JobRecord) { j.Status = qtype.StatusRunning }, nil)
+	if !errors.Is(err, storage.ErrStatusChanged) {
 		t.Fatalf("update from the wrong status: %v, want ErrStatusChanged", err)
 	}
-	if got, _ := s.GetJob(ctx, j.JobQRN); got.Status != quantum.StatusInitializing {
+	if got, _ := s.GetJob(ctx, j.JobQRN); got.Status != qtype.StatusInitializing {
 		t.Fatalf("a refused update changed the job: %s", got.Status)
 	}
 	msg := "note"
-	got, err := s.UpdateJob(ctx, j.JobQRN, quantum.StatusInitializing, func(j *quantum.JobRecord) {
-		j.Status, j.StatusMsg = quantum.StatusValidating, &msg
+	got, err := s.UpdateJob(ctx, j.JobQRN, qtype.StatusInitializing, func(j *storage.JobRecord) {
+		j.Status, j.StatusMsg = qtype.StatusValidating, &msg
 		j.JobQRN, j.Owner = "something else", "mallory" // identity is not the change's to make
 	}, nil)
-	if err != nil || got.Status != quantum.StatusValidating || *got.StatusMsg != "note" {
+	if err != nil || got.Status != qtype.StatusValidating || *got.StatusMsg != "note" {
 		t.Fatalf("update: %+v, %v", got, err)
 	}
 	stored, _ := s.GetJob(ctx, j.JobQRN)
-	if stored.Status != quantum.StatusValidating || stored.Owner != "alice" || stored.JobQRN != j.JobQRN {
+	if stored.Status != qtype.StatusValidating || stored.Owner != "alice" || stored.JobQRN != j.JobQRN {
 		t.Fatalf("stored after update: %+v", stored)
 	}
-	if _, err := s.UpdateJob(ctx, "qbraid:qbraid:sim:qir-sv-abcd-qjob-ffffffffffffffffffffffff", quantum.StatusQueued, func(*quantum.JobRecord) {}, nil); !errors.Is(err, quantum.ErrJobNotFound) {
+	if _, err := s.UpdateJob(ctx, "qbraid:qbraid:sim:qir-sv-abcd-qjob-ffffffffffffffffffffffff", qtype.StatusQueued, func(*storage.JobRecord) {}, nil); !errors.Is(err, storage.ErrJobNotFound) {
 		t.Fatalf("update of an unknown job: %v", err)
 	}
 }
 
-func testTerminalNeverChanges(t *testing.T, s quantum.Store) {
-	for _, end := range []quantum.JobStatus{quantum.StatusCompleted, quantum.StatusFailed, quantum.StatusCancelled} {
+func testTerminalNeverChanges(t *testing.T, s storage.Store) {
+	for _, end := range []qtype.JobStatus{qtype.StatusCompleted, qtype.StatusFailed, qtype.StatusCancelled} {
 		j := create(t, s, newJob("alice", deviceA, 0))
-		move(t, s, j.JobQRN, quantum.StatusInitializing, end, epoch)
-		_, err := s.UpdateJob(ctx, j.JobQRN, end, func(j *quantum.JobRecord) { j.Status = quantum.StatusQueued }, nil)
-		if !errors.Is(err, quantum.ErrStatusChanged) {
+		move(t, s, j.JobQRN, qtype.StatusInitializing, end, epoch)
+		_, err := s.UpdateJob(ctx, j.JobQRN, end, func(j *storage.JobRecord) { j.Status = qtype.StatusQueued }, nil)
+		if !errors.Is(err, storage.ErrStatusChanged) {
 			t.Fatalf("%s job changed: %v", end, err)
 		}
 		if got, _ := s.GetJob(ctx, j.JobQRN); got.Status != end {
@@ -238,14 +239,14 @@ func testTerminalNeverChanges(t *testing.T, s quantum.Store) {
 	}
 }
 
-func testResultWithCompletion(t *testing.T, s quantum.Store) {
+func testResultWithCompletion(t *testing.T, s storage.Store) {
 	j := create(t, s, newJob("alice", deviceA, 0))
 	queue(t, s, j, epoch)
 	if _, err := s.ClaimJob(ctx, claimOf(deviceA, "alice")); err != nil {
 		t.Fatal(err)
 	}
 	counts := map[string]int{"00": 40, "11": 60}
-	_, err := s.UpdateJob(ctx, j.JobQRN, quantum.StatusRunning, func(j *quantum.JobRecord) { j.Status = quantum.StatusCompleted }, quantum.CountsResult(counts))
+	_, err := s.UpdateJob(ctx, j.JobQRN, qtype.StatusRunning, func(j *storage.JobRecord) { j.Status = qtype.StatusCompleted }, qtype.CountsResult(counts))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -255,44 +256,44 @@ func testResultWithCompletion(t *testing.T, s quantum.Store) {
 	}
 	// A refused update stores no result.
 	k := create(t, s, newJob("alice", deviceA, 1))
-	if _, err := s.UpdateJob(ctx, k.JobQRN, quantum.StatusRunning, func(j *quantum.JobRecord) { j.Status = quantum.StatusCompleted }, quantum.CountsResult(counts)); !errors.Is(err, quantum.ErrStatusChanged) {
+	if _, err := s.UpdateJob(ctx, k.JobQRN, qtype.StatusRunning, func(j *storage.JobRecord) { j.Status = qtype.StatusCompleted }, qtype.CountsResult(counts)); !errors.Is(err, storage.ErrStatusChanged) {
 		t.Fatalf("update from the wrong status: %v", err)
 	}
-	if _, err := s.GetResult(ctx, k.JobQRN); !errors.Is(err, quantum.ErrJobNotFound) {
+	if _, err := s.GetResult(ctx, k.JobQRN); !errors.Is(err, storage.ErrJobNotFound) {
 		t.Fatalf("a refused update stored a result: %v", err)
 	}
 }
 
-func testDelete(t *testing.T, s quantum.Store) {
+func testDelete(t *testing.T, s storage.Store) {
 	j := create(t, s, newJob("alice", deviceA, 0))
-	if err := s.DeleteJob(ctx, j.JobQRN, quantum.StatusCompleted); !errors.Is(err, quantum.ErrStatusChanged) {
+	if err := s.DeleteJob(ctx, j.JobQRN, qtype.StatusCompleted); !errors.Is(err, storage.ErrStatusChanged) {
 		t.Fatalf("delete from the wrong status: %v", err)
 	}
-	move(t, s, j.JobQRN, quantum.StatusInitializing, quantum.StatusRunning, epoch)
-	if _, err := s.UpdateJob(ctx, j.JobQRN, quantum.StatusRunning, func(j *quantum.JobRecord) { j.Status = quantum.StatusCompleted }, quantum.CountsResult(map[string]int{"0": 100})); err != nil {
+	move(t, s, j.JobQRN, qtype.StatusInitializing, qtype.StatusRunning, epoch)
+	if _, err := s.UpdateJob(ctx, j.JobQRN, qtype.StatusRunning, func(j *storage.JobRecord) { j.Status = qtype.StatusCompleted }, qtype.CountsResult(map[string]int{"0": 100})); err != nil {
 		t.Fatal(err)
 	}
-	if err := s.DeleteJob(ctx, j.JobQRN, quantum.StatusCompleted); err != nil {
+	if err := s.DeleteJob(ctx, j.JobQRN, qtype.StatusCompleted); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.GetJob(ctx, j.JobQRN); !errors.Is(err, quantum.ErrJobNotFound) {
+	if _, err := s.GetJob(ctx, j.JobQRN); !errors.Is(err, storage.ErrJobNotFound) {
 		t.Fatalf("job after delete: %v", err)
 	}
-	if _, err := s.GetProgram(ctx, j.JobQRN); !errors.Is(err, quantum.ErrJobNotFound) {
+	if _, err := s.GetProgram(ctx, j.JobQRN); !errors.Is(err, storage.ErrJobNotFound) {
 		t.Fatalf("program after delete: %v", err)
 	}
-	if _, err := s.GetResult(ctx, j.JobQRN); !errors.Is(err, quantum.ErrJobNotFound) {
+	if _, err := s.GetResult(ctx, j.JobQRN); !errors.Is(err, storage.ErrJobNotFound) {
 		t.Fatalf("result after delete: %v", err)
 	}
-	if err := s.DeleteJob(ctx, j.JobQRN, quantum.StatusCompleted); !errors.Is(err, quantum.ErrJobNotFound) {
+	if err := s.DeleteJob(ctx, j.JobQRN, qtype.StatusCompleted); !errors.Is(err, storage.ErrJobNotFound) {
 		t.Fatalf("second delete: %v", err)
 	}
-	if jobs, total, _ := s.ListJobs(ctx, quantum.JobFilter{Owner: "alice", Limit: 10}); total != 0 || len(jobs) != 0 {
+	if jobs, total, _ := s.ListJobs(ctx, storage.JobFilter{Owner: "alice", Limit: 10}); total != 0 || len(jobs) != 0 {
 		t.Fatalf("deleted job still listed: %d", total)
 	}
 }
 
-func qrns(jobs []*quantum.JobRecord) []string {
+func qrns(jobs []*storage.JobRecord) []string {
 	out := make([]string, len(jobs))
 	for i, j := range jobs {
 		out[i] = j.JobQRN
@@ -300,7 +301,7 @@ func qrns(jobs []*quantum.JobRecord) []string {
 	return out
 }
 
-func testListOrderAndPaging(t *testing.T, s quantum.Store) {
+func testListOrderAndPaging(t *testing.T, s storage.Store) {
 	var want []string // newest first
 	for i := range 7 {
 		j := create(t, s, newJob("alice", deviceA, i/2)) // pairs share a creation time
@@ -320,7 +321,7 @@ func testListOrderAndPaging(t *testing.T, s quantum.Store) {
 	})
 	var got []string
 	for off := 0; off < 9; off += 3 {
-		page, total, err := s.ListJobs(ctx, quantum.JobFilter{Owner: "alice", Offset: off, Limit: 3})
+		page, total, err := s.ListJobs(ctx, storage.JobFilter{Owner: "alice", Offset: off, Limit: 3})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -332,42 +333,42 @@ func testListOrderAndPaging(t *testing.T, s quantum.Store) {
 	if fmt.Sprint(got) != fmt.Sprint(want) {
 		t.Fatalf("pages give\n%v\nwant\n%v", got, want)
 	}
-	page, total, _ := s.ListJobs(ctx, quantum.JobFilter{Owner: "alice", Offset: 50, Limit: 3})
+	page, total, _ := s.ListJobs(ctx, storage.JobFilter{Owner: "alice", Offset: 50, Limit: 3})
 	if len(page) != 0 || total != 7 {
 		t.Fatalf("page past the end: %d jobs, total %d", len(page), total)
 	}
 }
 
-func testListFilters(t *testing.T, s quantum.Store) {
+func testListFilters(t *testing.T, s storage.Store) {
 	a := newJob("alice", deviceA, 0)
 	a.Name, a.Tags = "Bell pair", map[string]any{"team": "red", "n": int64(1)}
 	b := newJob("alice", deviceB, 1)
 	b.Name, b.Tags = "ghz", map[string]any{"team": "blue", "n": int64(2), "ok": true}
 	c := newJob("alice", deviceA, 2)
 	c.Name = "other"
-	for _, j := range []*quantum.JobRecord{a, b, c} {
+	for _, j := range []*storage.JobRecord{a, b, c} {
 		create(t, s, j)
 	}
-	move(t, s, b.JobQRN, quantum.StatusInitializing, quantum.StatusFailed, epoch)
+	move(t, s, b.JobQRN, qtype.StatusInitializing, qtype.StatusFailed, epoch)
 	tests := []struct {
 		name string
-		f    quantum.JobFilter
-		want []*quantum.JobRecord
+		f    storage.JobFilter
+		want []*storage.JobRecord
 	}{
-		{"all", quantum.JobFilter{}, []*quantum.JobRecord{c, b, a}},
-		{"status", quantum.JobFilter{Statuses: []quantum.JobStatus{quantum.StatusFailed}}, []*quantum.JobRecord{b}},
-		{"statuses", quantum.JobFilter{Statuses: []quantum.JobStatus{quantum.StatusInitializing, quantum.StatusQueued}}, []*quantum.JobRecord{c, a}},
-		{"vendor", quantum.JobFilter{Vendor: "aws"}, []*quantum.JobRecord{b}},
-		{"provider", quantum.JobFilter{Provider: "qbraid"}, []*quantum.JobRecord{c, a}},
-		{"search name", quantum.JobFilter{Search: "BELL"}, []*quantum.JobRecord{a}},
-		{"search device", quantum.JobFilter{Search: "sim:sv1"}, []*quantum.JobRecord{b}},
-		{"search qrn", quantum.JobFilter{Search: c.JobQRN[len(c.JobQRN)-10:]}, []*quantum.JobRecord{c}},
-		{"tag", quantum.JobFilter{Tags: map[string]any{"team": "blue"}}, []*quantum.JobRecord{b}},
-		{"tags all must match", quantum.JobFilter{Tags: map[string]any{"team": "blue", "n": int64(1)}}, nil},
-		{"tag integer", quantum.JobFilter{Tags: map[string]any{"n": int64(1)}}, []*quantum.JobRecord{a}},
-		{"tag bool", quantum.JobFilter{Tags: map[string]any{"ok": true}}, []*quantum.JobRecord{b}},
-		{"tag missing", quantum.JobFilter{Tags: map[string]any{"nope": "x"}}, nil},
-		{"combined", quantum.JobFilter{Vendor: "qbraid", Search: "other"}, []*quantum.JobRecord{c}},
+		{"all", storage.JobFilter{}, []*storage.JobRecord{c, b, a}},
+		{"status", storage.JobFilter{Statuses: []qtype.JobStatus{qtype.StatusFailed}}, []*storage.JobRecord{b}},
+		{"statuses", storage.JobFilter{Statuses: []qtype.JobStatus{qtype.StatusInitializing, qtype.StatusQueued}}, []*storage.JobRecord{c, a}},
+		{"vendor", storage.JobFilter{Vendor: "aws"}, []*storage.JobRecord{b}},
+		{"provider", storage.JobFilter{Provider: "qbraid"}, []*storage.JobRecord{c, a}},
+		{"search name", storage.JobFilter{Search: "BELL"}, []*storage.JobRecord{a}},
+		{"search device", storage.JobFilter{Search: "sim:sv1"}, []*storage.JobRecord{b}},
+		{"search qrn", storage.JobFilter{Search: c.JobQRN[len(c.JobQRN)-10:]}, []*storage.JobRecord{c}},
+		{"tag", storage.JobFilter{Tags: map[string]any{"team": "blue"}}, []*storage.JobRecord{b}},
+		{"tags all must match", storage.JobFilter{Tags: map[string]any{"team": "blue", "n": int64(1)}}, nil},
+		{"tag integer", storage.JobFilter{Tags: map[string]any{"n": int64(1)}}, []*storage.JobRecord{a}},
+		{"tag bool", storage.JobFilter{Tags: map[string]any{"ok": true}}, []*storage.JobRecord{b}},
+		{"tag missing", storage.JobFilter{Tags: map[string]any{"nope": "x"}}, nil},
+		{"combined", storage.JobFilter{Vendor: "qbraid", Search: "other"}, []*storage.JobRecord{c}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -382,13 +383,13 @@ func testListFilters(t *testing.T, s quantum.Store) {
 			}
 		})
 	}
-	if got, total, _ := s.ListJobs(ctx, quantum.JobFilter{Owner: "bob", Limit: 10}); total != 0 || len(got) != 0 {
+	if got, total, _ := s.ListJobs(ctx, storage.JobFilter{Owner: "bob", Limit: 10}); total != 0 || len(got) != 0 {
 		t.Fatal("bob sees alice's jobs")
 	}
 }
 
-func testQueue(t *testing.T, s quantum.Store) {
-	var jobs []*quantum.JobRecord
+func testQueue(t *testing.T, s storage.Store) {
+	var jobs []*storage.JobRecord
 	for i := range 4 {
 		j := create(t, s, newJob("alice", deviceA, i))
 		queue(t, s, j, epoch.Add(time.Duration(i)*time.Second))
@@ -401,7 +402,7 @@ func testQueue(t *testing.T, s quantum.Store) {
 	if n, _ := s.CountQueued(ctx, deviceA); n != 4 {
 		t.Fatalf("CountQueued(A) = %d, want 4", n)
 	}
-	if q, _ := s.Queues(ctx); !sameQueues(q, []quantum.Queue{{Device: deviceA, Owner: "alice"}, {Device: deviceB, Owner: "bob"}}) {
+	if q, _ := s.Queues(ctx); !sameQueues(q, []storage.Queue{{Device: deviceA, Owner: "alice"}, {Device: deviceB, Owner: "bob"}}) {
 		t.Fatalf("Queues = %v", q)
 	}
 	for i, j := range jobs {
@@ -415,25 +416,25 @@ func testQueue(t *testing.T, s quantum.Store) {
 
 	lease := epoch.Add(time.Hour)
 	got, err := s.ClaimJob(ctx, claimOf(deviceA, "alice"))
-	if err != nil || got.JobQRN != jobs[0].JobQRN || got.Status != quantum.StatusRunning || !got.LeaseUntil.Equal(lease) {
+	if err != nil || got.JobQRN != jobs[0].JobQRN || got.Status != qtype.StatusRunning || !got.LeaseUntil.Equal(lease) {
 		t.Fatalf("ClaimJob = %+v, %v; want the oldest, RUNNING, leased", got, err)
 	}
-	if stored, _ := s.GetJob(ctx, got.JobQRN); stored.Status != quantum.StatusRunning || !stored.LeaseUntil.Equal(lease) {
+	if stored, _ := s.GetJob(ctx, got.JobQRN); stored.Status != qtype.StatusRunning || !stored.LeaseUntil.Equal(lease) {
 		t.Fatalf("claimed job as stored: %+v", stored)
 	}
 	if pos, _ := s.QueuePosition(ctx, jobs[1].JobQRN); pos != 1 {
 		t.Fatalf("after a claim, the next job is at %d", pos)
 	}
 	// A job cancelled out of the queue leaves it; a requeued one goes last.
-	move(t, s, jobs[1].JobQRN, quantum.StatusQueued, quantum.StatusCancelling, epoch)
-	move(t, s, jobs[0].JobQRN, quantum.StatusRunning, quantum.StatusQueued, epoch.Add(time.Minute))
+	move(t, s, jobs[1].JobQRN, qtype.StatusQueued, qtype.StatusCancelling, epoch)
+	move(t, s, jobs[0].JobQRN, qtype.StatusRunning, qtype.StatusQueued, epoch.Add(time.Minute))
 	if n, _ := s.CountQueued(ctx, deviceA); n != 3 {
 		t.Fatalf("CountQueued after cancel and requeue = %d, want 3", n)
 	}
 	var order []string
 	for {
 		j, err := s.ClaimJob(ctx, claimOf(deviceA, "alice"))
-		if errors.Is(err, quantum.ErrNoJob) {
+		if errors.Is(err, storage.ErrNoJob) {
 			break
 		}
 		if err != nil {
@@ -447,15 +448,15 @@ func testQueue(t *testing.T, s quantum.Store) {
 	if n, _ := s.CountQueued(ctx, deviceA); n != 0 {
 		t.Fatalf("CountQueued after claiming all = %d", n)
 	}
-	if q, _ := s.Queues(ctx); !sameQueues(q, []quantum.Queue{{Device: deviceB, Owner: "bob"}}) {
+	if q, _ := s.Queues(ctx); !sameQueues(q, []storage.Queue{{Device: deviceB, Owner: "bob"}}) {
 		t.Fatalf("Queues = %v, want only bob's on B", q)
 	}
-	if _, err := s.ClaimJob(ctx, claimOf("ionq:ionq:sim:none", "alice")); !errors.Is(err, quantum.ErrNoJob) {
+	if _, err := s.ClaimJob(ctx, claimOf("ionq:ionq:sim:none", "alice")); !errors.Is(err, storage.ErrNoJob) {
 		t.Fatalf("claim on a device without jobs: %v", err)
 	}
 }
 
-func testConcurrentClaims(t *testing.T, s quantum.Store) {
+func testConcurrentClaims(t *testing.T, s storage.Store) {
 	const n = 300
 	for i := range n {
 		device := deviceA
@@ -478,11 +479,11 @@ func testConcurrentClaims(t *testing.T, s quantum.Store) {
 					device = deviceB
 				}
 				j, err := s.ClaimJob(ctx, claimOf(device, "alice"))
-				if errors.Is(err, quantum.ErrNoJob) {
+				if errors.Is(err, storage.ErrNoJob) {
 					j, err = s.ClaimJob(ctx, claimOf(deviceA, "alice"))
-					if errors.Is(err, quantum.ErrNoJob) {
+					if errors.Is(err, storage.ErrNoJob) {
 						j, err = s.ClaimJob(ctx, claimOf(deviceB, "alice"))
-						if errors.Is(err, quantum.ErrNoJob) {
+						if errors.Is(err, storage.ErrNoJob) {
 							return
 						}
 					}
@@ -508,28 +509,28 @@ func testConcurrentClaims(t *testing.T, s quantum.Store) {
 	}
 }
 
-func testRacingUpdates(t *testing.T, s quantum.Store) {
+func testRacingUpdates(t *testing.T, s storage.Store) {
 	for round := range 50 {
 		j := create(t, s, newJob("alice", deviceA, round))
-		move(t, s, j.JobQRN, quantum.StatusInitializing, quantum.StatusRunning, epoch)
+		move(t, s, j.JobQRN, qtype.StatusInitializing, qtype.StatusRunning, epoch)
 		var wins atomic.Int32
 		var winner atomic.Value
 		var wg sync.WaitGroup
 		for i := range 6 {
-			to := []quantum.JobStatus{quantum.StatusCompleted, quantum.StatusCancelling, quantum.StatusFailed}[i%3]
+			to := []qtype.JobStatus{qtype.StatusCompleted, qtype.StatusCancelling, qtype.StatusFailed}[i%3]
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				var result *quantum.Result
-				if to == quantum.StatusCompleted {
-					result = quantum.CountsResult(map[string]int{"1": 100})
+				var result *qtype.Result
+				if to == qtype.StatusCompleted {
+					result = qtype.CountsResult(map[string]int{"1": 100})
 				}
-				_, err := s.UpdateJob(ctx, j.JobQRN, quantum.StatusRunning, func(j *quantum.JobRecord) { j.Status = to }, result)
+				_, err := s.UpdateJob(ctx, j.JobQRN, qtype.StatusRunning, func(j *storage.JobRecord) { j.Status = to }, result)
 				switch {
 				case err == nil:
 					wins.Add(1)
 					winner.Store(to)
-				case !errors.Is(err, quantum.ErrStatusChanged):
+				case !errors.Is(err, storage.ErrStatusChanged):
 					t.Error(err)
 				}
 			}()
@@ -539,25 +540,25 @@ func testRacingUpdates(t *testing.T, s quantum.Store) {
 			t.Fatalf("round %d: %d updates from RUNNING won, want exactly 1", round, wins.Load())
 		}
 		got, _ := s.GetJob(ctx, j.JobQRN)
-		if got.Status != winner.Load().(quantum.JobStatus) {
+		if got.Status != winner.Load().(qtype.JobStatus) {
 			t.Fatalf("round %d: status %s, winner %s", round, got.Status, winner.Load())
 		}
 		_, err := s.GetResult(ctx, j.JobQRN)
-		if (got.Status == quantum.StatusCompleted) != (err == nil) {
+		if (got.Status == qtype.StatusCompleted) != (err == nil) {
 			t.Fatalf("round %d: %s job, result error %v", round, got.Status, err)
 		}
 	}
 }
 
-func testUnfinished(t *testing.T, s quantum.Store) {
+func testUnfinished(t *testing.T, s storage.Store) {
 	old := create(t, s, newJob("alice", deviceA, 0))
 	mid := create(t, s, newJob("alice", deviceA, 1))
 	running := create(t, s, newJob("bob", deviceB, 2))
-	move(t, s, running.JobQRN, quantum.StatusInitializing, quantum.StatusRunning, epoch.Add(5*time.Minute))
+	move(t, s, running.JobQRN, qtype.StatusInitializing, qtype.StatusRunning, epoch.Add(5*time.Minute))
 	done := create(t, s, newJob("bob", deviceB, 3))
-	move(t, s, done.JobQRN, quantum.StatusInitializing, quantum.StatusCompleted, epoch)
+	move(t, s, done.JobQRN, qtype.StatusInitializing, qtype.StatusCompleted, epoch)
 
-	statuses := []quantum.JobStatus{quantum.StatusInitializing, quantum.StatusRunning}
+	statuses := []qtype.JobStatus{qtype.StatusInitializing, qtype.StatusRunning}
 	got, err := s.Unfinished(ctx, statuses, time.Time{}, 10)
 	if err != nil {
 		t.Fatal(err)
@@ -575,8 +576,8 @@ func testUnfinished(t *testing.T, s quantum.Store) {
 	}
 }
 
-func sameQueues(got, want []quantum.Queue) bool {
-	key := func(q quantum.Queue) string { return q.Device + " " + q.Owner }
+func sameQueues(got, want []storage.Queue) bool {
+	key := func(q storage.Queue) string { return q.Device + " " + q.Owner }
 	g, w := make([]string, len(got)), make([]string, len(want))
 	for i, q := range got {
 		g[i] = key(q)
@@ -591,17 +592,17 @@ func sameQueues(got, want []quantum.Queue) bool {
 
 // Each owner's jobs on a device are a queue of their own for claims; the
 // device's queue (positions, depth) holds every owner's, oldest first.
-func testQueuesPerOwner(t *testing.T, s quantum.Store) {
+func testQueuesPerOwner(t *testing.T, s storage.Store) {
 	a1 := create(t, s, newJob("alice", deviceA, 0))
 	b1 := create(t, s, newJob("bob", deviceA, 1))
 	a2 := create(t, s, newJob("alice", deviceA, 2))
-	for i, j := range []*quantum.JobRecord{a1, b1, a2} {
+	for i, j := range []*storage.JobRecord{a1, b1, a2} {
 		queue(t, s, j, epoch.Add(time.Duration(i)*time.Second))
 	}
-	if q, _ := s.Queues(ctx); !sameQueues(q, []quantum.Queue{{Device: deviceA, Owner: "alice"}, {Device: deviceA, Owner: "bob"}}) {
+	if q, _ := s.Queues(ctx); !sameQueues(q, []storage.Queue{{Device: deviceA, Owner: "alice"}, {Device: deviceA, Owner: "bob"}}) {
 		t.Fatalf("Queues = %v", q)
 	}
-	for i, j := range []*quantum.JobRecord{a1, b1, a2} {
+	for i, j := range []*storage.JobRecord{a1, b1, a2} {
 		if pos, _ := s.QueuePosition(ctx, j.JobQRN); pos != i+1 {
 			t.Fatalf("QueuePosition(%d) = %d, want %d", i, pos, i+1)
 		}
@@ -610,7 +611,7 @@ func testQueuesPerOwner(t *testing.T, s quantum.Store) {
 	if err != nil || got.JobQRN != b1.JobQRN {
 		t.Fatalf("bob's claim = %v, %v; want bob's job", got, err)
 	}
-	if _, err := s.ClaimJob(ctx, claimOf(deviceA, "bob")); !errors.Is(err, quantum.ErrNoJob) {
+	if _, err := s.ClaimJob(ctx, claimOf(deviceA, "bob")); !errors.Is(err, storage.ErrNoJob) {
 		t.Fatalf("bob's second claim: %v, want ErrNoJob", err)
 	}
 	if pos, _ := s.QueuePosition(ctx, a2.JobQRN); pos != 2 {
@@ -619,19 +620,19 @@ func testQueuesPerOwner(t *testing.T, s quantum.Store) {
 	if n, _ := s.CountQueued(ctx, deviceA); n != 2 {
 		t.Fatalf("CountQueued = %d, want 2", n)
 	}
-	if q, _ := s.Queues(ctx); !sameQueues(q, []quantum.Queue{{Device: deviceA, Owner: "alice"}}) {
+	if q, _ := s.Queues(ctx); !sameQueues(q, []storage.Queue{{Device: deviceA, Owner: "alice"}}) {
 		t.Fatalf("Queues after bob's claim = %v", q)
 	}
 }
 
 // A job that needs more memory than the claim allows stays at the head of
 // its queue: ErrMemoryShort, not the job behind it.
-func testClaimWithinMemory(t *testing.T, s quantum.Store) {
+func testClaimWithinMemory(t *testing.T, s storage.Store) {
 	big := newJob("alice", deviceA, 0)
 	big.MemoryNeed = 1000
 	small := newJob("alice", deviceA, 1)
 	small.MemoryNeed = 10
-	for i, j := range []*quantum.JobRecord{big, small} {
+	for i, j := range []*storage.JobRecord{big, small} {
 		create(t, s, j)
 		queue(t, s, j, epoch.Add(time.Duration(i)*time.Second))
 	}
@@ -640,10 +641,10 @@ func testClaimWithinMemory(t *testing.T, s quantum.Store) {
 	}
 	c := claimOf(deviceA, "alice")
 	c.MaxMemory = 999
-	if j, err := s.ClaimJob(ctx, c); !errors.Is(err, quantum.ErrMemoryShort) || j == nil || j.JobQRN != big.JobQRN || j.MemoryNeed != 1000 || j.Status != quantum.StatusQueued {
+	if j, err := s.ClaimJob(ctx, c); !errors.Is(err, storage.ErrMemoryShort) || j == nil || j.JobQRN != big.JobQRN || j.MemoryNeed != 1000 || j.Status != qtype.StatusQueued {
 		t.Fatalf("claim with too little memory = %+v, %v; want ErrMemoryShort and the job that did not fit, as it is", j, err)
 	}
-	if got, _ := s.GetJob(ctx, big.JobQRN); got.Status != quantum.StatusQueued {
+	if got, _ := s.GetJob(ctx, big.JobQRN); got.Status != qtype.StatusQueued {
 		t.Fatalf("the job that did not fit is %s", got.Status)
 	}
 	if pos, _ := s.QueuePosition(ctx, big.JobQRN); pos != 1 {
@@ -655,15 +656,15 @@ func testClaimWithinMemory(t *testing.T, s quantum.Store) {
 	}
 	// A run that grew goes back to the queue needing more (the runner's
 	// requeue): the next claim weighs the new need.
-	if _, err := s.UpdateJob(ctx, big.JobQRN, quantum.StatusRunning, func(j *quantum.JobRecord) {
-		j.Status, j.QueuedAt, j.MemoryNeed = quantum.StatusQueued, epoch.Add(-time.Second), 5000
+	if _, err := s.UpdateJob(ctx, big.JobQRN, qtype.StatusRunning, func(j *storage.JobRecord) {
+		j.Status, j.QueuedAt, j.MemoryNeed = qtype.StatusQueued, epoch.Add(-time.Second), 5000
 	}, nil); err != nil {
 		t.Fatal(err)
 	}
 	if got, _ := s.GetJob(ctx, big.JobQRN); got.MemoryNeed != 5000 {
 		t.Fatalf("MemoryNeed after an update = %d, want 5000", got.MemoryNeed)
 	}
-	if j, err := s.ClaimJob(ctx, c); !errors.Is(err, quantum.ErrMemoryShort) || j == nil || j.JobQRN != big.JobQRN || j.MemoryNeed != 5000 {
+	if j, err := s.ClaimJob(ctx, c); !errors.Is(err, storage.ErrMemoryShort) || j == nil || j.JobQRN != big.JobQRN || j.MemoryNeed != 5000 {
 		t.Fatalf("claim of a job whose need grew = %+v, %v; want ErrMemoryShort", j, err)
 	}
 }
@@ -673,7 +674,7 @@ func testClaimWithinMemory(t *testing.T, s quantum.Store) {
 // change, so that a job's changes never go back in time (watchers and
 // event streams order them by UpdatedAt). Both claims, where the store
 // makes batch claims too.
-func testClaimsNeverGoBack(t *testing.T, s quantum.Store) {
+func testClaimsNeverGoBack(t *testing.T, s storage.Store) {
 	queuedAt := epoch.Add(time.Hour)
 	one := create(t, s, newJob("alice", deviceA, 0))
 	queue(t, s, one, queuedAt)
@@ -686,7 +687,7 @@ func testClaimsNeverGoBack(t *testing.T, s quantum.Store) {
 	if !j.UpdatedAt.Equal(queuedAt) || !stored.UpdatedAt.Equal(queuedAt) {
 		t.Fatalf("claimed at %v, stored %v: want the job's last change, %v, not the claim's earlier Now", j.UpdatedAt, stored.UpdatedAt, queuedAt)
 	}
-	bc, ok := s.(quantum.BatchClaimer)
+	bc, ok := s.(storage.BatchClaimer)
 	if !ok {
 		return
 	}
@@ -705,19 +706,19 @@ func testClaimsNeverGoBack(t *testing.T, s quantum.Store) {
 			want = queuedAt
 		}
 		stored, _ := s.GetJob(ctx, cj.Job.JobQRN)
-		if !cj.Job.UpdatedAt.Equal(want) || !stored.UpdatedAt.Equal(want) || stored.Status != quantum.StatusRunning {
+		if !cj.Job.UpdatedAt.Equal(want) || !stored.UpdatedAt.Equal(want) || stored.Status != qtype.StatusRunning {
 			t.Errorf("%s: claimed at %v, stored %v (%s); want %v", cj.Job.JobQRN, cj.Job.UpdatedAt, stored.UpdatedAt, stored.Status, want)
 		}
 	}
 }
 
 // An update that leaves a QUEUED job QUEUED keeps its place and count.
-func testUpdateKeepsQueuePlace(t *testing.T, s quantum.Store) {
+func testUpdateKeepsQueuePlace(t *testing.T, s storage.Store) {
 	a := create(t, s, newJob("alice", deviceA, 0))
 	b := create(t, s, newJob("alice", deviceA, 1))
 	queue(t, s, a, epoch)
 	queue(t, s, b, epoch.Add(time.Second))
-	if _, err := s.UpdateJob(ctx, a.JobQRN, quantum.StatusQueued, func(j *quantum.JobRecord) { j.Name = "renamed" }, nil); err != nil {
+	if _, err := s.UpdateJob(ctx, a.JobQRN, qtype.StatusQueued, func(j *storage.JobRecord) { j.Name = "renamed" }, nil); err != nil {
 		t.Fatal(err)
 	}
 	if n, _ := s.CountQueued(ctx, deviceA); n != 2 {
@@ -731,22 +732,22 @@ func testUpdateKeepsQueuePlace(t *testing.T, s quantum.Store) {
 	}
 }
 
-func testCountJobs(t *testing.T, s quantum.Store) {
+func testCountJobs(t *testing.T, s storage.Store) {
 	a := create(t, s, newJob("alice", deviceA, 0))
 	create(t, s, newJob("alice", deviceB, 1))
 	create(t, s, newJob("bob", deviceA, 2))
 	queue(t, s, a, epoch)
 	tests := []struct {
 		owner    string
-		statuses []quantum.JobStatus
+		statuses []qtype.JobStatus
 		want     int
 	}{
-		{"alice", []quantum.JobStatus{quantum.StatusQueued}, 1},
-		{"alice", []quantum.JobStatus{quantum.StatusInitializing, quantum.StatusQueued}, 2},
-		{"alice", []quantum.JobStatus{quantum.StatusQueued, quantum.StatusQueued}, 1}, // each status once
-		{"alice", []quantum.JobStatus{quantum.StatusCompleted}, 0},
-		{"bob", []quantum.JobStatus{quantum.StatusInitializing}, 1},
-		{"carol", []quantum.JobStatus{quantum.StatusInitializing}, 0},
+		{"alice", []qtype.JobStatus{qtype.StatusQueued}, 1},
+		{"alice", []qtype.JobStatus{qtype.StatusInitializing, qtype.StatusQueued}, 2},
+		{"alice", []qtype.JobStatus{qtype.StatusQueued, qtype.StatusQueued}, 1}, // each status once
+		{"alice", []qtype.JobStatus{qtype.StatusCompleted}, 0},
+		{"bob", []qtype.JobStatus{qtype.StatusInitializing}, 1},
+		{"carol", []qtype.JobStatus{qtype.StatusInitializing}, 0},
 	}
 	for _, tc := range tests {
 		if n, err := s.CountJobs(ctx, tc.owner, tc.statuses); err != nil || n != tc.want {
@@ -757,11 +758,11 @@ func testCountJobs(t *testing.T, s quantum.Store) {
 
 // Offsets and limits a client can reach (page × limit near the largest
 // int) give an empty page and the true total: no panic, no overflow.
-func testPagingExtremes(t *testing.T, s quantum.Store) {
+func testPagingExtremes(t *testing.T, s storage.Store) {
 	for i := range 3 {
 		create(t, s, newJob("alice", deviceA, i))
 	}
-	for _, f := range []quantum.JobFilter{
+	for _, f := range []storage.JobFilter{
 		{Offset: math.MaxInt, Limit: 100},
 		{Offset: math.MaxInt - 50, Limit: 100},
 		{Offset: 3, Limit: math.MaxInt},
@@ -773,7 +774,7 @@ func testPagingExtremes(t *testing.T, s quantum.Store) {
 			t.Errorf("ListJobs(offset %d, limit %d) = %d jobs of %d, %v; want none of 3", f.Offset, f.Limit, len(page), total, err)
 		}
 	}
-	page, total, err := s.ListJobs(ctx, quantum.JobFilter{Owner: "alice", Offset: 1, Limit: math.MaxInt})
+	page, total, err := s.ListJobs(ctx, storage.JobFilter{Owner: "alice", Offset: 1, Limit: math.MaxInt})
 	if err != nil || len(page) != 2 || total != 3 {
 		t.Errorf("ListJobs(offset 1, limit MaxInt) = %d jobs of %d, %v; want 2 of 3", len(page), total, err)
 	}
@@ -781,7 +782,7 @@ func testPagingExtremes(t *testing.T, s quantum.Store) {
 
 // A change function that panics inside UpdateJob's critical section
 // leaves no lock held and the job as it was: the store goes on answering.
-func testPanicInChange(t *testing.T, s quantum.Store) {
+func testPanicInChange(t *testing.T, s storage.Store) {
 	j := create(t, s, newJob("alice", deviceA, 0))
 	func() {
 		defer func() {
@@ -789,20 +790,20 @@ func testPanicInChange(t *testing.T, s quantum.Store) {
 				t.Fatal("the change function's panic did not reach the caller")
 			}
 		}()
-		_, _ = s.UpdateJob(ctx, j.JobQRN, quantum.StatusInitializing, func(j *quantum.JobRecord) {
-			j.Status = quantum.StatusFailed
+		_, _ = s.UpdateJob(ctx, j.JobQRN, qtype.StatusInitializing, func(j *storage.JobRecord) {
+			j.Status = qtype.StatusFailed
 			panic("boom")
 		}, nil)
 	}()
 	answers(t, func() {
 		got, err := s.GetJob(ctx, j.JobQRN)
-		if err != nil || got.Status != quantum.StatusInitializing {
+		if err != nil || got.Status != qtype.StatusInitializing {
 			t.Errorf("after the panic: %v, %v; want the job unchanged", got, err)
 		}
-		if _, err := s.UpdateJob(ctx, j.JobQRN, quantum.StatusInitializing, func(j *quantum.JobRecord) { j.Status = quantum.StatusValidating }, nil); err != nil {
+		if _, err := s.UpdateJob(ctx, j.JobQRN, qtype.StatusInitializing, func(j *storage.JobRecord) { j.Status = qtype.StatusValidating }, nil); err != nil {
 			t.Errorf("update after the panic: %v", err)
 		}
-		if _, total, err := s.ListJobs(ctx, quantum.JobFilter{Owner: "alice", Limit: 10}); err != nil || total != 1 {
+		if _, total, err := s.ListJobs(ctx, storage.JobFilter{Owner: "alice", Limit: 10}); err != nil || total != 1 {
 			t.Errorf("list after the panic: %d, %v", total, err)
 		}
 	})

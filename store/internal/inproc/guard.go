@@ -8,10 +8,10 @@ import (
 	"sync"
 	"sync/atomic"
 
-	"github.com/qjobs/quantum"
+	"github.com/qjobs/quantum/storage"
 )
 
-// Guard makes a store a quantum.ExclusiveStore: one Service at a time.
+// Guard makes a store a storage.ExclusiveStore: one Service at a time.
 // The zero Guard is free.
 type Guard struct{ taken atomic.Bool }
 
@@ -19,7 +19,7 @@ type Guard struct{ taken atomic.Bool }
 // another holds it. The returned release may be called more than once.
 func (g *Guard) Acquire() (release func(), err error) {
 	if !g.taken.CompareAndSwap(false, true) {
-		return nil, quantum.ErrStoreInUse
+		return nil, storage.ErrStoreInUse
 	}
 	var once sync.Once
 	return func() { once.Do(func() { g.taken.Store(false) }) }, nil

@@ -5,12 +5,12 @@ import (
 	"strings"
 	"time"
 
-	"github.com/qjobs/quantum"
+	"github.com/qjobs/quantum/storage"
 )
 
 // CompareQueues orders queues by device, then owner: the order in which
 // the stores list them (Queues).
-func CompareQueues(a, b quantum.Queue) int {
+func CompareQueues(a, b storage.Queue) int {
 	if c := strings.Compare(a.Device, b.Device); c != 0 {
 		return c
 	}
@@ -33,8 +33,8 @@ func CompareChange(a, b ChangeKey) int {
 }
 
 // SortByUpdate sorts jobs by their ChangeKeys.
-func SortByUpdate(jobs []*quantum.JobRecord) {
-	slices.SortFunc(jobs, func(a, b *quantum.JobRecord) int {
+func SortByUpdate(jobs []*storage.JobRecord) {
+	slices.SortFunc(jobs, func(a, b *storage.JobRecord) int {
 		return CompareChange(ChangeKey{a.UpdatedAt, a.JobQRN}, ChangeKey{b.UpdatedAt, b.JobQRN})
 	})
 }

@@ -5,7 +5,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/qjobs/quantum"
+	"github.com/qjobs/quantum/qtype"
+	"github.com/qjobs/quantum/storage"
 )
 
 // queueLen is how many QUEUED jobs the queue benchmarks hold, of one
@@ -15,19 +16,19 @@ const queueLen = 100_000
 const device = "qbraid:qbraid:sim:qir-sv"
 
 // fillQueue fills st with the queue of the benchmarks.
-func fillQueue(b *testing.B, st quantum.Store) {
+func fillQueue(b *testing.B, st storage.Store) {
 	b.Helper()
-	Fill(b, st, queueLen, func(i int) *quantum.JobRecord {
-		return Job("owner", device, "qbraid", quantum.StatusQueued, i, map[string]any{})
+	Fill(b, st, queueLen, func(i int) *storage.JobRecord {
+		return Job("owner", device, "qbraid", qtype.StatusQueued, i, map[string]any{})
 	})
 }
 
 // Claim100k claims the head of a queue of 100,000 QUEUED jobs in st, an
 // empty store. Each claimed job is put back at the tail with the timer
 // stopped, so the queue stays at 100,000.
-func Claim100k(b *testing.B, st quantum.Store) {
+func Claim100k(b *testing.B, st storage.Store) {
 	fillQueue(b, st)
-	claim := quantum.Claim{Queue: quantum.Queue{Device: device, Owner: "owner"}, MaxMemory: 1 << 40}
+	claim := storage.Claim{Queue: storage.Queue{Device: device, Owner: "owner"}, MaxMemory: 1 << 40}
 	next := queueLen
 	b.ReportAllocs()
 	b.ResetTimer()
@@ -39,8 +40,8 @@ func Claim100k(b *testing.B, st quantum.Store) {
 		b.StopTimer()
 		at := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC).Add(time.Duration(next) * time.Millisecond)
 		next++
-		if _, err := st.UpdateJob(ctx, j.JobQRN, quantum.StatusRunning, func(j *quantum.JobRecord) {
-			j.Status, j.UpdatedAt, j.QueuedAt = quantum.StatusQueued, at, at
+		if _, err := st.UpdateJob(ctx, j.JobQRN, qtype.StatusRunning, func(j *storage.JobRecord) {
+			j.Status, j.UpdatedAt, j.QueuedAt = qtype.StatusQueued, at, at
 		}, nil); err != nil {
 			b.Fatal(err)
 		}
@@ -54,7 +55,7 @@ func Claim100k(b *testing.B, st quantum.Store) {
 
 // QueuePosition100k asks the place of jobs spread over a queue of
 // 100,000 QUEUED jobs in st, an empty store.
-func QueuePosition100k(b *testing.B, st quantum.Store) {
+func QueuePosition100k(b *testing.B, st storage.Store) {
 	fillQueue(b, st)
 	b.ReportAllocs()
 	b.ResetTimer()
