@@ -14,6 +14,10 @@ const (
 	// permBase is the id of the first permanent scratch bit; permanent
 	// ids count down from it, below every stack scratch id.
 	permBase = -(1 << 30)
+	// ctrBase is the id of the first bit of the kept loops' counters
+	// (loops.go), which count down from it, between the stack scratch
+	// ids and the permanent ones.
+	ctrBase = -(1 << 29)
 )
 
 // knownBit is what is known of a bit: its value or unknown, as of epoch.
@@ -32,6 +36,8 @@ func (c *compiler) knownSlot(b int) *knownBit {
 	switch {
 	case b <= permBase:
 		return &c.knownPerm[permBase-b]
+	case b <= ctrBase:
+		return &c.knownCtr[ctrBase-b]
 	case b < 0:
 		return &c.knownScr[-b-1]
 	}
@@ -48,6 +54,7 @@ func (c *compiler) known(b int) int8 {
 
 func (c *compiler) setKnown(b int, v int8) {
 	slot := c.knownSlot(b)
+	c.knownWrites++
 	if c.rt > 0 {
 		// the entry, the journal's growth, and the entry unwind makes
 		c.charge(position{}, 2*16+48)
@@ -67,7 +74,7 @@ func (c *compiler) forgetAll() {
 }
 
 func (c *compiler) checkClbits(p position, n int) {
-	if n < 0 || c.nOut+c.scratchMax+c.nPerm+n > maxClbits {
+	if n < 0 || c.nOut+c.scratchMax+c.nPerm+len(c.knownCtr)+n > maxClbits {
 		fail(p, "program needs more than %d classical bits", maxClbits)
 	}
 }

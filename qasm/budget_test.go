@@ -35,7 +35,10 @@ func allQubits(n int) string {
 	return strings.Join(s, ", ")
 }
 
-const loops = "for int i in [0:99999] { for int j in [0:99999] { "
+// loops opens two nested loops whose bodies read their variables, so that
+// they unroll: a loop whose iterations all compile alike is kept as a loop
+// (TestBombsKeptAsLoops compiles those).
+const loops = "for int i in [0:99999] { for int j in [0:99999] { int ij = i + j; "
 
 // bombs are small programs that expand without bound, one for each thing
 // the compiler builds or repeats.
@@ -43,7 +46,7 @@ var bombs = []struct{ name, src string }{
 	{"gate definitions that double", "qubit q;\n" + doublingGates(40) + "g40 q;"},
 	{"nested loops of gates", "qubit q; " + loops + "x q; } }"},
 	{"nested loops that emit nothing", loops + "int k = i * j; } }"},
-	{"a loop over a wide register", "qubit[64] q; for int i in [0:99999] { h q; }"},
+	{"a loop over a wide register", "qubit[64] q; for int i in [0:99999] { int k = i; h q; }"},
 	{"while loops", "qubit q; int i = 0; while (i < 99999) { int j = 0; while (j < 99999) { x q; j += 1; } i += 1; }"},
 	{"pow of a five-qubit gate", "qubit[5] q; gate g a, b, c, d, e { h a; cx a, b; cx b, c; cx c, d; cx d, e; } " + loops + "pow(0.5) @ g q[0], q[1], q[2], q[3], q[4]; } }"},
 	{"pow of a large integer", "qubit q; " + loops + "pow(1000000) @ x q; } }"},
@@ -51,8 +54,8 @@ var bombs = []struct{ name, src string }{
 	{"big ctrl counts", "qubit[64] q; " + loops + "ctrl(63) @ x " + allQubits(64) + "; } }"},
 	{"ctrl of gates that double", "qubit[11] q;\n" + doublingGates(30) + "negctrl(10) @ g30 " + allQubits(11) + ";"},
 	{"many modifiers on gates that double", "qubit q;\n" + doublingGates(24) + strings.Repeat("inv @ ", 200) + "g24 q;"},
-	{"long arrays", "for int i in [0:99999] { array[int[64], 65536] a; }"},
-	{"arrays of arrays", "for int i in [0:99999] { array[float[64], 256, 256] m; }"},
+	{"long arrays", "for int i in [0:99999] { array[int[64], 65536] a; a[0] = i; }"},
+	{"arrays of arrays", "for int i in [0:99999] { array[float[64], 256, 256] m; m[0][0] = i; }"},
 	{"wide bit registers", loops + "bit[65536] b; } }"},
 	{"bit slices", "bit[65536] b; " + loops + "b[0:65535] = 0; } }"},
 	{"a subroutine that doubles", "def f(int n) { if (n > 0) { f(n - 1); f(n - 1); } } f(90);"},

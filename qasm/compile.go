@@ -3,6 +3,7 @@ package qasm
 import (
 	"context"
 	"fmt"
+	"math"
 	"slices"
 	"sort"
 	"strings"
@@ -21,7 +22,9 @@ type Options struct {
 	// strings such as "0101".
 	Inputs map[string]any
 	// MaxLoopIterations caps the iterations of one loop unrolled at compile
-	// time; 0 means DefaultMaxLoopIterations (100,000).
+	// time; 0 means DefaultMaxLoopIterations (100,000). A for loop kept as
+	// a loop (loops.go) is not unrolled and not bounded by it: what it
+	// does is bounded when it runs (sim.Options.MaxWork).
 	MaxLoopIterations int
 	// MaxOps caps the operations of the lowered circuit, which bound what
 	// sim does per shot; 0 means DefaultMaxOps (2,000,000). An operation
@@ -31,7 +34,8 @@ type Options struct {
 	MaxOps int
 	// MaxBytes bounds what the compiler allocates for one program once it
 	// is parsed: the circuit (operations, gate matrices), gate definitions
-	// and subroutines as they are expanded, unrolled loop iterations,
+	// and subroutines as they are expanded, unrolled loop iterations (a
+	// loop kept as a loop: the iterations lowered to find its body),
 	// arrays, classical bits and the compiler's own tables. Each is charged
 	// before it is allocated, so a program that crosses the limit is
 	// refused having allocated at most about MaxBytes. Work that allocates
@@ -43,6 +47,10 @@ type Options struct {
 	// allocates at most about 64 bytes per byte of source, for the syntax
 	// tree (it holds a thousand or so tokens at a time).
 	MaxBytes int64
+
+	// unrollLoops unrolls every loop, as the compiler did before it kept
+	// loops as loops: the tests hold the two against each other.
+	unrollLoops bool
 }
 
 // Defaults for the zero values of Options.
@@ -368,7 +376,7 @@ func newCompiler(opts Options, version int, poll *poller) *compiler {
 	if opts.MaxBytes <= 0 {
 		opts.MaxBytes = DefaultMaxBytes
 	}
-	c := &compiler{opts: opts, version: version, poll: poll}
+	c := &compiler{opts: opts, version: version, poll: poll, writeDepth: math.MaxInt}
 	c.scopes = []*scope{{syms: map[string]*symbol{}}}
 	return c
 }
@@ -413,7 +421,7 @@ func (c *compiler) finish() *sim.Circuit {
 	if c.stores > 0 {
 		c.dropDeadStores() // which drops nothing else
 	}
-	if c.scratchMax == 0 && c.nPerm == 0 {
+	if c.scratchMax == 0 && c.nPerm == 0 && len(c.knownCtr) == 0 {
 		// no scratch bit was ever handed out, so no bit is negative and
 		// remap below would change none: a million-gate circuit is not
 		// walked for nothing
@@ -423,6 +431,8 @@ func (c *compiler) finish() *sim.Circuit {
 		switch {
 		case b <= permBase:
 			return c.nOut + c.scratchMax + (permBase - b)
+		case b <= ctrBase:
+			return c.nOut + c.scratchMax + c.nPerm + (ctrBase - b)
 		case b < 0:
 			return c.nOut + (-b - 1)
 		}
@@ -453,5 +463,5 @@ func (c *compiler) finish() *sim.Circuit {
 		}
 		return false
 	})
-	return &sim.Circuit{NumQubits: c.nq, NumClbits: c.nOut + c.scratchMax + c.nPerm, Ops: slices.Clip(c.ops)}
+	return &sim.Circuit{NumQubits: c.nq, NumClbits: c.nOut + c.scratchMax + c.nPerm + len(c.knownCtr), Ops: slices.Clip(c.ops)}
 }

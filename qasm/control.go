@@ -437,18 +437,20 @@ func (c *compiler) breakOrContinue(p position, isBreak bool) ctl {
 
 // loopValues is what a for loop runs over: the values of a set, an array
 // or a bit string, or a range, whose values are computed as the loop
-// reaches them rather than all at once.
+// reaches them rather than all at once. n is at most math.MaxUint64, and
+// that value stands for the one range of 2^64 values too (rangeLen).
 type loopValues struct {
-	n           int
+	n           uint64
 	start, step int64 // a range
 	vals        []value
 }
 
-func (lv *loopValues) at(i int) value {
+func (lv *loopValues) at(i uint64) value {
 	if lv.vals != nil {
 		return lv.vals[i]
 	}
-	return intVal(lv.start + int64(i)*lv.step) // between start and stop: no overflow
+	// between start and stop: the sum wraps back into range
+	return intVal(int64(uint64(lv.start) + i*uint64(lv.step)))
 }
 
 // iterValues lists what a for loop runs over.
@@ -470,33 +472,26 @@ func (c *compiler) iterValues(s *sFor) loopValues {
 				fail(it.Step.at(), "a range step cannot be 0")
 			}
 		}
-		n := rangeLen(start, step, stop)
-		if n > uint64(c.opts.MaxLoopIterations) {
-			if n == math.MaxUint64 {
-				fail(s.P, "for loop of more than %d iterations is more than the limit of %d (MaxLoopIterations)", uint64(math.MaxUint64), c.opts.MaxLoopIterations)
-			}
-			fail(s.P, "for loop of %d iterations is more than the limit of %d (MaxLoopIterations)", n, c.opts.MaxLoopIterations)
-		}
-		return loopValues{n: int(n), start: start, step: step}
+		return loopValues{n: rangeLen(start, step, stop), start: start, step: step}
 	case *xSet:
 		c.chargeN(it.P, len(it.Elems), valueBytes)
 		out := make([]value, len(it.Elems))
 		for i, e := range it.Elems {
 			out[i] = c.eval(e)
 		}
-		return loopValues{n: len(out), vals: out}
+		return loopValues{n: uint64(len(out)), vals: out}
 	}
 	v := c.eval(s.Iter)
 	switch v.k {
 	case vArray:
-		return loopValues{n: len(v.arr), vals: v.arr}
+		return loopValues{n: uint64(len(v.arr)), vals: v.arr}
 	case vBits:
 		c.chargeN(s.Iter.at(), v.w, valueBytes)
 		out := make([]value, v.w)
 		for i := range out {
 			out[i] = value{k: vBits, i: v.i >> i & 1, w: 1}
 		}
-		return loopValues{n: len(out), vals: out}
+		return loopValues{n: uint64(len(out)), vals: out}
 	}
 	fail(s.Iter.at(), "a for loop runs over a range [a:b], a set {a, b} or an array; got %s", v.kindName())
 	return loopValues{}
@@ -526,13 +521,16 @@ func rangeLen(start, step, stop int64) uint64 {
 // reused).
 const iterBytes = 16
 
+// lowerFor unrolls a for loop, or keeps it as a loop when its iterations
+// lower alike (loops.go).
+//
 // Recursion: every cycle through the lowering passes in or enter, so
 // it goes maxNest levels deep at most.
 func (c *compiler) lowerFor(s *sFor) ctl {
 	vals := c.iterValues(s)
-	if vals.n > c.opts.MaxLoopIterations {
-		fail(s.P, "for loop of %d iterations is more than the limit of %d (MaxLoopIterations)", vals.n, c.opts.MaxLoopIterations)
-	}
+	// A loop may be kept when its iterations could repeat one body: more
+	// than one, no jumps out of it, not in a gate's body.
+	mayKeep := vals.n >= 2 && c.collect == nil && !c.opts.unrollLoops
 	var ty *ctype
 	if s.Type != nil {
 		ty = c.resolveType(s.Type)
@@ -540,17 +538,31 @@ func (c *compiler) lowerFor(s *sFor) ctl {
 	l := &loopCtx{level: c.rt}
 	c.loops = append(c.loops, l)
 	defer c.endLoop(l)
+	c.forDepth++
+	defer func() { c.forDepth-- }()
 	c.promoteBeforeJumps(s.Body)
 	c.charge(s.P, symbolBytes)
-	loopVar := &symbol{kind: symVar, name: s.Var, pos: s.P, ty: ty, isConst: true}
-	for i := range vals.n {
+	loopVar := &symbol{kind: symVar, name: s.Var, pos: s.P, ty: ty, isConst: true, loopVar: true}
+	if !mayKeep && vals.n > uint64(c.opts.MaxLoopIterations) {
+		c.tooManyIterations(s, vals.n)
+	}
+	for i := uint64(0); i < vals.n; i++ {
+		if i >= uint64(c.opts.MaxLoopIterations) || vals.n == math.MaxUint64 {
+			c.tooManyIterations(s, vals.n)
+		}
 		c.charge(s.P, iterBytes)
 		c.nextIteration(l)
 		v := vals.at(i)
 		if ty != nil && ty.name != "bit" {
 			v = coerce(v, ty, s.P, "the loop variable")
 		}
+		var t *trial
+		if mayKeep && i < 2 {
+			t = c.begin(s.P, i == 1)
+			loopVar.read = false
+		}
 		c.push(false, false)
+		body := len(c.scopes) - 1
 		// Nothing keeps the loop variable past its iteration: it is
 		// constant, so never promoted, and aliases take only qubits and
 		// bits. One symbol serves every iteration.
@@ -558,14 +570,43 @@ func (c *compiler) lowerFor(s *sFor) ctl {
 		c.bind(loopVar)
 		k := c.lowerList(s.Body)
 		c.pop()
+		if t != nil {
+			if i == 0 {
+				// Small loops unroll; large ones are tried, and those
+				// that emit nothing, when they hold no jumps out of
+				// their body.
+				ops := uint64(len(c.ops) - t.start)
+				mayKeep = (vals.n > uint64(c.opts.MaxLoopIterations) || ops == 0 || vals.n > keepOps/ops) && !c.exits(s.Body)
+			}
+			if c.end(s.P, t, mayKeep, body, loopVar, k) {
+				// Every later iteration lowers to what this one did.
+				if times := vals.n - i; times >= 2 && len(c.ops) > t.start {
+					c.keepLoop(s.P, t.start, times)
+				}
+				return ctlNone
+			}
+			mayKeep = mayKeep && i == 0
+		}
 		switch k {
 		case ctlBreak:
 			return ctlNone
 		case ctlReturn, ctlEnd:
 			return k
 		}
+		if !mayKeep && vals.n > uint64(c.opts.MaxLoopIterations) {
+			c.tooManyIterations(s, vals.n)
+		}
 	}
 	return ctlNone
+}
+
+// tooManyIterations refuses a loop of n iterations that has to be
+// unrolled.
+func (c *compiler) tooManyIterations(s *sFor, n uint64) {
+	if n == math.MaxUint64 {
+		fail(s.P, "for loop of more than %d iterations is more than the limit of %d (MaxLoopIterations)", uint64(math.MaxUint64), c.opts.MaxLoopIterations)
+	}
+	fail(s.P, "for loop of %d iterations is more than the limit of %d (MaxLoopIterations); a loop runs as a loop, without that limit, when its iterations all compile alike: its body does not use the loop's variable nor change compile-time variables declared outside it", n, c.opts.MaxLoopIterations)
 }
 
 // nextIteration lands the continue jumps of the previous iteration.

@@ -8,6 +8,15 @@
 // noise channels. Control flow that depends on measurement results becomes
 // conditional operations and jumps that sim follows shot by shot.
 //
+// Loops stay loops: a for loop whose iterations all lower to the same
+// operations (its body does not read the loop's variable, writes no
+// compile-time variable declared outside it, and holds no break,
+// continue, return or end of its own) and that would unroll to more than
+// 4,096 operations is lowered once and run as many times as it says,
+// counted in classical bits of the compiler's with a jump back (see
+// loops.go). Such a loop is not bounded by MaxLoopIterations; sim bounds
+// the work it does when it runs. Other loops unroll.
+//
 // Classical values are evaluated at compile time wherever they can be.
 // Bits (bit, bit[n], creg) live in the circuit's classical bits, and so
 // do bool, int and uint variables once they hold a value that comes from
@@ -70,8 +79,11 @@
 //   - [Options].MaxQubits (64) qubits, physical ($n) and declared together;
 //     $n itself at most $1048576.
 //   - [Options].MaxLoopIterations (100,000) iterations of one loop unrolled
-//     at compile time, for, while or over a set.
-//   - [Options].MaxOps (2,000,000) operations in the lowered circuit.
+//     at compile time, for, while or over a set; a for loop kept as a loop
+//     has any number up to 2^64−1.
+//   - [Options].MaxOps (2,000,000) operations in the lowered circuit, as
+//     stored: a loop kept as a loop counts its body once, and three
+//     operations more.
 //     A noise operation counts as one, and costs about 450 bytes of
 //     MaxBytes (sim keeps its channel outside the operation), so the
 //     default MaxBytes holds some 150,000 of them; each distinct channel

@@ -42,3 +42,9 @@ func FastGates(src string) (n int, err error) {
 	}
 	return c.fastPlaced, nil
 }
+
+// Unrolled is o with every loop unrolled, none kept as a loop.
+func Unrolled(o Options) Options {
+	o.unrollLoops = true
+	return o
+}

@@ -440,6 +440,7 @@ func runtimeWidth(t *ctype) int {
 // time; it stays a bit register from then on. A variable of the current
 // scope gets scratch bits, freed with the scope.
 func (c *compiler) promote(p position, sym *symbol) {
+	c.wrote(sym)
 	n := runtimeWidth(sym.ty)
 	var bits []int
 	if c.scopes[len(c.scopes)-1].syms[sym.name] == sym {

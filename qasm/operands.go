@@ -275,6 +275,7 @@ func (c *compiler) assign(s *sAssign) {
 	if c.rt > sym.level {
 		fail(s.P, "cannot assign to %q here: it is a compile-time %s and this branch only runs on some shots (use a bit or bool)", id.Name, typeName(sym.ty))
 	}
+	c.wrote(sym)
 	sym.val = c.setPath(sym.val, path, v, sym.ty, s.P)
 }
 

@@ -29,8 +29,15 @@ type symbol struct {
 	// declared; a compile-time variable cannot change in a branch that
 	// only some shots take.
 	level int
-	gate  *sGateDef
-	def   *sDef
+	// depth is the scope the symbol was declared in (0 the program's):
+	// a loop's body may keep it as a loop only while it writes no
+	// compile-time variable of a scope around it (loops.go).
+	depth int
+	// loopVar marks a for loop's variable, and read that a lookup found
+	// it: an iteration that never read it lowers as any other would.
+	loopVar, read bool
+	gate          *sGateDef
+	def           *sDef
 }
 
 type scope struct {
@@ -76,11 +83,14 @@ func (c *compiler) pop() {
 }
 
 func (c *compiler) lookup(name string) *symbol {
-	if sym, ok := c.looked.get(name); ok {
-		return sym
+	sym, ok := c.looked.get(name)
+	if !ok {
+		sym = c.lookupScopes(name)
+		c.looked.put(name, sym)
 	}
-	sym := c.lookupScopes(name)
-	c.looked.put(name, sym)
+	if sym != nil && sym.loopVar {
+		sym.read = true
+	}
 	return sym
 }
 
@@ -168,7 +178,7 @@ func (c *compiler) bind(sym *symbol) {
 			fail(sym.pos, "%q is already defined by the included standard library", sym.name)
 		}
 	}
-	sym.level = c.rt
+	sym.level, sym.depth = c.rt, len(c.scopes)-1
 	s.syms[sym.name] = sym
 	c.looked.clear()
 }
@@ -233,6 +243,17 @@ type compiler struct {
 	noiseOps map[noiseOpKey]sim.Op
 	// krausChannels are the kraus pragmas' channels, by their matrices.
 	krausChannels map[string]*sim.Channel
+
+	// Loops kept as loops (loops.go): the for loops around the one being
+	// lowered, the counters of kept loops by that depth and what is known
+	// of their bits (nothing), the shallowest scope a compile-time
+	// variable was written in since the innermost iteration on trial
+	// began, and the writes of what is known of bits so far.
+	forDepth    int
+	counters    [][]int
+	knownCtr    []knownBit
+	writeDepth  int
+	knownWrites uint64
 
 	fast *fastNames // made when fastGate first meets a gate
 	// fastPlaced counts the calls fastGate placed, for the tests

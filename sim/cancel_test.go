@@ -78,7 +78,7 @@ func TestCancelInEveryPhase(t *testing.T) {
 	}
 	perShot := &sim.Circuit{NumQubits: 12, NumClbits: 13} // shots and counting
 	perShot.Append(manyOutcomes.Ops...)
-	perShot.Append(sim.SetBitsOp([]int{12}, 1))
+	perShot.Append(sim.SetBitsOp([]int{12}, 1), forcePerShot(len(perShot.Ops)))
 	for q := range 12 {
 		perShot.Measure(q, q)
 	}

@@ -18,13 +18,20 @@ func hadamards(n, clbits int, perShot bool) *sim.Circuit {
 		c.Apply(stdGate("h", nil, q))
 	}
 	if perShot {
-		c.Append(sim.SetBitsOp([]int{clbits - 1}, 0))
+		c.Append(forcePerShot(len(c.Ops)))
 	}
 	for q := range n {
 		c.Measure(q, q)
 	}
 	return c
 }
+
+// forcePerShot is an operation at index i that changes nothing but sends
+// a circuit that measures into bit 0 shot by shot: a jump to the next
+// operation when bit 0 holds 1, a condition on a measured bit. (A classical
+// operation on bits no measurement writes would not: such control flow is
+// the same on every shot, and runs once.)
+func forcePerShot(i int) sim.Op { return sim.JumpOp(i + 1).WithIf(sim.BitIs(0, true)) }
 
 // coinFlips flips one qubit k times, measuring it into bits 0..k−1 and
 // resetting it in between: 2^k equally likely outcomes shot by shot, on a

@@ -14,8 +14,12 @@
 // [Run] executes a circuit for a number of shots and returns measurement
 // counts. When every measurement is terminal the circuit is simulated once
 // and all shots are sampled from the final distribution; otherwise
-// (mid-circuit measurement, reset, classical control) every shot runs the
-// circuit with real collapse. [Simulate] returns the exact final state of a
+// (mid-circuit measurement, reset, classical control on measured bits)
+// every shot runs the circuit with real collapse. Classical control that
+// no measurement steers (a loop counted in classical bits, a condition on
+// bits set by the program) takes the same path on every shot: the state
+// vector runs such a circuit once, following its jumps, and samples the
+// shots (stream.go). [Simulate] returns the exact final state of a
 // circuit's unitary part, for tests and for users who want amplitudes.
 //
 // Noise: a [Channel] (Braket's channels: [BitFlip], [PhaseFlip],

@@ -166,12 +166,7 @@ func (e *Expr) Eval(clbits []bool) (int64, error) {
 	case ExprConst:
 		return e.Value, nil
 	case ExprBits:
-		var v uint64
-		for i, b := range e.Bits {
-			if clbits[b] {
-				v |= 1 << i
-			}
-		}
+		v := gather(clbits, e.Bits)
 		if n := len(e.Bits); e.Signed && n > 0 && n < 64 && v>>(n-1)&1 == 1 {
 			v |= ^uint64(0) << n
 		}

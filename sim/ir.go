@@ -1,6 +1,9 @@
 package sim
 
-import "fmt"
+import (
+	"fmt"
+	"unsafe"
+)
 
 // OpKind says what an [Op] does.
 type OpKind uint8
@@ -159,13 +162,7 @@ func Or(cs ...*Condition) *Condition  { return &Condition{Kind: CondOr, Args: cs
 func (c *Condition) Eval(clbits []bool) bool {
 	switch c.Kind {
 	case CondCompare:
-		var v uint64
-		for i, b := range c.Bits {
-			if clbits[b] {
-				v |= 1 << i
-			}
-		}
-		return compare(v, c.Cmp, c.Value)
+		return compare(gather(clbits, c.Bits), c.Cmp, c.Value)
 	case CondNot:
 		return !c.Args[0].Eval(clbits)
 	case CondAnd:
@@ -184,6 +181,17 @@ func (c *Condition) Eval(clbits []bool) bool {
 		return false
 	}
 	return false
+}
+
+// gather is the unsigned integer whose bit i is clbits[bits[i]], for at
+// most 64 bits. It does not branch on the bits: a loop's counter, read at
+// every iteration, changes them all the time.
+func gather(clbits []bool, bits []int) uint64 {
+	var v uint64
+	for i, b := range bits {
+		v |= uint64(*(*uint8)(unsafe.Pointer(&clbits[b]))) << i
+	}
+	return v
 }
 
 // Circuit is a program for the simulator.

@@ -34,9 +34,10 @@ const fixedBytes = 64 << 10
 //     fixed overheads;
 //   - what grows with the length of the circuit: 48 bytes an operation
 //     for its preparation, the kernels of one chunk of fused gates (at
-//     most 1,024 gates' worth, twice while the fusion width is chosen) and
-//     the kernels a per-shot run keeps (those of its first 8,192 gates or
-//     channels' branches);
+//     most 1,024 gates' worth, twice while the fusion width is chosen; a
+//     circuit run once as a stream of static control flow fills its
+//     chunks however few gates it holds) and the kernels a per-shot run
+//     keeps (those of its first 8,192 gates or channels' branches);
 //   - with noise (trajectories), the sums of a channel's expectation pass
 //     and the kernel of a branch that is not kept.
 //
@@ -111,7 +112,7 @@ func memoryNeed(c *Circuit, opts Options, noisyEnd bool) (start, most int64) {
 	}
 	state := opts.Precision.bytesPerAmplitude() << n
 	need := addSat(state, fixedBytes)
-	if sh.perShot() && sh.prefixGates {
+	if sh.vectorPerShot() && sh.prefixGates {
 		need = addSat(need, state)
 	}
 	need = addSat(need, kernelsNeed(c, sh, opts.fusion()))
@@ -234,7 +235,7 @@ func kernelsNeed(c *Circuit, sh shape, f fusion) int64 {
 	}
 	fused := max(kernelBytes(width), kernelBytes(0)+24<<f.diagWidth)
 	head, perShot := sh.prefix, len(c.Ops)
-	if !sh.perShot() {
+	if !sh.vectorPerShot() {
 		head, perShot = len(c.Ops), len(c.Ops)
 	}
 	need := mulSat(int64(len(c.Ops)+c.NumQubits), preparedBytes)
@@ -245,6 +246,14 @@ func kernelsNeed(c *Circuit, sh shape, f fusion) int64 {
 				break
 			}
 		}
+	}
+	if sh.streams() {
+		// A stream's chunks fill up however short the circuit (stream.go),
+		// and its run holds each classical bit's value and source.
+		if gates > 0 {
+			gates = headChunk
+		}
+		need = addSat(need, 9*int64(c.NumClbits+c.NumQubits)+8*headChunk)
 	}
 	need = addSat(need, mulSat(2*int64(gates), fused))
 	kept := 0

@@ -31,6 +31,14 @@ func TestMemoryNeedBoundsRun(t *testing.T) {
 	noMeasure := &sim.Circuit{NumQubits: 16}
 	noMeasure.Append(hadamards(16, 16, false).Ops[:16]...)
 
+	// A loop run once: 2,500 gates executed in chunks of 1,024, from a
+	// circuit of 7 operations.
+	looped := loop(&sim.Circuit{NumQubits: 16, NumClbits: 26}, bitsFrom(16, 10), 500,
+		gateOp("h", nil, 0), gateOp("rx", []float64{0.1}, 5), gateOp("cx", nil, 5, 15), gateOp("rz", []float64{0.2}, 15), gateOp("t", nil, 3))
+	for q := range 16 {
+		looped.Measure(q, q)
+	}
+
 	const state18 = 16 << 18
 	tests := []struct {
 		name    string
@@ -47,6 +55,7 @@ func TestMemoryNeedBoundsRun(t *testing.T) {
 		{"per shot, no prefix", noPrefix, sim.Options{Shots: 20}, true, state18 + state18/4},
 		{"per shot, many outcomes", coinFlips(14, 14), sim.Options{Shots: 30_000}, true, 0},
 		{"per shot, 4096-bit keys", coinFlips(12, 4096), sim.Options{Shots: 5000}, true, 0},
+		{"a loop run once", looped, sim.Options{Shots: 1000}, false, 0},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -14,8 +14,10 @@ type Method uint8
 
 const (
 	// MethodAuto lets Run choose (see Circuit.Method): the stabilizer for
-	// Clifford gates and Pauli channels, the density matrix for another
-	// small noisy circuit it can run, the state vector otherwise.
+	// Clifford gates and Pauli channels (but for small circuits whose
+	// loops no measurement steers, which run once on the state vector),
+	// the density matrix for another small noisy circuit it can run, the
+	// state vector otherwise.
 	MethodAuto Method = iota
 	// MethodStateVector holds the 2^n amplitudes of the state. A circuit
 	// with noise channels runs as quantum trajectories, once per shot:
@@ -93,7 +95,11 @@ func trajectoryShots(c *Circuit, sh shape, shots int) int {
 // is MethodAuto, why in a few words (for metadata.methodReason). MethodAuto
 // runs a circuit whose gates are all Clifford and whose channels are all
 // Pauli channels on the stabilizer ("all gates Clifford"), as decisions.md
-// says, whatever its size; another whose state vector does not fit
+// says, whatever its size, but for one whose control flow no measurement
+// steers (loops: stream.go) and whose state vector fits opts.Limits and
+// costs, a pass over it per gate run once, no more than the stabilizer's
+// opFloor a gate for every shot: that one runs once on the state vector;
+// another whose state vector does not fit
 // opts.Limits on the sparse method; another without noise channels on the
 // state vector as it always has; a noisy one on the density matrix when
 // the density-matrix method can run it, it has at most
@@ -183,6 +189,12 @@ func chooseMethod(c *Circuit, sh shape, opts Options) (Method, string, error) {
 		}
 	}
 	switch {
+	case sh.judged && sh.stabilizerBlock == "" && sh.streams() && opts.Limits.CheckPrecision(n, opts.Precision) == nil &&
+		addWork(passWork(n, 1), streamStepWork) <= mulSat(opFloor, int64(max(opts.Shots, 1))):
+		// The stabilizer would run every shot through the loops; the
+		// state vector runs them once, a gate costing a pass over a small
+		// state where the stabilizer pays at least opFloor a shot.
+		return MethodStateVector, "all gates Clifford, but the control flow is the same on every shot: run once on the state vector", nil
 	case sh.judged && sh.stabilizerBlock == "":
 		return MethodStabilizer, "all gates Clifford", nil
 	case opts.Limits.CheckPrecision(n, opts.Precision) != nil && opts.Limits.checkSparse(n, opts.Precision) == nil:

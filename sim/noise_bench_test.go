@@ -38,11 +38,11 @@ func withNoise(c *sim.Circuit, one1, two *sim.Channel) *sim.Circuit {
 }
 
 // perShotFromStart is c run shot by shot from its first operation: a
-// classical write nothing reads comes first, so no prefix is shared. It is
+// condition on a measured bit comes first, so no prefix is shared. It is
 // the ideal per-shot path a noisy circuit's trajectories are held against.
 func perShotFromStart(c *sim.Circuit) *sim.Circuit {
 	out := &sim.Circuit{NumQubits: c.NumQubits, NumClbits: c.NumQubits + 1}
-	out.Append(sim.SetBitsOp([]int{c.NumQubits}, 1))
+	out.Append(forcePerShot(0))
 	out.Append(c.Ops...)
 	for q := range c.NumQubits {
 		out.Measure(q, q)

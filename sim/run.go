@@ -17,7 +17,9 @@ type Options struct {
 	// MaxSteps bounds the steps one shot may execute (a while loop that
 	// never ends fails instead of hanging): a step an operation, and one
 	// more per 64 nodes of its condition or expression. 0 means
-	// DefaultMaxSteps.
+	// DefaultMaxSteps. It bounds a run shot by shot only: a circuit whose
+	// control flow no measurement steers runs once on the state vector
+	// however long its loops (see Circuit.PerShot), and MaxWork bounds it.
 	MaxSteps int
 	// MaxWork bounds the work of the whole run, in amplitudes touched: a
 	// gate on n qubits costs 2^n, a measurement twice that, a classical
@@ -77,8 +79,8 @@ type Result struct {
 	Counts map[string]int
 	Seed   uint64 // the seed used
 	// PerShot is true when the circuit ran once per shot (mid-circuit
-	// measurement, reset or classical control), false when the shots were
-	// sampled from one final state.
+	// measurement, reset or classical control that reads measured bits),
+	// false when the shots were sampled from one final state.
 	PerShot bool
 	// Work is the work the run did, in the units of Options.MaxWork: a
 	// caller running several circuits under one bound passes the next
@@ -113,6 +115,11 @@ type shape struct {
 	// terminal is true when no operation depends on a measurement or
 	// acts on a qubit after measuring it: the shots can be sampled.
 	terminal bool
+	// stream is true when the circuit has classical control that takes
+	// the same path on every shot and its measurements are terminal once
+	// its loops are taken into account (stream.go): without noise, the
+	// state vector runs it once and samples the shots.
+	stream bool
 	// prefix is the number of leading operations that are plain
 	// unconditional gates (or barriers) and that no jump leads back into:
 	// the part every shot shares.
@@ -172,6 +179,7 @@ func analyse(ctx context.Context, c *Circuit) (shape, error) {
 		}
 	}
 	tick := ticker{ctx: ctx}
+	control := false
 	for i := range c.Ops {
 		if err := tick.tick(); err != nil {
 			return shape{}, err
@@ -184,6 +192,7 @@ func analyse(ctx context.Context, c *Circuit) (shape, error) {
 		switch {
 		case op.Cond() != nil, op.Kind == OpJump, op.Kind == OpSetBits, op.Kind == OpCompute:
 			sh.terminal = false
+			control = true
 			if sh.densityBlock == "" {
 				sh.densityBlock = fmt.Sprintf("%s is classical control", opWhere(i, op))
 			}
@@ -216,23 +225,40 @@ func analyse(ctx context.Context, c *Circuit) (shape, error) {
 		}
 	}
 	sh.prefixGates = slices.ContainsFunc(c.Ops[:sh.prefix], func(op Op) bool { return op.Kind == OpGate })
+	if control {
+		var err error
+		if sh.stream, err = staticFlow(ctx, c); err != nil {
+			return shape{}, err
+		}
+	}
 	return sh, nil
 }
 
 // PerShot reports whether Run runs the circuit once per shot on the state
-// vector (mid-circuit measurement, reset or classical control, or noise,
-// which runs as trajectories) rather than sampling all shots from one
-// final state. The density matrix samples every circuit it runs; which
-// method a run takes is Circuit.Method's, and Result.PerShot says what it
-// did.
+// vector (mid-circuit measurement, reset, classical control that reads
+// measured bits, or noise, which runs as trajectories) rather than
+// sampling all shots from one final state. Classical control that takes
+// the same path on every shot (loops, conditions on bits no measurement
+// writes) runs once (stream.go). The density matrix samples every circuit
+// it runs; which method a run takes is Circuit.Method's, and
+// Result.PerShot says what it did.
 func (c *Circuit) PerShot() bool {
 	sh, _ := analyse(context.Background(), c) // never cancelled
-	return sh.perShot()
+	return sh.vectorPerShot()
 }
 
-// perShot reports whether the state vector runs the circuit once per shot:
-// a circuit with noise runs a trajectory a shot.
+// perShot reports whether the circuit's shots differ in what they run
+// (not terminal) or draw (noise): the methods other than the state vector
+// then run it shot by shot.
 func (sh *shape) perShot() bool { return !sh.terminal || sh.noise }
+
+// streams reports whether the state vector runs the circuit once as a
+// stream of static control flow (stream.go).
+func (sh *shape) streams() bool { return sh.stream && !sh.noise }
+
+// vectorPerShot reports whether the state vector runs the circuit once
+// per shot.
+func (sh *shape) vectorPerShot() bool { return sh.perShot() && !sh.streams() }
 
 type prepared struct {
 	shape
@@ -251,6 +277,10 @@ type prepared struct {
 	// perShot: the circuit runs shot by shot from the prefix on; else its
 	// head is every gate, and its shots are sampled.
 	perShot bool
+	// stream: the circuit's control flow is static and it runs once, its
+	// operations in the order the control flow takes them (stream.go),
+	// in place of the head.
+	stream bool
 	// hasTail: a trajectory measures its ops from tail on at once, for
 	// tailCost steps and tailWork (tail.go).
 	hasTail            bool
@@ -308,12 +338,17 @@ func prepare(ctx context.Context, c *Circuit, extra []Op, f fusion, perShot bool
 // checks ctx every few thousand operations.
 func prepareShape(ctx context.Context, c *Circuit, sh shape, extra []Op, f fusion, perShot bool) (*prepared, error) {
 	p := &prepared{shape: sh, numClbits: c.NumClbits + len(extra), ops: make([]preparedOp, 0, len(c.Ops)+len(extra))}
-	p.perShot = perShot || sh.perShot()
+	p.perShot = perShot || sh.vectorPerShot()
+	p.stream = !p.perShot && sh.streams()
 	for i := range c.Ops {
 		p.ops = append(p.ops, preparedOp{Op: &c.Ops[i]})
 	}
 	for i := range extra {
 		p.ops = append(p.ops, preparedOp{Op: &extra[i]})
+	}
+	p.fusion = f
+	if p.stream {
+		return p, p.streamCosts(ctx)
 	}
 	tick := ticker{ctx: ctx}
 	head := p.ops
@@ -340,7 +375,6 @@ func prepareShape(ctx context.Context, c *Circuit, sh shape, extra []Op, f fusio
 			}
 		}
 	}
-	p.fusion = f
 	p.head = make([]*Op, 0, len(head))
 	for i := range head {
 		if k := head[i].Kind; k == OpGate || k == OpBarrier {
@@ -352,8 +386,13 @@ func prepareShape(ctx context.Context, c *Circuit, sh shape, extra []Op, f fusio
 
 // applyHead applies the head to s, fused between barriers (a barrier keeps
 // gates from merging across it) and headChunk gates at a time, charging
-// each chunk's kernels to budget (nil: no bound) before applying them.
+// each chunk's kernels to budget (nil: no bound) before applying them. A
+// stream has no head: it runs whole (applyStream).
 func (p *prepared) applyHead(ctx context.Context, s *State, budget *workBudget) error {
+	if p.stream {
+		_, err := p.applyStream(ctx, s, budget)
+		return err
+	}
 	var run []*Op
 	flush := func() error {
 		if len(run) == 0 {
@@ -521,7 +560,13 @@ func Run(ctx context.Context, c *Circuit, opts Options) (*Result, error) {
 		s.SetWorkers(opts.Workers)
 	}
 	res.PerShot = p.perShot
-	if !p.perShot {
+	if p.stream {
+		var run *streamRun
+		if run, err = p.applyStream(ctx, s, &budget); err != nil {
+			return nil, err
+		}
+		res.Counts, err = sample(ctx, s, src, opts.Shots, run.sources(k), lim)
+	} else if !p.perShot {
 		if err := p.applyHead(ctx, s, &budget); err != nil {
 			return nil, err
 		}
@@ -647,15 +692,16 @@ func Simulate(ctx context.Context, c *Circuit, lim Limits) (*State, error) {
 }
 
 // SimulateWith is Simulate with the options of Run that apply to one
-// state: Limits, Workers, Precision and FusionWidth (Shots and Seed are not
+// state: Limits, Workers, Precision and FusionWidth, and MaxWork for a
+// circuit whose loops run as a stream (stream.go) (Shots and Seed are not
 // used).
 func SimulateWith(ctx context.Context, c *Circuit, opts Options) (*State, error) {
 	sh, err := checked(ctx, c, opts.Precision, opts.Limits.CheckPrecision)
 	if err != nil {
 		return nil, err
 	}
-	if !sh.terminal {
-		return nil, fmt.Errorf("%w: Simulate needs a circuit whose measurements are all terminal; this one measures mid-circuit, resets or branches on classical bits", ErrInvalidCircuit)
+	if !sh.terminal && !sh.stream {
+		return nil, fmt.Errorf("%w: Simulate needs a circuit whose measurements are all terminal; this one measures mid-circuit, resets or branches on measured bits", ErrInvalidCircuit)
 	}
 	if sh.noise {
 		return nil, fmt.Errorf("%w: Simulate returns a state vector, and this circuit has noise channels; SimulateDensityMatrix returns its density matrix", ErrInvalidCircuit)
@@ -670,6 +716,14 @@ func SimulateWith(ctx context.Context, c *Circuit, opts Options) (*State, error)
 	}
 	if opts.Workers > 0 {
 		s.SetWorkers(opts.Workers)
+	}
+	if p.stream {
+		// Loops may run without end: the work is bounded as Run's.
+		budget := newWorkBudget(0, opts.MaxWork)
+		if _, err := p.applyStream(ctx, s, &budget); err != nil {
+			return nil, err
+		}
+		return s, nil
 	}
 	if err := p.applyHead(ctx, s, nil); err != nil {
 		return nil, err

@@ -97,9 +97,10 @@ func TestSampledCountsMatchProbabilities(t *testing.T) {
 
 func TestPerShotAndSampledPathsAgree(t *testing.T) {
 	c, probs := skewed(t)
-	// A classical write that nothing reads still forces the per-shot path.
+	// A condition on a measured bit that changes nothing forces the
+	// per-shot path.
 	forced := &sim.Circuit{NumQubits: 3, NumClbits: 3}
-	forced.Append(sim.SetBitsOp([]int{0}, 1))
+	forced.Append(forcePerShot(0))
 	forced.Append(c.Ops...)
 	const shots = 20_000
 	a := run(t, c, sim.Options{Shots: shots, Seed: seed(1)})
@@ -229,11 +230,20 @@ func TestWhileLoopWithJumps(t *testing.T) {
 		t.Fatalf("counts %v, want 11: 500", r.Counts)
 	}
 
-	forever := &sim.Circuit{NumQubits: 1}
-	forever.Append(sim.JumpOp(0))
+	// An endless loop on a measured bit (which reads 0 forever) meets
+	// the shot's step limit; one that no measurement steers runs once, and
+	// meets the work bound.
+	forever := &sim.Circuit{NumQubits: 1, NumClbits: 1}
+	forever.Measure(0, 0).Append(sim.JumpOp(0).WithIf(sim.BitIs(0, false)))
 	_, err := sim.Run(context.Background(), forever, sim.Options{Shots: 1, MaxSteps: 1000})
 	if !errors.Is(err, sim.ErrStepLimit) {
 		t.Fatalf("endless loop: %v, want ErrStepLimit", err)
+	}
+	static := &sim.Circuit{NumQubits: 1}
+	static.Append(sim.JumpOp(0))
+	_, err = sim.Run(context.Background(), static, sim.Options{Shots: 1, MaxSteps: 1000, MaxWork: 100_000, Method: sim.MethodStateVector})
+	if !errors.Is(err, sim.ErrWorkLimit) {
+		t.Fatalf("endless static loop: %v, want ErrWorkLimit", err)
 	}
 }
 
@@ -325,7 +335,7 @@ func TestResultBits(t *testing.T) {
 	for _, perShot := range []bool{false, true} {
 		cc := *c
 		if perShot {
-			cc.Ops = append([]sim.Op{sim.SetBitsOp([]int{2}, 1)}, c.Ops...)
+			cc.Ops = append([]sim.Op{forcePerShot(0)}, c.Ops...)
 		}
 		r := run(t, &cc, sim.Options{Shots: 5, ResultBits: 2})
 		if r.PerShot != perShot || r.Counts["10"] != 5 || len(r.Counts) != 1 {

@@ -8,7 +8,8 @@ import (
 // sample draws shots outcomes from the final state s of a circuit whose
 // measurements are all terminal, and counts them by key: key bit b (the
 // rightmost first) is the value of qubit source[b], or 0 where source[b] is
-// −1 (a classical bit never measured).
+// −1 (a classical bit never measured) and 1 where it is sourceOne (a bit a
+// stream's classical operations set).
 //
 // It costs O(2^n + shots) time and holds nothing of size 2^n, nor of size
 // shots past a few thousand (uniforms): the
@@ -85,7 +86,7 @@ func sample(ctx context.Context, s *State, src *rand.PCG, shots int, source []in
 		}
 		for b, q := range source {
 			key[len(key)-1-b] = '0'
-			if q >= 0 && o.index>>q&1 == 1 {
+			if q >= 0 && o.index>>q&1 == 1 || q == sourceOne {
 				key[len(key)-1-b] = '1'
 			}
 		}

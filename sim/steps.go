@@ -11,7 +11,9 @@ import (
 // bound it:
 //
 //   - MaxSteps counts the operations one shot executes, whatever their
-//     size: a loop that never ends meets it quickly on a small state.
+//     size: a loop that never ends meets it quickly on a small state. A
+//     circuit whose loops no measurement steers runs once (stream.go),
+//     not shot by shot, and only MaxWork bounds it.
 //   - MaxWork bounds the work of the whole run in units of one amplitude
 //     read and written (about a nanosecond on the machines this was measured
 //     on): a gate on n qubits costs 2^n, a measurement 2·2^n (its
@@ -25,11 +27,13 @@ import (
 //     measurements that end a trajectory a step each and one pass; on the
 //     density matrix every fused kernel of the doubled circuit costs 4^n.
 //     Every quantum operation costs at least opFloor, what applying it
-//     costs however small the state. Work is
+//     costs however small the state. A circuit run once through its loops
+//     (stream.go) costs streamStepWork for each step of each operation it
+//     executes, and its fused chunks their passes. Work is
 //     charged before it is done: a sampled run's sampling up front and its
-//     gates a fused chunk at a time (applyHead), a run shot by shot
-//     operation by operation, so a run stops before the work that would
-//     pass the bound.
+//     gates a fused chunk at a time (applyHead), a stream's operations as
+//     they run, a run shot by shot operation by operation, so a run stops
+//     before the work that would pass the bound.
 
 const (
 	// DefaultMaxSteps bounds the operations one shot may execute when
