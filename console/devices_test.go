@@ -26,11 +26,13 @@ func TestDevices(t *testing.T) {
 		t.Errorf("first device %q, want the API's %v (%v)", first, page.Devices[0].QRN, err)
 	}
 
-	// Qubits, twice: ascending, then descending.
+	// Qubits, twice: ascending, then descending. The caption is written
+	// with the rows, so once it names the order the rows are in it.
 	for _, order := range []string{"asc", "desc"} {
 		e.run(chromedp.Click(chromedp.CSS(`th button.sort[aria-label^="Qubits"]`)))
 		e.waitJS(`location.hash === '#/devices?sortBy=numberQubits&sortOrder=` + order + `'`)
-		e.waitJS(`document.querySelector('#devices caption').textContent.includes('sorted by qubits')`)
+		words := map[string]string{"asc": "ascending", "desc": "descending"}[order]
+		e.waitJS(`document.querySelector('#devices caption').textContent.includes('sorted by qubits, ` + words + `')`)
 		want, err := e.svc.ListDevices(context.Background(), e.user, quantum.DeviceQuery{SortBy: "numberQubits", SortOrder: order})
 		if err != nil {
 			t.Fatal(err)
