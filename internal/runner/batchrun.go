@@ -98,7 +98,7 @@ func (br *batchRun) lane(ctx context.Context) {
 		s := br.seed + uint64(i)
 		ct.Program, ct.Circuit, ct.MaxWork, ct.Seed = br.progs[i], i, maxWork, &s
 		start := time.Now()
-		res, err := br.r.runBackend(cctx, br.b, ct)
+		res, err := br.r.runCircuit(cctx, br.b, ct)
 		elapsed := time.Since(start)
 		if err == nil {
 			err = checkCounts(res, br.t.Shots)

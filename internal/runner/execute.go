@@ -118,7 +118,9 @@ type ran struct {
 
 // runOne runs a job of one program.
 func (r *Runner) runOne(ctx context.Context, b qtype.Backend, t qtype.Task) (*ran, error) {
-	res, err := r.runBackend(ctx, b, t)
+	// What the run is granted (Task.Grow) is held until the job's end:
+	// nothing to give back before it.
+	res, err := callBackend(ctx, b, t)
 	if err == nil {
 		err = checkCounts(res, t.Shots)
 	}
@@ -149,9 +151,10 @@ func (r *Runner) runningHere(qrn string) (context.CancelCauseFunc, bool) {
 	return stop, ok
 }
 
-// runBackend calls the backend with what its run is granted by Task.Grow
-// given back when it returns.
-func (r *Runner) runBackend(ctx context.Context, b qtype.Backend, t qtype.Task) (*qtype.RunResult, error) {
+// runCircuit calls the backend for one circuit of a batch, with what its
+// run is granted by Task.Grow given back when it returns: the batch's
+// next circuit starts again from the job's need.
+func (r *Runner) runCircuit(ctx context.Context, b qtype.Backend, t qtype.Task) (*qtype.RunResult, error) {
 	if grow := t.Grow; grow != nil {
 		var granted atomic.Int64
 		t.Grow = func(delta int64) error {
