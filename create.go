@@ -265,7 +265,7 @@ func checkProgramsOn(v *qtype.Validation, req JobRequest, d *Device) {
 	progs, names := req.programs()
 	start := len(*v)
 	for i, p := range progs {
-		if p.Format != "" && validText(p.Format) && !slices.Contains(d.RunInputTypes, p.Format) {
+		if p.Format != "" && validText(p.Format) && !qtype.DeviceTakes(d.RunInputTypes, p.Format) {
 			v.Add(names[i]+".format", "must be one of %s on %s", strings.Join(d.RunInputTypes, ", "), d.QRN)
 		}
 		if len(*v)-start >= maxBatchErrors {
@@ -460,7 +460,7 @@ func (s *Service) newRecord(u User, req JobRequest, d *Device, task Task, res Re
 		Vendor:         d.Vendor,
 		Provider:       d.Provider,
 		Status:         StatusInitializing,
-		ExperimentType: "gate_model",
+		ExperimentType: experimentType(req),
 		TimeStamps:     qtype.TimeStamps{CreatedAt: now},
 		EstimatedCost:  estimate,
 		NumCircuits:    max(len(req.Batch), 1),
@@ -490,6 +490,17 @@ func (s *Service) storeJob(ctx context.Context, u User, req JobRequest, job *sto
 	return nil, s.internal(ctx, err, "store job")
 }
 
+// experimentType is the paradigm of the request's programs (a batch's
+// first program's: a device runs one paradigm).
+func experimentType(req JobRequest) string {
+	if req.Program != nil {
+		return qtype.ExperimentType(req.Program.Format)
+	}
+	return qtype.ExperimentType(req.Batch[0].Format)
+}
+
+// newJobQRN is a new job's QRN: the device's, the owner's tag and 96
+// random bits.
 func newJobQRN(deviceQRN string, u User) string {
 	id := uuid.New()
 	var h [32]byte

@@ -3,6 +3,7 @@ package quantum
 import (
 	"bytes"
 	"encoding/json"
+	"maps"
 	"math"
 	"slices"
 
@@ -53,9 +54,56 @@ type CircuitResult struct {
 }
 
 // ResultData holds a result's measurement counts: bit strings (classical
-// bit 0 rightmost) to how often they were measured.
+// bit 0 rightmost) to how often they were measured; and what the device
+// reported beside them (an analog device's measurements of each shot, an
+// annealer's solutions), whose keys stand beside measurementCounts in
+// JSON.
 type ResultData struct {
-	MeasurementCounts map[string]int `json:"measurementCounts"`
+	MeasurementCounts map[string]int
+	Data              map[string]any
+}
+
+// MarshalJSON writes measurementCounts (when there are counts, or no
+// data) and the data's keys in one object.
+func (d ResultData) MarshalJSON() ([]byte, error) {
+	m := make(map[string]any, len(d.Data)+1)
+	maps.Copy(m, d.Data)
+	if d.MeasurementCounts != nil || d.Data == nil {
+		counts := d.MeasurementCounts
+		if counts == nil {
+			counts = map[string]int{}
+		}
+		m["measurementCounts"] = counts
+	}
+	return json.Marshal(m)
+}
+
+// UnmarshalJSON reads what MarshalJSON writes.
+func (d *ResultData) UnmarshalJSON(b []byte) error {
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(b, &m); err != nil {
+		return err
+	}
+	*d = ResultData{}
+	for k, v := range m {
+		if k == "measurementCounts" {
+			if err := json.Unmarshal(v, &d.MeasurementCounts); err != nil {
+				return err
+			}
+			continue
+		}
+		if d.Data == nil {
+			d.Data = map[string]any{}
+		}
+		var x any
+		dec := json.NewDecoder(bytes.NewReader(v))
+		dec.UseNumber()
+		if err := dec.Decode(&x); err != nil {
+			return err
+		}
+		d.Data[k] = qtype.FromJSONNumbers(x)
+	}
+	return nil
 }
 
 // JobQuery selects a page of the caller's jobs. Zero Page and Limit mean

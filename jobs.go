@@ -91,6 +91,9 @@ func (s *Service) GetJobResult(ctx context.Context, u User, qrn string) (*JobRes
 	res.TimeStamps.EndedAt = qtype.ClonePtr(j.TimeStamps.EndedAt)
 	if stored.Circuits == nil {
 		res.ResultData.MeasurementCounts = maps.Clone(stored.Counts)
+		if stored.Data != nil {
+			res.ResultData.Data = qtype.CloneMap(stored.Data)
+		}
 		return res, nil
 	}
 	stored = stored.Clone()

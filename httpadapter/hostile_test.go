@@ -252,6 +252,55 @@ func TestStreamedResult(t *testing.T) {
 	}
 }
 
+// What a device reports beside its counts (RunResult.Data) stands beside
+// measurementCounts in resultData, streamed byte for byte as
+// encoding/json writes it; a device that samples no bit strings (an
+// annealer) answers its data alone.
+func TestStreamedResultWithData(t *testing.T) {
+	e := newEnv(t)
+	data := map[string]any{"measurements": []any{map[string]any{"success": true, "pre_sequence": []any{1, 0}}},
+		"solutionCount": 2, "zeta": "<last>"}
+	for _, tc := range []struct {
+		name   string
+		fake   *quantumtest.FakeBackend
+		counts bool
+	}{
+		{"with counts", &quantumtest.FakeBackend{Counts: map[string]int{"gr": 1, "rg": 1}, Data: data}, true},
+		{"data alone", &quantumtest.FakeBackend{Data: data, NoCounts: true}, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			fd := quantumtest.Device("qbraid:qbraid:sim:data-" + strings.ReplaceAll(tc.name, " ", "-"))
+			if err := e.svc.RegisterDevice(fd, tc.fake); err != nil {
+				t.Fatal(err)
+			}
+			b := jobBody(bell, 2)
+			b["deviceQrn"] = fd.QRN
+			qrn := e.create(aliceKey, b)
+			e.waitFor(aliceKey, qrn)
+			r := e.do("GET", "/api/v1/jobs/"+qrn+"/result", aliceKey, nil)
+			u, _ := e.svc.Authenticate(context.Background(), aliceKey)
+			res, err := e.svc.GetJobResult(context.Background(), u, qrn)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want, _ := json.Marshal(struct {
+				Success bool `json:"success"`
+				Data    any  `json:"data"`
+			}{true, res})
+			if r.raw != string(want)+"\n" {
+				t.Fatalf("streamed result differs from encoding/json:\n got %s\nwant %s", r.raw, want)
+			}
+			rd := r.body["data"].(map[string]any)["resultData"].(map[string]any)
+			if _, ok := rd["measurementCounts"]; ok != tc.counts {
+				t.Errorf("measurementCounts present %v, want %v: %s", ok, tc.counts, r.raw)
+			}
+			if rd["solutionCount"] != float64(2) || rd["zeta"] != "<last>" || len(rd["measurements"].([]any)) != 1 {
+				t.Errorf("resultData %v", rd)
+			}
+		})
+	}
+}
+
 // A client that goes away mid-request is not an internal error: no 500,
 // nothing logged at Error.
 func TestClientGoneIsNotAnError(t *testing.T) {

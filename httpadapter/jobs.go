@@ -89,10 +89,20 @@ func decodeProgram(raw json.RawMessage, name string, fe *fieldErrors) *quantum.P
 	} else {
 		fe.add(name+".format", "is required")
 	}
-	if present(p["data"]) {
-		// data may be any JSON value by the spec; every format we run
-		// takes a string (QASM text, or base64 for QIR).
-		prog.Data = decodeString(p["data"], name+".data", fe)
+	if raw := p["data"]; present(raw) {
+		// data may be any JSON value by the spec: text formats take a
+		// string (QASM, Quil, base64 for QIR); JSON formats take the
+		// object itself or a string holding it (the public client's
+		// json.dumps), kept as its compact text.
+		if t := bytes.TrimSpace(raw); t[0] != '"' && qtype.IsJSONFormat(prog.Format) {
+			if !utf8.Valid(raw) {
+				fe.add(name+".data", textRule)
+			} else {
+				prog.Data, _ = qtype.CompactJSON(raw)
+			}
+		} else {
+			prog.Data = decodeString(raw, name+".data", fe)
+		}
 	} else {
 		fe.add(name+".data", "is required")
 	}

@@ -38,7 +38,9 @@ func writeResult(w http.ResponseWriter, res *quantum.JobResult) error {
 	bw.WriteString(`{"success":true,"data":`)
 	bw.Write(head[:len(head)-1]) // without its closing brace
 	if res.Results == nil {
-		writeResultData(bw, res.ResultData.MeasurementCounts)
+		if err := writeResultData(bw, res.ResultData); err != nil {
+			return err
+		}
 		bw.WriteString("}}\n")
 		return bw.Flush()
 	}
@@ -52,17 +54,49 @@ func writeResult(w http.ResponseWriter, res *quantum.JobResult) error {
 			return err
 		}
 		bw.Write(head[:len(head)-1])
-		writeResultData(bw, c.ResultData.MeasurementCounts)
+		if err := writeResultData(bw, c.ResultData); err != nil {
+			return err
+		}
 		bw.WriteByte('}')
 	}
 	bw.WriteString("]}}\n")
 	return bw.Flush()
 }
 
-// writeResultData writes ,"resultData":{"measurementCounts":{...}}, the
-// keys sorted.
-func writeResultData(bw *bufio.Writer, counts map[string]int) {
-	bw.WriteString(`,"resultData":{"measurementCounts":{`)
+// writeResultData writes ,"resultData":{...}: the device's data and the
+// measurement counts, every object's keys sorted, as encoding/json writes
+// quantum.ResultData.
+func writeResultData(bw *bufio.Writer, d quantum.ResultData) error {
+	bw.WriteString(`,"resultData":{`)
+	keys := slices.Sorted(maps.Keys(d.Data))
+	withCounts := d.MeasurementCounts != nil || d.Data == nil
+	if withCounts {
+		keys = append(keys, "measurementCounts")
+		slices.Sort(keys)
+	}
+	for i, k := range keys {
+		if i > 0 {
+			bw.WriteByte(',')
+		}
+		writeString(bw, k)
+		bw.WriteByte(':')
+		if k == "measurementCounts" && withCounts {
+			writeCounts(bw, d.MeasurementCounts)
+			continue
+		}
+		v, err := json.Marshal(d.Data[k])
+		if err != nil {
+			return err
+		}
+		bw.Write(v)
+	}
+	bw.WriteByte('}')
+	return nil
+}
+
+// writeCounts writes the counts as a JSON object, its keys sorted.
+func writeCounts(bw *bufio.Writer, counts map[string]int) {
+	bw.WriteByte('{')
 	var num []byte
 	for i, k := range slices.Sorted(maps.Keys(counts)) {
 		if i > 0 {
@@ -73,7 +107,7 @@ func writeResultData(bw *bufio.Writer, counts map[string]int) {
 		num = strconv.AppendInt(num[:0], int64(counts[k]), 10)
 		bw.Write(num)
 	}
-	bw.WriteString("}}")
+	bw.WriteByte('}')
 }
 
 // writeString writes s as a JSON string: directly when it needs no

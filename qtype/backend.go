@@ -78,4 +78,11 @@ type RunResult struct {
 	// Work is the work the run did in the units of WithMaxWork, for a
 	// backend that counts it (0 otherwise).
 	Work int64
+	// Data, when not nil, is what the run reports beside its counts: keys
+	// added to the result's resultData, as JSON values (an analog
+	// device's measurements of each shot, an annealer's solutions). It
+	// may not use measurementCounts, and a batch's circuits report none.
+	// Counts may then be nil: a run that samples no bit strings (an
+	// annealer) reports its reads in Data alone.
+	Data map[string]any
 }

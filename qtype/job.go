@@ -2,6 +2,7 @@ package qtype
 
 import (
 	"encoding/json"
+	"fmt"
 	"maps"
 	"math"
 	"slices"
@@ -56,9 +57,50 @@ func StatusGroups() map[string][]JobStatus {
 }
 
 // Program is a quantum program as submitted: its format and its text.
+// The data of a JSON format (IsJSONFormat: IonQ circuits, analog
+// programs, annealing problems) is the JSON text; in JSON it is written as
+// the value itself, and read from the value or from a string holding it.
 type Program struct {
 	Format string `json:"format"`
 	Data   string `json:"data"`
+}
+
+// wireProgram is a Program's JSON form.
+type wireProgram struct {
+	Format string          `json:"format"`
+	Data   json.RawMessage `json:"data"`
+}
+
+// MarshalJSON writes the data of a JSON format as the value it holds,
+// and any other as a string.
+func (p Program) MarshalJSON() ([]byte, error) {
+	if IsJSONFormat(p.Format) && json.Valid([]byte(p.Data)) {
+		return json.Marshal(wireProgram{Format: p.Format, Data: json.RawMessage(p.Data)})
+	}
+	type plain Program // without these methods
+	return json.Marshal(plain(p))
+}
+
+// UnmarshalJSON reads data given as a string, or, for a JSON format, as
+// the value itself (kept as its compact text).
+func (p *Program) UnmarshalJSON(b []byte) error {
+	var w wireProgram
+	if err := json.Unmarshal(b, &w); err != nil {
+		return err
+	}
+	*p = Program{Format: w.Format}
+	if len(w.Data) == 0 || string(w.Data) == "null" {
+		return nil
+	}
+	if err := json.Unmarshal(w.Data, &p.Data); err == nil {
+		return nil
+	}
+	if !IsJSONFormat(w.Format) {
+		return fmt.Errorf("program data of format %q must be a string", w.Format)
+	}
+	data, _ := CompactJSON(w.Data)
+	p.Data = data
+	return nil
 }
 
 // Job is a job as the API shows it. Marshalled to JSON it is the wire

@@ -15,6 +15,9 @@ type Result struct {
 	// Circuits are a batch's outcomes, one per circuit in order; nil for a
 	// job of one program.
 	Circuits []CircuitOutcome
+	// Data is what a job of one program reported beside its counts
+	// (RunResult.Data): the keys it adds to the result's resultData.
+	Data map[string]any
 }
 
 // CircuitOutcome is how one circuit of a batch ended.
@@ -32,10 +35,18 @@ func CountsResult(counts map[string]int) *Result { return &Result{Counts: counts
 
 // MarshalJSON writes the counts of a job of one program as a JSON object
 // (what stores wrote before batches existed, so results stored then read
-// back as they were) and a batch's outcomes as an array.
+// back as they were), a batch's outcomes as an array, and counts with
+// Data as {"counts": {…}, "data": {…}} (a counts object's values are
+// numbers, so the two never read as each other).
 func (r Result) MarshalJSON() ([]byte, error) {
-	if r.Circuits != nil {
+	switch {
+	case r.Circuits != nil:
 		return json.Marshal(r.Circuits)
+	case r.Data != nil:
+		return json.Marshal(struct {
+			Counts map[string]int `json:"counts"`
+			Data   map[string]any `json:"data"`
+		}{r.Counts, r.Data})
 	}
 	return json.Marshal(r.Counts)
 }
@@ -43,7 +54,20 @@ func (r Result) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON reads what MarshalJSON writes.
 func (r *Result) UnmarshalJSON(b []byte) error {
 	*r = Result{}
-	if t := bytes.TrimSpace(b); len(t) > 0 && t[0] == '[' {
+	t := bytes.TrimSpace(b)
+	if len(t) > 0 && t[0] == '{' {
+		var parts map[string]json.RawMessage
+		if err := json.Unmarshal(t, &parts); err != nil {
+			return err
+		}
+		if d := bytes.TrimSpace(parts["data"]); len(d) > 0 && d[0] == '{' {
+			if err := json.Unmarshal(parts["counts"], &r.Counts); err != nil {
+				return err
+			}
+			return json.Unmarshal(d, &r.Data)
+		}
+	}
+	if len(t) > 0 && t[0] == '[' {
 		var cs []CircuitOutcome
 		if err := json.Unmarshal(t, &cs); err != nil {
 			return err
@@ -63,6 +87,9 @@ func (r *Result) Clone() *Result {
 		return nil
 	}
 	c := &Result{Counts: maps.Clone(r.Counts)}
+	if r.Data != nil {
+		c.Data = CloneMap(r.Data)
+	}
 	if r.Circuits != nil {
 		c.Circuits = make([]CircuitOutcome, len(r.Circuits))
 		for i, o := range r.Circuits {

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/qjobs/quantum"
+	"github.com/qjobs/quantum/qtype"
 )
 
 // FakeBackend is a test double for quantum.Backend: it runs nothing, and
@@ -26,6 +27,11 @@ type FakeBackend struct {
 	// by giving the remainder to the first key in sorted order. Nil means
 	// every shot on "0".
 	Counts map[string]int
+	// Data, when not nil, is reported beside the counts (RunResult.Data):
+	// keys of the result's resultData. With NoCounts the run reports no
+	// counts at all, as an annealer does.
+	Data     map[string]any
+	NoCounts bool
 	// Fail, when not empty, fails every job with this message.
 	Fail string
 	// CheckError, when not nil, refuses every job at create.
@@ -98,7 +104,14 @@ func (f *FakeBackend) Run(ctx context.Context, t quantum.Task) (*quantum.RunResu
 	if f.Fail != "" {
 		return nil, errors.New(f.Fail)
 	}
-	return &quantum.RunResult{Counts: scale(f.Counts, t.Shots), Metadata: map[string]any{"backend": "quantumtest.FakeBackend"}}, nil
+	res := &quantum.RunResult{Counts: scale(f.Counts, t.Shots), Data: qtype.CloneMap(f.Data), Metadata: map[string]any{"backend": "quantumtest.FakeBackend"}}
+	if f.Data == nil {
+		res.Data = nil
+	}
+	if f.NoCounts {
+		res.Counts = nil
+	}
+	return res, nil
 }
 
 // scale spreads shots over counts' keys in proportion to their counts.

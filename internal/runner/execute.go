@@ -127,7 +127,7 @@ func (r *Runner) runOne(ctx context.Context, b qtype.Backend, t qtype.Task) (*ra
 	if err != nil {
 		return nil, err
 	}
-	return &ran{result: qtype.CountsResult(res.Counts), metadata: res.Metadata}, nil
+	return &ran{result: &qtype.Result{Counts: res.Counts, Data: res.Data}, metadata: res.Metadata}, nil
 }
 
 // track notes a job this process runs, with the way to interrupt it.
@@ -184,8 +184,13 @@ func callBackend(ctx context.Context, b qtype.Backend, t qtype.Task) (res *qtype
 }
 
 func checkCounts(res *qtype.RunResult, shots int) error {
-	if res == nil || res.Counts == nil {
+	switch {
+	case res == nil || res.Counts == nil && res.Data == nil:
 		return errors.New("the backend returned no counts")
+	case res.Data != nil && res.Data["measurementCounts"] != nil:
+		return errors.New("the backend returned data named measurementCounts, which is its counts' name")
+	case res.Counts == nil:
+		return nil // a run that samples no bit strings
 	}
 	total := 0
 	for _, n := range res.Counts {
