@@ -31,6 +31,9 @@ func Builtin(sim *Simulator, now time.Time) []Family {
 	}
 }
 
+// qvmQubits are the QVM's qubits (decisions.md: qubits 0 to 29).
+const qvmQubits = 30
+
 // simulators are the built-in simulators (decisions.md, "Devices").
 func simulators(now time.Time) []qtype.Device {
 	modality := "state_vector"
@@ -87,11 +90,26 @@ func simulators(now time.Time) []qtype.Device {
 			d.NoiseModels = []string{NoiseIdeal, "depolarizing", "phase_damping", "bit_flip", "phase_flip"}
 			return d
 		}(),
-		common(qtype.Device{
-			Name: "IonQ Simulator", QRN: "ionq:ionq:sim:simulator", Vendor: "ionq", Provider: "ionq",
-			Description: "A free ideal simulator in the manner of IonQ's cloud simulator, running in-process on " +
-				"this service's own simulator.",
-			About: "IonQ ideal simulator",
-		}),
+		func() qtype.Device {
+			d := common(qtype.Device{
+				Name: "IonQ Simulator", QRN: "ionq:ionq:sim:simulator", Vendor: "ionq", Provider: "ionq",
+				Description: "A free ideal simulator in the manner of IonQ's cloud simulator, running in-process on " +
+					"this service's own simulator; it takes IonQ's JSON circuits beside OpenQASM.",
+				About: "IonQ ideal simulator, OpenQASM 2 and 3, QIR, IonQ JSON circuits (QIS and native gates)",
+			})
+			d.RunInputTypes = append(d.RunInputTypes, "ionq")
+			return d
+		}(),
+		func() qtype.Device {
+			d := common(qtype.Device{
+				Name: "Quantum Virtual Machine", QRN: "azure:rigetti:sim:qvm", Vendor: "azure", Provider: "rigetti",
+				Description: "A free simulator in the manner of Rigetti's Quantum Virtual Machine as Azure Quantum offers " +
+					"it: Quil programs as pyquil writes them, running in-process on this service's own simulator.",
+				About: "Rigetti QVM, Quil (pyquil), classical memory and control flow",
+			})
+			d.RunInputTypes = []string{"pyquil"}
+			d.NumberQubits = qvmQubits
+			return d
+		}(),
 	}
 }

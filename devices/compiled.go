@@ -4,6 +4,7 @@ import (
 	"container/list"
 	"encoding/json"
 	"hash/maphash"
+	"slices"
 	"sync"
 
 	"github.com/qjobs/quantum/qtype"
@@ -58,8 +59,12 @@ func newCompiledCache() *compiledCache {
 
 // cacheKey is the key of the task's compile; ok is false for a program
 // the cache never keeps (QIR, or a long text).
+// cachedFormats are the formats whose programs compile to one circuit,
+// whatever the run.
+var cachedFormats = []string{"qasm2", "qasm3", "quil", "ionq.circuit.v0"}
+
 func cacheKey(t qtype.Task, limit int) (compileKey, bool) {
-	if t.Program.Format != "qasm2" && t.Program.Format != "qasm3" || len(t.Program.Data) > cacheMaxText {
+	if !slices.Contains(cachedFormats, t.Program.Format) || len(t.Program.Data) > cacheMaxText {
 		return compileKey{}, false
 	}
 	k := compileKey{format: t.Program.Format, data: t.Program.Data, limit: limit}

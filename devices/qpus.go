@@ -135,8 +135,12 @@ func emulatedQPUs(now time.Time) []qtype.Device {
 		d.Calibration = calibrate(&d, s)
 		return d
 	}
+	takes := func(d qtype.Device, format string) qtype.Device {
+		d.RunInputTypes = append(d.RunInputTypes, format)
+		return d
+	}
 	return []qtype.Device{
-		qpu(qtype.Device{
+		takes(qpu(qtype.Device{
 			Name: "Aria-1", QRN: "aws:ionq:qpu:aria-1", Vendor: "aws", Provider: "ionq",
 			Description: "An emulation of IonQ's 25-qubit Aria-1 trapped-ion QPU as Amazon Braket offered it: every " +
 				"pair of qubits coupled, error rates of the order IonQ publishes, priced as on Braket.",
@@ -148,7 +152,7 @@ func emulatedQPUs(now time.Time) []qtype.Device {
 		}, &trappedIon, qpuSpec{
 			seed: 0xa51a, gate: "ms", rb: ariaRB, twoQ: aria2Q, readout: ariaReadout,
 			rbSpread: 0.25, twoQSpread: 0.3, readoutSpread: 0.2, calibrated: day(2025, time.September, 17),
-		}),
+		}), "ionq"),
 		qpu(qtype.Device{
 			Name: "Garnet", QRN: "aws:iqm:qpu:garnet", Vendor: "aws", Provider: "iqm",
 			Description: "An emulation of IQM's 20-qubit Garnet superconducting QPU as Amazon Braket offers it: " +
@@ -163,7 +167,7 @@ func emulatedQPUs(now time.Time) []qtype.Device {
 			seed: 0x6a27e7, gate: "cz", rb: garnetRB, twoQ: garnet2Q, readout: garnetReadout,
 			rbSpread: 0.5, twoQSpread: 0.35, readoutSpread: 0.1, calibrated: day(2024, time.February, 23),
 		}),
-		qpu(qtype.Device{
+		takes(qpu(qtype.Device{
 			Name: "Ankaa-3", QRN: "aws:rigetti:qpu:ankaa-3", Vendor: "aws", Provider: "rigetti",
 			Description: "An emulation of Rigetti's 84-qubit Ankaa-3 superconducting QPU as Amazon Braket offers it: " +
 				"nearest-neighbour iSWAP couplings on a 7×12 square lattice, priced as on Braket.",
@@ -175,7 +179,7 @@ func emulatedQPUs(now time.Time) []qtype.Device {
 		}, &superconducting, qpuSpec{
 			seed: 0xa4aa3, gate: "iswap", rb: ankaaRB, twoQ: ankaa2Q, readout: ankaaReadout,
 			rbSpread: 0.5, twoQSpread: 0.4, readoutSpread: 0.3, calibrated: day(2024, time.December, 23),
-		}),
+		}), "pyquil"),
 		qpu(qtype.Device{
 			Name: "IBEX-Q1", QRN: "aws:aqt:qpu:ibex-q1", Vendor: "aws", Provider: "aqt",
 			Description: "An emulation of AQT's 12-qubit IBEX-Q1 trapped-ion QPU as Amazon Braket offers it: every " +

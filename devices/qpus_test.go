@@ -45,8 +45,12 @@ func emulatedQPU(t *testing.T, qrn string) quantum.Device {
 	return quantum.Device{}
 }
 
+// ownFormats are the formats an emulated QPU takes beside the
+// simulators' (decisions.md, "Devices"): its vendor's own.
+var ownFormats = map[string][]string{"Aria-1": {"ionq"}, "Ankaa-3": {"pyquil"}}
+
 // Every emulated QPU is a QPU of the catalogue's conventions: a QRN of its
-// vendor and provider, the simulators' input types, its own noise model
+// vendor and provider, the simulators' input types (and its vendor's), its own noise model
 // after "ideal", a calibration, and pricing of the public service's kind.
 func TestEmulatedQPUsAreQPUs(t *testing.T) {
 	qpus := devices.EmulatedQPUsForTest(time.Now())
@@ -76,7 +80,7 @@ func TestEmulatedQPUsAreQPUs(t *testing.T) {
 				{"modality", *d.Modality, tc.modality},
 				{"numberQubits", d.NumberQubits, tc.qubits},
 				{"topology", d.Topology.Type, tc.topology},
-				{"runInputTypes", d.RunInputTypes, sim.RunInputTypes},
+				{"runInputTypes", d.RunInputTypes, append(slices.Clone(sim.RunInputTypes), ownFormats[tc.name]...)},
 				{"noiseModels", d.NoiseModels, []string{"ideal", tc.name}},
 				{"pricingModel", d.PricingModel, "fixed"},
 				{"directAccess", d.DirectAccess, true},

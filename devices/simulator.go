@@ -189,8 +189,13 @@ func methodOption(opts map[string]any, d *qtype.Device) (sim.Method, error) {
 }
 
 func (b *Simulator) compileFormat(ctx context.Context, t qtype.Task, limit int, prec sim.Precision) (*program, error) {
-	if slices.Contains(qirFormats, t.Program.Format) {
+	switch {
+	case slices.Contains(qirFormats, t.Program.Format):
 		return b.compileQIR(ctx, t, limit, prec)
+	case t.Program.Format == "quil":
+		return compileQuil(ctx, t, limit)
+	case t.Program.Format == "ionq.circuit.v0":
+		return compileIonQ(ctx, t, limit)
 	}
 	p, err := qasm.CompileProgramContext(ctx, t.Program.Data, qasm.Options{
 		MaxQubits: limit,

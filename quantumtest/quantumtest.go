@@ -85,6 +85,26 @@ func WaitForJob(t testing.TB, svc *quantum.Service, u quantum.User, qrn string) 
 	return j
 }
 
+// WaitForResult waits for the job as WaitForJob does and returns its
+// result, failing the test unless the job COMPLETED (its status message
+// says why).
+func WaitForResult(t testing.TB, svc *quantum.Service, u quantum.User, qrn string) *quantum.JobResult {
+	t.Helper()
+	j := WaitForJob(t, svc, u, qrn)
+	if j.Status != quantum.StatusCompleted {
+		msg := ""
+		if j.StatusMsg != nil {
+			msg = ": " + *j.StatusMsg
+		}
+		t.Fatalf("quantumtest: job %s is %s%s", qrn, j.Status, msg)
+	}
+	res, err := svc.GetJobResult(context.Background(), u, qrn)
+	if err != nil {
+		t.Fatalf("quantumtest: result of job %s: %v", qrn, err)
+	}
+	return res
+}
+
 // WaitForStatus waits until the job's status is one of want, failing the
 // test after timeout or if the job reaches another terminal status. It
 // follows the job's changes (Service.WatchJob) rather than polling; a

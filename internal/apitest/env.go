@@ -21,6 +21,7 @@ const (
 	flagship = "qbraid:qbraid:sim:qir-sv"
 	sv1      = "aws:aws:sim:sv1"
 	ionqSim  = "ionq:ionq:sim:simulator"
+	qvm      = "azure:rigetti:sim:qvm"
 	bell     = "OPENQASM 3.0;\ninclude \"stdgates.inc\";\nqubit[2] q;\nbit[2] c;\nh q[0];\ncx q[0], q[1];\nc = measure q;\n"
 	bell2    = "OPENQASM 2.0;\ninclude \"qelib1.inc\";\nqreg q[2];\ncreg c[2];\nh q[0];\ncx q[0],q[1];\nmeasure q -> c;\n"
 	// unknownJob is a well-formed job QRN that names no job.

@@ -1,0 +1,5 @@
+//go:build !race
+
+package quil_test
+
+const raceEnabled = false
