@@ -366,3 +366,48 @@ func TestJobPageIsLive(t *testing.T) {
 		t.Error("the page reloaded")
 	}
 }
+
+// The submit page offers the formats the chosen device takes, by the
+// names a program is sent as: the QVM Quil only, and its Bell example in
+// Quil; the IonQ Simulator IonQ JSON beside OpenQASM and QIR. An IonQ
+// circuit uploaded as a file is sent, runs and is shown as JSON.
+func TestSubmitOffersTheDevicesFormats(t *testing.T) {
+	e := newEnv(t)
+	e.signIn(quantumtest.APIKey)
+	e.open("/submit?device=azure:rigetti:sim:qvm")
+	e.waitJS(`document.querySelector('#device').value === 'azure:rigetti:sim:qvm'`)
+	if got := eval[string](e, `[...document.querySelector('#format').options].map((o) => o.value).join(' ')`); got != "quil" {
+		t.Errorf("formats offered on the QVM: %q, want quil", got)
+	}
+	e.run(chromedp.Click(chromedp.ID("example")))
+	e.waitJS(`document.querySelector('#program').value.includes('CNOT 0 1')`)
+	e.run(chromedp.Click(chromedp.ID("submit")))
+	e.visible(`#job-status [data-status="COMPLETED"]`)
+	res, err := e.svc.GetJobResult(context.Background(), e.user, e.qrnOfPage())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for k := range res.ResultData.MeasurementCounts {
+		if k != "00" && k != "11" {
+			t.Errorf("the Quil Bell pair measured %s", k)
+		}
+	}
+
+	file, err := filepath.Abs("../examples/programs/bell.ionq.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.open("/submit?device=ionq:ionq:sim:simulator")
+	e.waitJS(`document.querySelector('#device').value === 'ionq:ionq:sim:simulator'`)
+	if got := eval[string](e, `[...document.querySelector('#format').options].map((o) => o.value).join(' ')`); !strings.HasSuffix(got, " ionq.circuit.v0") || !strings.HasPrefix(got, "qasm2 qasm3") {
+		t.Errorf("formats offered on the IonQ Simulator: %q", got)
+	}
+	e.run(chromedp.SetUploadFiles(chromedp.ID("program-file"), []string{file}))
+	e.waitJS(`document.querySelector('#format').value === 'ionq.circuit.v0'`)
+	e.run(chromedp.Click(chromedp.ID("submit")))
+	e.visible(`#job-status [data-status="COMPLETED"]`)
+	e.visible("pre.program")
+	if got := e.text("pre.program"); !strings.Contains(got, `"gate": "cnot"`) {
+		t.Errorf("the IonQ program shown as %q, want its JSON", got)
+	}
+}

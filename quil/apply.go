@@ -33,7 +33,7 @@ type application struct {
 
 // gateApplication reads and lowers a gate application of the program.
 func (c *compiler) gateApplication(r *cursor) {
-	if c.standardGate(r) {
+	if !c.general && c.standardGate(r) {
 		return
 	}
 	a := c.readApplication(r, nil, &c.progEnv)

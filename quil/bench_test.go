@@ -9,9 +9,10 @@ import (
 	"github.com/qjobs/quantum/quil"
 )
 
-// straightLine is a Quil program of n gates on 16 qubits in the mix
-// qasm's BenchmarkCompileGates compiles (H, CNOT, RZ, U, CPHASE;
-// parameters as decimals), one gate per line, measured at the end.
+// straightLine is a Quil program of n gates on 16 qubits, the program
+// qasm's BenchmarkCompileGates compiles written in Quil (h, cx, rz, u3,
+// cu1 as H, CNOT, RZ, U, CPHASE; parameters as decimals and fractions of
+// pi, as pyquil writes them), one gate per line, measured at the end.
 func straightLine(n int) string {
 	var b strings.Builder
 	b.Grow(n * 24)
@@ -27,11 +28,11 @@ func straightLine(n int) string {
 		case 1:
 			fmt.Fprintf(&b, "CNOT %d %d\n", a, t)
 		case 2:
-			fmt.Fprintf(&b, "RZ(%.6f) %d\n", float64(i%1000)*0.00314, a)
+			fmt.Fprintf(&b, "RZ(%.6f) %d\n", float64(i)*0.001, a)
 		case 3:
-			fmt.Fprintf(&b, "U(1.570796, %.4f, -0.785398) %d\n", float64(i%100)*0.01, a)
+			fmt.Fprintf(&b, "U(pi/2, %.4f, -pi/4) %d\n", float64(i)*0.01, a)
 		default:
-			fmt.Fprintf(&b, "CPHASE(0.392699) %d %d\n", a, t)
+			fmt.Fprintf(&b, "CPHASE(pi/%d) %d %d\n", i%7+1, a, t)
 		}
 	}
 	for q := range 16 {

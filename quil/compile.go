@@ -3,6 +3,7 @@ package quil
 import (
 	"context"
 	"fmt"
+	"strings"
 	"unsafe"
 
 	"github.com/qjobs/quantum/sim"
@@ -48,6 +49,10 @@ func Compile(ctx context.Context, src string, opts Options) (*Program, error) {
 
 // compile is Compile, and what it charged against MaxBytes.
 func compile(ctx context.Context, src string, opts Options) (prog *Program, charged int64, err error) {
+	return compileWith(ctx, src, opts, false)
+}
+
+func compileWith(ctx context.Context, src string, opts Options, general bool) (prog *Program, charged int64, err error) {
 	if opts.MaxQubits <= 0 {
 		opts.MaxQubits = DefaultMaxQubits
 	}
@@ -73,6 +78,7 @@ func compile(ctx context.Context, src string, opts Options) (prog *Program, char
 	}()
 	c := &compiler{ctx: ctx, opts: opts, defs: map[string]*defgate{}, regions: map[string]*region{}, labels: map[string]int{}}
 	c.progEnv.read = c.readMemory
+	c.general = general
 	c.scan(src)
 	total, result := layout(c.order)
 	if total > maxMemoryBits {
@@ -119,6 +125,9 @@ type compiler struct {
 
 	// progEnv is what a gate parameter of the program may name: memory.
 	progEnv env
+	// general turns the fast paths off, for the test that compares them
+	// with the general one.
+	general bool
 }
 
 type pendingJump struct {
@@ -178,11 +187,19 @@ func (c *compiler) scan(src string) {
 	var def *defgate
 	c.writesReal = map[string]bool{}
 	for {
-		ln, ok := lx.next()
+		text, ok := lx.nextText()
 		if !ok {
 			break
 		}
 		c.poll()
+		if def == nil && plainInstruction(text) {
+			c.instructions++ // the second pass reads it
+			continue
+		}
+		ln, ok := lx.lineOf(text)
+		if !ok {
+			continue
+		}
 		if ln.indented && def != nil {
 			c.charge(ln.no, int64(len(ln.toks))*int64(unsafe.Sizeof(token{}))+64)
 			ln.toks = append([]token(nil), ln.toks...)
@@ -222,6 +239,26 @@ func (c *compiler) scan(src string) {
 	if def != nil {
 		c.checkBody(def)
 	}
+}
+
+// plainInstruction reports whether a line is one instruction the first
+// pass has nothing to learn from: it starts with a name other than the
+// directives and classical instructions the first pass reads, and holds no
+// semicolon. Most lines of a large program are such gates, and this spares
+// the first pass reading them into tokens.
+func plainInstruction(text string) bool {
+	if text == "" || !isIdentStart(text[0]) || strings.IndexByte(text, ';') >= 0 {
+		return false
+	}
+	j := 1
+	for j < len(text) && isIdentPart(text[j]) {
+		j++
+	}
+	switch text[:j] {
+	case "DECLARE", "DEFGATE", "LABEL", "MOVE", "EXCHANGE", "CONVERT", "ADD", "SUB", "MUL", "DIV", "NEG", "LOAD", "STORE":
+		return false
+	}
+	return true
 }
 
 // declare reads DECLARE name TYPE[len].
@@ -295,11 +332,19 @@ func (c *compiler) lower(src string) {
 	lx := &lexer{src: src}
 	inDef := false
 	for {
-		ln, ok := lx.next()
+		text, ok := lx.nextText()
 		if !ok {
 			break
 		}
 		c.poll()
+		if !c.general && c.plainGate(lx.no, text) {
+			inDef = false
+			continue
+		}
+		ln, ok := lx.lineOf(text)
+		if !ok {
+			continue
+		}
 		if ln.indented {
 			if !inDef {
 				c.fail(ln.no, 1, "an indented line outside a DEFGATE's body")

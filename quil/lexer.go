@@ -47,28 +47,32 @@ type lexer struct {
 	toks []token
 }
 
-// next returns the next line that holds a token, or false at the end.
-// The line's tokens are valid until the next call.
-func (lx *lexer) next() (line, bool) {
-	for lx.pos < len(lx.src) {
-		end := strings.IndexByte(lx.src[lx.pos:], '\n')
-		var text string
-		if end < 0 {
-			text = lx.src[lx.pos:]
-			lx.pos = len(lx.src)
-		} else {
-			text = lx.src[lx.pos : lx.pos+end]
-			lx.pos += end + 1
-		}
-		lx.no++
-		text = strings.TrimSuffix(text, "\r")
-		toks := lx.tokenize(text)
-		if len(toks) == 1 {
-			continue // blank or a comment
-		}
-		return line{no: lx.no, indented: text[0] == ' ' || text[0] == '\t', toks: toks}, true
+// nextText returns the next line's text, not yet read into tokens.
+func (lx *lexer) nextText() (string, bool) {
+	if lx.pos >= len(lx.src) {
+		return "", false
 	}
-	return line{}, false
+	end := strings.IndexByte(lx.src[lx.pos:], '\n')
+	var text string
+	if end < 0 {
+		text = lx.src[lx.pos:]
+		lx.pos = len(lx.src)
+	} else {
+		text = lx.src[lx.pos : lx.pos+end]
+		lx.pos += end + 1
+	}
+	lx.no++
+	return strings.TrimSuffix(text, "\r"), true
+}
+
+// lineOf reads the text nextText returned into tokens; false for a blank
+// line or a comment.
+func (lx *lexer) lineOf(text string) (line, bool) {
+	toks := lx.tokenize(text)
+	if len(toks) == 1 {
+		return line{}, false
+	}
+	return line{no: lx.no, indented: text[0] == ' ' || text[0] == '\t', toks: toks}, true
 }
 
 // isIdentStart and isIdentPart follow Quil's identifiers: a letter or an

@@ -187,11 +187,14 @@ export function jobView(main, { param: qrn, signal }) {
             h('p', null, `Format ${p.format}: LLVM bitcode, ${count(bytes.length)} bytes.`), save);
         }
       }
-      const ext = p.format.startsWith('qasm') ? 'qasm' : p.format === 'qir.ll' ? 'll' : 'txt';
-      save.addEventListener('click', () => download(`${name}.${ext}`, p.data, 'text/plain'));
+      // A JSON format's data comes as the object itself.
+      const text = typeof p.data === 'string' ? p.data : JSON.stringify(p.data, null, 2);
+      const ext = p.format.startsWith('qasm') ? 'qasm' : p.format === 'qir.ll' ? 'll' : p.format === 'quil' ? 'quil'
+        : typeof p.data === 'string' ? 'txt' : 'json';
+      save.addEventListener('click', () => download(`${name}.${ext}`, text, ext === 'json' ? 'application/json' : 'text/plain'));
       return h('div', null,
         h('div', { class: 'row' }, h('span', null, `Format ${p.format}`), save),
-        h('pre', { class: 'program', tabindex: 0 }, p.data)); // text, never markup
+        h('pre', { class: 'program', tabindex: 0 }, text)); // text, never markup
     }
 
     cancelButton.addEventListener('click', async () => {

@@ -19,6 +19,36 @@ cx q[0], q[1];
 c = measure q;
 `;
 
+const BELL_QUIL = `# A Bell pair: both qubits measure alike, 00 or 11 about half the time each.
+DECLARE ro BIT[2]
+H 0
+CNOT 0 1
+MEASURE 0 ro[0]
+MEASURE 1 ro[1]
+`;
+
+const BELL_IONQ = `{
+  "qubits": 2,
+  "circuit": [
+    {"gate": "h", "target": 0},
+    {"gate": "cnot", "control": 0, "target": 1}
+  ]
+}
+`;
+
+// EXAMPLES are the Bell pair in each format that has one.
+const EXAMPLES = { qasm3: BELL, quil: BELL_QUIL, 'ionq.circuit.v0': BELL_IONQ };
+
+// FORMAT_OF is the format a program is sent as, for each name a device's
+// runInputTypes may give it (the public service's names); other names
+// are formats themselves.
+const FORMAT_OF = { pyquil: 'quil', ionq: 'ionq.circuit.v0', braket_ahs: 'analog', pulser: 'pulser.sequence', qubo: 'problem' };
+
+// formatsOf are the formats a device takes.
+function formatsOf(d) {
+  return [...new Set((d.runInputTypes || []).map((t) => FORMAT_OF[t] || t))];
+}
+
 const PREFERRED_DEVICE = 'qbraid:qbraid:sim:qir-sv';
 
 // toBase64 writes bytes as standard base64, as the API takes bitcode.
@@ -32,8 +62,11 @@ function toBase64(bytes) {
 function formatOf(name, text) {
   if (/\.(bc)$/i.test(name)) return 'qir.bc';
   if (/\.(ll)$/i.test(name)) return 'qir.ll';
+  if (/\.(quil)$/i.test(name)) return 'quil';
   if (/OPENQASM\s+3/.test(text)) return 'qasm3';
   if (/OPENQASM\s+2/.test(text)) return 'qasm2';
+  if (/^\s*\{/.test(text) && /"circuit"\s*:/.test(text)) return 'ionq.circuit.v0';
+  if (/^\s*(DECLARE|DEFGATE)\b/m.test(text)) return 'quil';
   return '';
 }
 
@@ -45,7 +78,7 @@ export function submitView(main, { query, signal }) {
   const device = h('select', { id: 'device', name: 'device', required: true }, h('option', { value: '' }, 'Loading devices…'));
   const format = h('select', { id: 'format', name: 'format', required: true });
   const program = h('textarea', { id: 'program', name: 'program', spellcheck: 'false', required: true, rows: 12 });
-  const file = h('input', { id: 'program-file', type: 'file', accept: '.qasm,.ll,.bc,.txt' });
+  const file = h('input', { id: 'program-file', type: 'file', accept: '.qasm,.ll,.bc,.quil,.json,.txt' });
   const example = h('button', { type: 'button', id: 'example' }, 'Use the Bell example');
   const shots = h('input', { id: 'shots', name: 'shots', type: 'number', min: 1, step: 1, value: 1000, required: true, inputmode: 'numeric' });
   const name = h('input', { id: 'name', name: 'name', maxlength: 255, autocomplete: 'off' });
@@ -89,9 +122,11 @@ export function submitView(main, { query, signal }) {
     const d = current();
     if (!d) return;
     const keep = format.value;
-    options(format, d.runInputTypes || []);
-    if ((d.runInputTypes || []).includes(keep)) format.value = keep;
-    else if ((d.runInputTypes || []).includes('qasm3') && /OPENQASM\s+3/.test(program.value)) format.value = 'qasm3';
+    const formats = formatsOf(d);
+    options(format, formats);
+    const guess = formatOf('', program.value);
+    if (formats.includes(keep)) format.value = keep;
+    else if (guess && formats.includes(guess)) format.value = guess;
     options(noise, d.noiseModels || [], 'The device\'s default');
     noiseField.hidden = !(d.noiseModels && d.noiseModels.length);
     options(precision, d.precisions || [], 'The device\'s default');
@@ -125,9 +160,13 @@ export function submitView(main, { query, signal }) {
     if (guess && [...format.options].some((o) => o.value === guess)) format.value = guess;
   });
   shots.addEventListener('input', estimateCost);
+  // The example is the Bell pair in the chosen format, or in the first of
+  // the device's formats that has one.
   example.addEventListener('click', () => {
-    program.value = BELL;
-    if ([...format.options].some((o) => o.value === 'qasm3')) format.value = 'qasm3';
+    const offered = [...format.options].map((o) => o.value);
+    const f = EXAMPLES[format.value] ? format.value : offered.find((v) => EXAMPLES[v]) || 'qasm3';
+    program.value = EXAMPLES[f];
+    if (offered.includes(f)) format.value = f;
     if (!name.value) name.value = 'Bell pair';
     program.focus();
   });

@@ -4,10 +4,13 @@
 //
 //	go run ./examples/client -key $KEY examples/programs/bell.qasm
 //	go run ./examples/client -key $KEY examples/programs/bell.ll
+//	go run ./examples/client -key $KEY examples/programs/bell.quil
 //
 // The file's extension gives the program's format: .ll is QIR text, .bc
 // QIR bitcode (sent as base64), .qasm OpenQASM 2 or 3 as its version line
-// says (-format overrides it). The server is -url (default $QUANTUM_URL,
+// says, .quil Quil, .json an IonQ JSON circuit (-format overrides it).
+// The device is -device, by default one that takes the format: the QVM
+// for Quil, the IonQ Simulator for IonQ JSON, the QIR Simulator else. The server is -url (default $QUANTUM_URL,
 // else http://127.0.0.1:8080), with or without /api/v1; the API key is
 // -key (default $QUANTUM_API_KEY). The exit code is 0 when the job
 // completed, 1 when it did not or something failed, 2 for a wrong
@@ -43,6 +46,20 @@ func main() {
 // over 4 MiB by default.
 const maxProgram = 4 << 20
 
+// defaultDevice runs OpenQASM and QIR; deviceFor picks one for the
+// other formats.
+const defaultDevice = "qbraid:qbraid:sim:qir-sv"
+
+func deviceFor(format string) string {
+	switch format {
+	case "quil":
+		return "azure:rigetti:sim:qvm"
+	case "ionq.circuit.v0":
+		return "ionq:ionq:sim:simulator"
+	}
+	return defaultDevice
+}
+
 // defaultURL is where examples/server listens unless told otherwise.
 const defaultURL = "http://127.0.0.1:8080"
 
@@ -54,9 +71,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	// a secret.
 	url := fs.String("url", "", "the server's `URL`, such as http://127.0.0.1:8080 or http://127.0.0.1:8080/api/v1 (default $QUANTUM_URL, else "+defaultURL+")")
 	key := fs.String("key", "", "the API `KEY` (default $QUANTUM_API_KEY)")
-	device := fs.String("device", "qbraid:qbraid:sim:qir-sv", "the device `QRN`")
+	device := fs.String("device", "", "the device `QRN` (default: one that takes the format, "+defaultDevice+" for OpenQASM and QIR)")
 	shots := fs.Int("shots", 1000, "how many shots")
-	format := fs.String("format", "", "the program's `format`: qasm2, qasm3, qir.ll or qir.bc (default: from the file's extension, and for .qasm its version line)")
+	format := fs.String("format", "", "the program's `format`: qasm2, qasm3, qir.ll, qir.bc, quil or ionq.circuit.v0 (default: from the file's extension, and for .qasm its version line)")
 	timeout := fs.Duration("timeout", 5*time.Minute, "how long to wait for the job")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: client [flags] PROGRAM-FILE")
@@ -92,6 +109,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if *format == "qir.bc" || *format == "pyqir" {
 		// Bitcode travels as base64, as the public SDK sends it.
 		src = base64.StdEncoding.EncodeToString([]byte(src))
+	}
+	if *device == "" {
+		*device = deviceFor(*format)
 	}
 	api, err := client.New(*url, *key)
 	if err != nil {
@@ -155,7 +175,8 @@ func readProgram(path string) (string, error) {
 }
 
 // formatOf is the format of a program file: .ll is QIR text, .bc QIR
-// bitcode, a .qasm2 or .qasm3 extension says it; else its version line
+// bitcode, .quil Quil, .json an IonQ circuit, a .qasm2 or .qasm3
+// extension says it; else its version line
 // tells OpenQASM 2 from 3, and a file that has none (OpenQASM 3 makes it
 // optional) is QASM 3.
 func formatOf(path, src string) string {
@@ -164,6 +185,10 @@ func formatOf(path, src string) string {
 		return "qir.ll"
 	case ".bc":
 		return "qir.bc"
+	case ".quil":
+		return "quil"
+	case ".json":
+		return "ionq.circuit.v0"
 	case ".qasm2", ".qasm3":
 		return ext[1:]
 	}

@@ -97,6 +97,8 @@ func TestFormatOf(t *testing.T) {
 		{"a.txt", "OPENQASM 2.0;", "qasm2"},
 		{"bell.ll", "define void @main() #0 {", "qir.ll"},
 		{"bell.bc", "BC\xc0\xde", "qir.bc"},
+		{"bell.quil", "DECLARE ro BIT[2]", "quil"},
+		{"bell.ionq.json", "{}", "ionq.circuit.v0"},
 	} {
 		if got := formatOf(tc.path, tc.src); got != tc.want {
 			t.Errorf("formatOf(%q, %q) = %s, want %s", tc.path, tc.src, got, tc.want)
@@ -121,8 +123,8 @@ func TestExamplePrograms(t *testing.T) {
 	svc, _ := quantumtest.NewService(t)
 	srv := quantumtest.NewServer(t, svc)
 	files, err := filepath.Glob("../programs/*")
-	if err != nil || len(files) < 4 {
-		t.Fatalf("example programs %v (%v), want bell.qasm, bell3.qasm, bell.ll and bell.bc", files, err)
+	if err != nil || len(files) < 6 {
+		t.Fatalf("example programs %v (%v), want bell.qasm, bell3.qasm, bell.ll, bell.bc, bell.quil and bell.ionq.json", files, err)
 	}
 	for _, path := range files {
 		t.Run(filepath.Base(path), func(t *testing.T) {

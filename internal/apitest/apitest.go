@@ -37,6 +37,7 @@ var suite = []struct {
 	{"CreateJob/Validation", testCreateValidation},
 	{"CreateJob/Idempotency", testIdempotency},
 	{"CreateJob/TooManyActiveJobs", testTooManyActiveJobs},
+	{"CreateJob/Formats", testFormats},
 	{"Batch/Completes", testBatchCompletes},
 	{"Batch/Seed", testBatchSeed},
 	{"Batch/Cost", testBatchCost},
