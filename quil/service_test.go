@@ -110,3 +110,20 @@ func TestQuilBatch(t *testing.T) {
 		t.Fatalf("err %v, want program[1] and 2:1", err)
 	}
 }
+
+// A loop that never ends ends FAILED on the work bound, saying so.
+func TestEndlessQuilLoopFails(t *testing.T) {
+	svc, u := quantumtest.NewService(t, quantum.WithMaxWork(1<<22))
+	j, err := svc.CreateJob(context.Background(), u, quantum.JobRequest{DeviceQRN: qvm, Shots: 10,
+		Program: &quantum.Program{Format: "quil", Data: "DECLARE ro BIT\nLABEL @again\nH 0\nMEASURE 0 ro\nJUMP @again\n"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	done := quantumtest.WaitForJob(t, svc, u, j.JobQRN)
+	if done.StatusMsg != nil {
+		t.Log(*done.StatusMsg)
+	}
+	if done.Status != quantum.StatusFailed || done.StatusMsg == nil || !strings.Contains(*done.StatusMsg, "work") {
+		t.Fatalf("job %s (%v), want FAILED on the work bound", done.Status, done.StatusMsg)
+	}
+}
