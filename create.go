@@ -129,6 +129,15 @@ func (s *Service) checkRequest(ctx context.Context, u User, req JobRequest) (*De
 	} else {
 		d = dev
 		b, _ = s.devices.BackendOf(dev.QRN)
+		if d.Status != DeviceOnline && s.controls != nil {
+			// Another node may have set it ONLINE since this one read the
+			// controls: a refusal reads them again first. (A device taken
+			// OFFLINE elsewhere is refused by the store's insert.)
+			if err := s.loadControls(ctx); err != nil {
+				return nil, nil, Task{}, err
+			}
+			d, _ = s.devices.Get(req.DeviceQRN)
+		}
 		if d.Status != DeviceOnline {
 			v.Add("deviceQrn", "device %s is %s, not ONLINE", d.QRN, d.Status)
 		}
@@ -486,6 +495,17 @@ func (s *Service) storeJob(ctx context.Context, u User, req JobRequest, job *sto
 		if j, err := s.replayed(ctx, u, req.IdempotencyKey, hash); j != nil || err != nil {
 			return j, err
 		}
+	case errors.Is(err, storage.ErrDeviceNotOnline):
+		// Another node changed the device's controls, which this one has
+		// not read yet: read them, to say what the device is now.
+		if err := s.loadControls(ctx); err != nil {
+			return nil, err
+		}
+		status := "not ONLINE"
+		if d, ok := s.devices.Get(job.DeviceQRN); ok {
+			status = d.Status + ", not ONLINE"
+		}
+		return nil, qtype.Invalid("deviceQrn", "device %s is %s", job.DeviceQRN, status)
 	}
 	return nil, s.internal(ctx, err, "store job")
 }

@@ -13,16 +13,15 @@ import (
 // deviceStatuses are the statuses a device may have.
 var deviceStatuses = []string{DeviceOnline, DeviceOffline, DeviceUnavailable, DeviceRetired}
 
-// UpdateDevice changes a registered device: change edits a copy, which
-// replaces the device once checked. Its QRN, vendor and provider cannot
+// UpdateDevice changes a registered device on this Service: change edits
+// a copy of it as registered, which replaces it once checked (as a
+// RegisterDevice of it would). Its QRN, vendor and provider cannot
 // change, and its status must be one of ONLINE, OFFLINE, UNAVAILABLE and
-// RETIRED. A device that is not ONLINE takes no new jobs (a create is a
-// VALIDATION_ERROR on deviceQrn); jobs already queued on an OFFLINE or
-// UNAVAILABLE device wait until it is ONLINE again, and those on a
-// RETIRED one fail when a worker takes them. Errors name the device and
-// the field.
+// RETIRED. A device's controls (ControlDevice), when it has any, replace
+// its status and what it says of itself. Errors name the device and the
+// field.
 func (s *Service) UpdateDevice(qrn string, change func(*Device)) error {
-	d, ok := s.devices.Get(qrn)
+	d, ok := s.devices.Registered(qrn)
 	if !ok {
 		return fmt.Errorf("quantum: device %q is not registered", qrn)
 	}
@@ -44,22 +43,6 @@ func (s *Service) UpdateDevice(qrn string, change func(*Device)) error {
 	}
 	if s.runner != nil {
 		s.runner.Wake() // jobs waiting for it may run now
-	}
-	return nil
-}
-
-// FailNextJobs makes the device fail the next n jobs that start on it in
-// this Service, with message as their statusMsg, instead of running them
-// (a batch fails as one job). n = 0 stops what is left of an earlier call.
-func (s *Service) FailNextJobs(qrn string, n int, message string) error {
-	switch {
-	case n < 0:
-		return fmt.Errorf("quantum: FailNextJobs(%q, %d): n must be at least 0", qrn, n)
-	case n > 0 && strings.TrimSpace(message) == "":
-		return fmt.Errorf("quantum: FailNextJobs(%q): a message is required", qrn)
-	}
-	if !s.devices.SetFailures(qrn, n, message) {
-		return fmt.Errorf("quantum: device %q is not registered", qrn)
 	}
 	return nil
 }

@@ -59,6 +59,7 @@ const (
 	ECANCELED            = qtype.ECANCELED
 	EINTERNAL            = qtype.EINTERNAL
 	EINSUFFICIENTCREDITS = qtype.EINSUFFICIENTCREDITS
+	ECONFLICT            = qtype.ECONFLICT
 )
 
 // A device's statuses and types (qtype's).

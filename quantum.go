@@ -60,6 +60,7 @@ type Service struct {
 	credits     bool                 // WithCredits
 	share       float64              // WithFairShare
 	ledger      storage.CreditLedger // the store's, if it keeps credits (with credits off too: balances are answered)
+	controls    storage.ControlStore // the store's, if several Services share its controls
 
 	mu   sync.RWMutex
 	keys map[[32]byte]keyEntry
@@ -288,9 +289,14 @@ func New(store storage.Store, opts ...Option) (*Service, error) {
 		s.release, s.exclusive = release, true
 	}
 	s.feed, _ = store.(storage.ChangeFeed)
+	s.controls, _ = store.(storage.ControlStore)
 	s.notes = notify.New()
 	s.store = observed.New(store, s.notes, s.obs, s.log)
-	s.runner = runner.New(runner.Config{Store: s.store, Devices: s.devices, Notes: s.notes, Feed: s.feed, Log: s.log,
+	if err := s.loadControls(context.Background()); err != nil {
+		s.releaseStore()
+		return nil, fmt.Errorf("quantum: reading the controls: %w", err)
+	}
+	s.runner = runner.New(runner.Config{Store: s.store, Devices: s.devices, Notes: s.notes, Feed: s.feed, Controls: s.controls, Log: s.log,
 		Observer: s.obs, Now: s.now, Exclusive: s.exclusive, Node: s.node, Workers: s.workers, Budget: s.budget,
 		Share: s.share, MaxWork: s.maxWork, MaxAttempts: s.maxAttempts, Lease: s.lease, JobTimeout: s.jobTimeout,
 		RetryBase: s.retryBase})
@@ -349,9 +355,8 @@ func (s *Service) AddAPIKey(key, userName string) (User, error) {
 	if key == "" {
 		return User{}, errors.New("quantum: empty API key")
 	}
-	h := sha256.Sum256([]byte("quantum api key\x00" + key))
-	id := hex.EncodeToString(h[:])
-	u := User{ID: id[:24], OrganizationUserID: id[24:48], OrganizationID: id[40:64], Name: userName}
+	h := keyHash(key)
+	u := userOfKey(h, userName)
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if old, ok := s.keys[h]; ok {
@@ -359,6 +364,16 @@ func (s *Service) AddAPIKey(key, userName string) (User, error) {
 	}
 	s.keys[h] = keyEntry{hash: h, user: u}
 	return u, nil
+}
+
+// keyHash is what the Service keeps of an API key.
+func keyHash(key string) [32]byte { return sha256.Sum256([]byte("quantum api key\x00" + key)) }
+
+// userOfKey is the user of a key's hash: the same on every node and
+// after every restart, so that a key finds its user's stored jobs.
+func userOfKey(h [32]byte, name string) User {
+	id := hex.EncodeToString(h[:])
+	return User{ID: id[:24], OrganizationUserID: id[24:48], OrganizationID: id[40:64], Name: name}
 }
 
 func (s *Service) keyOf(h [32]byte) (keyEntry, bool) {
@@ -382,8 +397,21 @@ func (s *Service) Authenticate(ctx context.Context, apiKey string) (User, error)
 	// the hash alone, which tells an attacker nothing about how much of a
 	// real key they guessed; the stored hash is then compared in constant
 	// time.
-	h := sha256.Sum256([]byte("quantum api key\x00" + apiKey))
+	h := keyHash(apiKey)
 	e, ok := s.keyOf(h)
+	if !ok && s.controls != nil {
+		// A key the control API added on another node.
+		k, err := s.controls.APIKeyByHash(ctx, h)
+		switch {
+		case err == nil:
+			e, ok = keyEntry{hash: k.Hash, user: User{ID: k.UserID, OrganizationUserID: k.OrganizationUserID, OrganizationID: k.OrganizationID, Name: k.Name}}, true
+			s.mu.Lock()
+			s.keys[h] = e
+			s.mu.Unlock()
+		case !errors.Is(err, storage.ErrKeyNotFound):
+			return User{}, s.internal(ctx, err, "look up the API key")
+		}
+	}
 	if !ok || subtle.ConstantTimeCompare(e.hash[:], h[:]) != 1 {
 		return User{}, qtype.Errorf(EINVALIDAPIKEY, "the API key is not valid")
 	}

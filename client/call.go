@@ -61,7 +61,7 @@ func (c *Client) newRequest(ctx context.Context, k call) (*http.Request, error) 
 	for h, vs := range k.header {
 		req.Header[h] = vs
 	}
-	req.Header.Set("X-API-KEY", c.key)
+	req.Header.Set(c.keyHeader, c.key)
 	req.Header.Set("User-Agent", c.agent)
 	if req.Header.Get("Accept") == "" {
 		req.Header.Set("Accept", "application/json")

@@ -29,8 +29,9 @@ import (
 // Client is quantum.API over HTTP, for one API key. It is safe for
 // concurrent use.
 type Client struct {
-	base      *url.URL // ends in /api/v1
+	base      *url.URL // ends in /api/v1 (/control/v1 for a Control)
 	key       string
+	keyHeader string // X-API-KEY (X-CONTROL-KEY for a Control)
 	http      *http.Client
 	agent     string
 	retries   int
@@ -122,7 +123,7 @@ func New(baseURL, apiKey string, opts ...Option) (*Client, error) {
 		base = u.JoinPath("api", "v1")
 	}
 	c := &Client{
-		base: base, key: apiKey, http: defaultHTTPClient(), agent: defaultAgent(),
+		base: base, key: apiKey, keyHeader: "X-API-KEY", http: defaultHTTPClient(), agent: defaultAgent(),
 		retries: 4, retryBase: 200 * time.Millisecond, retryMax: 10 * time.Second, autoKey: true, log: zap.NewNop(),
 	}
 	for _, o := range opts {

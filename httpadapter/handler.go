@@ -61,6 +61,9 @@ type handler struct {
 	streams   context.Context // ends every event stream when done
 	obs       Observer
 	rate      *limiter // nil: no WithRateLimit
+	// controlKey is the control key's SHA-256 (WithControlKey); nil: no
+	// control API.
+	controlKey *[32]byte
 }
 
 // New returns the http.Handler that serves svc under /api/v1, plus
@@ -106,6 +109,7 @@ func (h *handler) routes() {
 	m.HandleFunc("GET /api/v1/devices/{device_qrn}/calibrations", h.authed(h.getDeviceCalibrations))
 
 	m.HandleFunc("GET /api/v1/billing/credits/balance", h.authed(h.creditsBalance))
+	h.controlRoutes()
 }
 
 type ctxKey int
@@ -158,6 +162,12 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		// ones too, so that a route's existence is no secret.
 		if strings.HasPrefix(r.URL.Path, "/api/") {
 			if _, err := h.authenticate(r); err != nil {
+				h.fail(rec, r, err)
+				return
+			}
+		}
+		if strings.HasPrefix(r.URL.Path, "/control/") && h.controlKey != nil {
+			if err := h.checkControlKey(r); err != nil {
 				h.fail(rec, r, err)
 				return
 			}

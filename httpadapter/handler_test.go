@@ -66,6 +66,12 @@ type response struct {
 
 func (e *env) do(method, path, key string, body any) response {
 	e.t.Helper()
+	return e.doKeyed("X-API-KEY", method, path, key, body)
+}
+
+// doKeyed is do with the key in the named header.
+func (e *env) doKeyed(header, method, path, key string, body any) response {
+	e.t.Helper()
 	var rd io.Reader
 	switch b := body.(type) {
 	case nil:
@@ -80,7 +86,7 @@ func (e *env) do(method, path, key string, body any) response {
 		e.t.Fatal(err)
 	}
 	if key != "" {
-		req.Header.Set("X-API-KEY", key)
+		req.Header.Set(header, key)
 	}
 	if rd != nil {
 		req.Header.Set("Content-Type", "application/json")

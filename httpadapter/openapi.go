@@ -19,3 +19,16 @@ func (h *handler) openAPI(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Content-Type", "application/json")
 	_, _ = w.Write(OpenAPI)
 }
+
+// ControlOpenAPI is the OpenAPI 3.1 document of the control API
+// (/control/v1, WithControlKey), served at /control/v1/openapi.json to
+// holders of the control key; the handler tests check their control
+// requests and answers against it.
+//
+//go:embed control-openapi.json
+var ControlOpenAPI []byte
+
+func (h *handler) controlOpenAPI(w http.ResponseWriter, r *http.Request) {
+	w.Header().Set("Content-Type", "application/json")
+	_, _ = w.Write(ControlOpenAPI)
+}

@@ -45,6 +45,31 @@ func spec(t testing.TB) (*openapi3.T, routers.Router) {
 	return specDoc, specRouter
 }
 
+var (
+	controlOnce   sync.Once
+	controlRouter routers.Router
+	controlErr    error
+)
+
+// controlSpec is the control API's document, loaded and checked once.
+func controlSpec(t testing.TB) routers.Router {
+	t.Helper()
+	controlOnce.Do(func() {
+		doc, err := openapi3.NewLoader().LoadFromData(httpadapter.ControlOpenAPI)
+		if err == nil {
+			err = doc.Validate(context.Background())
+		}
+		if err == nil {
+			controlRouter, err = legacy.NewRouter(doc)
+		}
+		controlErr = err
+	})
+	if controlErr != nil {
+		t.Fatalf("the control API's OpenAPI document: %v", controlErr)
+	}
+	return controlRouter
+}
+
 // checked is a transport that checks every request and answer against
 // the OpenAPI document: a request the document allows must get an answer
 // it documents; a request it does not allow must be refused (4xx) with an
@@ -53,6 +78,8 @@ type checked struct {
 	t      testing.TB
 	next   http.RoundTripper
 	report func(format string, args ...any) // t.Errorf unless a test of the check says otherwise
+	// router is the document's router; nil: the /api/v1 document's.
+	router routers.Router
 }
 
 func (c *checked) errorf(format string, args ...any) {
@@ -64,7 +91,10 @@ func (c *checked) errorf(format string, args ...any) {
 }
 
 func (c *checked) RoundTrip(req *http.Request) (*http.Response, error) {
-	_, router := spec(c.t)
+	router := c.router
+	if router == nil {
+		_, router = spec(c.t)
+	}
 	var body []byte
 	if req.Body != nil {
 		body, _ = io.ReadAll(req.Body)

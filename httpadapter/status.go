@@ -28,6 +28,7 @@ var statusOf = map[string]int{
 	quantum.EINTERNAL:           http.StatusInternalServerError,
 
 	quantum.EINSUFFICIENTCREDITS: http.StatusPaymentRequired, // WithCredits
+	quantum.ECONFLICT:            http.StatusConflict,        // the control API
 }
 
 // statusClientClosed is the status logged for a request whose client went

@@ -42,6 +42,9 @@ const (
 	// balance not reserved (WithCredits); nothing was stored. errors.Is
 	// matches it with ErrInsufficientCredits.
 	EINSUFFICIENTCREDITS = "INSUFFICIENT_CREDITS"
+	// ECONFLICT: what the request would create exists already (an API key
+	// the control API is asked to add); nothing was changed.
+	ECONFLICT = "CONFLICT"
 )
 
 // Error is the only error type the Service returns to its callers: a

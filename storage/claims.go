@@ -98,6 +98,11 @@ type ClaimedJobs struct {
 	// Short is the job that needs more memory than was left, still
 	// QUEUED, or nil.
 	Short *JobRecord
+	// ControlsVersion is, for a store that is a ControlStore, the version
+	// of its controls when the claim was made (when it claimed a job);
+	// else 0. A claim leaves in the queue the jobs of devices that its
+	// controls hold or that are OFFLINE or UNAVAILABLE.
+	ControlsVersion int64
 }
 
 // ClaimedJob is one job that ClaimJobs moved to RUNNING.

@@ -21,11 +21,14 @@ type ChangeFeed interface {
 	WatchChanges(ctx context.Context, fn func(Change)) error
 }
 
-// Change is a job's move to a new status (or its creation), as a
-// ChangeFeed reports it.
+// Change is a job's move to a new status (or its creation), or a change
+// of the controls, as a ChangeFeed reports it.
 type Change struct {
 	JobQRN    string
 	DeviceQRN string
 	Owner     string
 	Status    qtype.JobStatus
+	// Controls says that the store's controls changed (ControlStore): the
+	// other fields are empty.
+	Controls bool
 }

@@ -45,6 +45,11 @@
 //	-rate-burst N     requests a user may make at once (default: twice
 //	                  -rate-limit, at least 1)
 //	-log-level LEVEL  debug, info (default), warn or error
+//	-control-key-file F  the control key (at least 16 characters; the file
+//	                  readable by its owner only): serves the control API
+//	                  for test suites, /control/v1 (docs/testing.md)
+//	-control-public   serve the control API on an address that is not
+//	                  loopback too (refused without it)
 //
 // Environment:
 //
@@ -53,6 +58,8 @@
 //	                  those of the flags
 //	QUANTUM_POSTGRES_DSN  the database of -store postgres, when
 //	                  -postgres-dsn is not given
+//	QUANTUM_CONTROL_KEY  the control key, when -control-key-file is not
+//	                  given
 package main
 
 import (
@@ -125,6 +132,10 @@ type config struct {
 	rate      float64
 	burst     int
 	fairShare float64
+	// controlFile and controlPublic are -control-key-file and
+	// -control-public.
+	controlFile   string
+	controlPublic bool
 }
 
 // defaultMaxConnections bounds the connections open at once: about 20 MiB
@@ -213,6 +224,9 @@ func parseFlags(args []string, out io.Writer) (config, error) {
 	fs.StringVar(&c.logFormat, "log-format", "", "log format: json or console (default: console on a terminal, else json)")
 	fs.StringVar(&c.metrics, "metrics-addr", "", "serve /metrics on this address instead of the main listener")
 	fs.BoolVar(&c.version, "version", false, "print the version and exit")
+	fs.StringVar(&c.controlFile, "control-key-file", "", "`FILE` holding the control key (at least 16 characters, readable by its owner only): "+
+		"serves the control API for test suites at /control/v1 (default $QUANTUM_CONTROL_KEY; none: no control API)")
+	fs.BoolVar(&c.controlPublic, "control-public", false, "serve the control API on an -addr that is not loopback too")
 	fs.Usage = func() {
 		fmt.Fprintln(out, "usage: server [flags]")
 		fs.PrintDefaults()
@@ -221,6 +235,8 @@ func parseFlags(args []string, out io.Writer) (config, error) {
     	API keys as "key user" (or "key user credits") entries separated by commas or newlines, added to those of the flags
   QUANTUM_POSTGRES_DSN
     	the database of -store postgres when -postgres-dsn is not given
+  QUANTUM_CONTROL_KEY
+    	the control key when -control-key-file is not given
 `)
 	}
 	if err := fs.Parse(args); err != nil {
@@ -312,6 +328,10 @@ func run(ctx context.Context, args []string, sys system) error {
 	if err != nil {
 		return err
 	}
+	control, err := controlKey(cfg, sys.getenv, keys)
+	if err != nil {
+		return err
+	}
 	log, err := newLogger(cfg.logLevel, logFormat(cfg.logFormat, sys.out), sys.log)
 	if err != nil {
 		return err
@@ -393,6 +413,9 @@ func run(ctx context.Context, args []string, sys system) error {
 	if cfg.rate > 0 {
 		apiOpts = append(apiOpts, httpadapter.WithRateLimit(cfg.rate, cfg.burst))
 	}
+	if control != "" {
+		apiOpts = append(apiOpts, httpadapter.WithControlKey(control))
+	}
 	api := httpadapter.New(svc, apiOpts...)
 	handler, stopMetrics, err := serveMetrics(cfg.metrics, site(api), m, log)
 	if err != nil {
@@ -423,6 +446,9 @@ func run(ctx context.Context, args []string, sys system) error {
 	}
 	if cfg.rate > 0 {
 		fmt.Fprintf(sys.out, "rate limit: %g requests a second per user, %d at once\n", cfg.rate, cfg.burst)
+	}
+	if control != "" {
+		fmt.Fprintf(sys.out, "control API for test suites: http://%s/control/v1 (X-CONTROL-KEY; docs/testing.md)\n", addr)
 	}
 	fmt.Fprintf(sys.out, "web console: http://%s/ (sign in with the API key)\n", addr)
 	fmt.Fprintf(sys.out, "try:\n  curl -s -H 'X-API-KEY: %s' http://%s/api/v1/devices\n", shown, addr)

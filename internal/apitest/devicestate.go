@@ -19,6 +19,10 @@ func queuedBehind(t *testing.T, target Target) (e *env, dev string, queued *quan
 	<-started
 	dev = e.device("moody", &quantumtest.FakeBackend{})
 	queued = e.create(e.alice, request(dev, bell, 10))
+	// The intake queues jobs on goroutines of its own: the job is QUEUED
+	// before the test goes on, so that what it sees next is the device's
+	// doing, not the intake's pace.
+	quantumtest.WaitForStatus(t, e.svc, e.aliceUser, queued.JobQRN, waitLimit, quantum.StatusQueued)
 	return e, dev, queued, func() {
 		if err := e.alice.CancelJob(ctx, hold.JobQRN); err != nil {
 			t.Fatal(err)
@@ -88,10 +92,11 @@ func testDeviceFailsOnCue(t *testing.T, target Target) {
 			t.Fatalf("job %d: %s (%s), want %s (%s)", i, j.Status, quantumtest.StatusMsg(j), want, msg)
 		}
 	}
+	failErr := func(_ *quantum.Device, err error) error { return err }
 	for _, bad := range []error{
-		e.svc.FailNextJobs(dev, -1, "x"),
-		e.svc.FailNextJobs(dev, 1, " "),
-		e.svc.FailNextJobs("qbraid:qbraid:sim:nosuch", 1, "x"),
+		failErr(e.svc.FailNextJobs(ctx, dev, -1, "x")),
+		failErr(e.svc.FailNextJobs(ctx, dev, 1, " ")),
+		failErr(e.svc.FailNextJobs(ctx, "qbraid:qbraid:sim:nosuch", 1, "x")),
 		e.svc.UpdateDevice(dev, func(d *quantum.Device) { d.Status = "BROKEN" }),
 		e.svc.UpdateDevice(dev, func(d *quantum.Device) { d.QRN = "qbraid:qbraid:sim:other" }),
 	} {

@@ -110,6 +110,12 @@ func (r *Runner) claimSome() error {
 		}
 		return fmt.Errorf("claim jobs: %w", err)
 	}
+	if got.ControlsVersion > r.s.devices.Version() {
+		// The controls changed since this node read them: read them
+		// before the claimed jobs run (a failure to inject, a latency, a
+		// device retired).
+		r.reloadControls()
+	}
 	if len(r.turn.LastDevice) > maxTurnOwners {
 		// Owners with nothing queued are not pruned here, as
 		// turns.order does: forget them all now and then.

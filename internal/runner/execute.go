@@ -40,7 +40,7 @@ func (r *Runner) execute(job *storage.JobRecord) {
 		r.finish(job, 0, nil, failed(qtype.FailBackend, fmt.Errorf("device %s is retired", d.QRN)))
 		return
 	}
-	if msg, ok := r.s.devices.TakeFailure(job.DeviceQRN); ok {
+	if msg, ok := r.takeFailure(job.DeviceQRN); ok {
 		r.finish(job, 0, nil, failed(qtype.FailBackend, errors.New(msg)))
 		return
 	}
@@ -76,8 +76,8 @@ func (r *Runner) execute(job *storage.JobRecord) {
 		task.Program = jp.Program
 		out, err = r.runOne(ctx, b, task)
 	}
-	if err == nil && d != nil && d.MinRunTime > 0 {
-		err = holdUntil(ctx, start.Add(d.MinRunTime))
+	if least := r.leastRunTime(d); err == nil && least > 0 {
+		err = holdUntil(ctx, start.Add(least))
 	}
 	elapsed := time.Since(start)
 	// The run's memory is free now, before its end is seen: a caller who

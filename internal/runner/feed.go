@@ -36,7 +36,12 @@ func (r *Runner) watch(feed storage.ChangeFeed) {
 
 // changed acts on one change from the feed.
 func (r *Runner) changed(c storage.Change) {
+	if c.Controls {
+		r.reloadControls()
+		return
+	}
 	if c.JobQRN == "" {
+		r.reloadControls() // their changes may have been missed too
 		// Changes may have been missed: look for work, for cancels of the
 		// jobs that run here, and tell the watchers to read again.
 		r.s.notes.Missed()

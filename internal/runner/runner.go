@@ -72,10 +72,13 @@ var (
 
 // Config is what a Runner needs of its Service.
 type Config struct {
-	Store    *observed.Store
-	Devices  *catalogue.Catalogue
-	Notes    *notify.Notifier
-	Feed     storage.ChangeFeed // the store's, if it has one
+	Store   *observed.Store
+	Devices *catalogue.Catalogue
+	Notes   *notify.Notifier
+	Feed    storage.ChangeFeed // the store's, if it has one
+	// Controls is the store's, if several Services share its controls
+	// (controls.go).
+	Controls storage.ControlStore
 	Log      *zap.Logger
 	Observer qtype.Observer
 	Now      func() time.Time
@@ -100,6 +103,7 @@ type settings struct {
 	devices     *catalogue.Catalogue
 	notes       *notify.Notifier
 	feed        storage.ChangeFeed
+	controls    storage.ControlStore
 	log         *zap.Logger
 	obs         qtype.Observer
 	now         func() time.Time
@@ -117,7 +121,7 @@ type settings struct {
 
 // New returns a Runner of cfg; Recover, then Start, set it going.
 func New(cfg Config) *Runner {
-	s := &settings{store: cfg.Store, devices: cfg.Devices, notes: cfg.Notes, feed: cfg.Feed, log: cfg.Log, obs: cfg.Observer,
+	s := &settings{store: cfg.Store, devices: cfg.Devices, notes: cfg.Notes, feed: cfg.Feed, controls: cfg.Controls, log: cfg.Log, obs: cfg.Observer,
 		now: cfg.Now, exclusive: cfg.Exclusive, node: cfg.Node, workers: cfg.Workers, budget: cfg.Budget, share: cfg.Share,
 		maxWork: cfg.MaxWork, maxAttempts: cfg.MaxAttempts, lease: cfg.Lease, jobTimeout: cfg.JobTimeout, retryBase: cfg.RetryBase}
 	ctx, stop := context.WithCancel(context.Background())

@@ -61,14 +61,10 @@ func (r *Runner) waiting(ctx context.Context) ([]string, error) {
 }
 
 // takingQueues drops the queues of devices that are not registered (yet),
-// OFFLINE or UNAVAILABLE: their jobs wait for the device, not for a
+// OFFLINE, UNAVAILABLE or held: their jobs wait for the device, not for a
 // worker.
 func (r *Runner) takingQueues(queues []storage.Queue) []storage.Queue {
-	return slices.DeleteFunc(queues, func(q storage.Queue) bool {
-		_, ok := r.s.devices.BackendOf(q.Device)
-		d, _ := r.s.devices.Get(q.Device)
-		return !ok || d == nil || !d.TakesJobs()
-	})
+	return slices.DeleteFunc(queues, func(q storage.Queue) bool { return !r.s.devices.Takes(q.Device) })
 }
 
 // othersAmong reports whether users other than owner are among owners.

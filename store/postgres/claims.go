@@ -43,6 +43,11 @@ var _ storage.BatchClaimer = (*Store)(nil)
 // whole). Their programs come back with them, and short's record alone,
 // with entry -1.
 //
+// A device held, OFFLINE or UNAVAILABLE by its controls (migration 5)
+// is left out of open: no node claims its jobs from the moment the change
+// commits. The claimed jobs come with the controls' version, which the
+// node compares with what it has read.
+//
 // Locks are taken in one order everywhere, so that statements moving
 // many jobs cannot deadlock: job rows (a claim's never wait: SKIP
 // LOCKED), then the owners' counts, sorted, at the end of the statement
@@ -57,6 +62,8 @@ WITH RECURSIVE qs AS (
 		ORDER BY device_qrn, owner LIMIT 1) n
 ), open AS (
 	SELECT device_qrn AS device, owner FROM qs WHERE device_qrn = ANY($1::text[])
+		AND NOT EXISTS (SELECT 1 FROM quantum_device_controls dc
+			WHERE dc.device = qs.device_qrn AND (dc.held OR dc.status IN ('OFFLINE', 'UNAVAILABLE')))
 ), first AS (
 	SELECT device, owner FROM open WHERE device = $2 AND owner = $3
 ), last AS (
@@ -98,9 +105,10 @@ WITH RECURSIVE qs AS (
 	FROM placed p WHERE j.qrn = p.qrn AND p.used <= $8
 	RETURNING p.slot, j.qrn, j.xmin::text::bigint AS xmin, j.record
 )
-SELECT c.slot, c.xmin, c.record, p.format, p.data FROM claimed c JOIN quantum_programs p ON p.qrn = c.qrn
+SELECT c.slot, c.xmin, c.record, p.format, p.data, (SELECT version FROM quantum_controls_version)
+FROM claimed c JOIN quantum_programs p ON p.qrn = c.qrn
 UNION ALL
-SELECT -1, 0::bigint, j.record, NULL::text, NULL::text FROM short s JOIN quantum_jobs j ON j.qrn = s.qrn`
+SELECT -1, 0::bigint, j.record, NULL::text, NULL::text, 0::bigint FROM short s JOIN quantum_jobs j ON j.qrn = s.qrn`
 
 // ClaimJobs claims the jobs of c's plan in one statement (claimJobs).
 func (s *Store) ClaimJobs(ctx context.Context, c storage.BatchClaim) (*storage.ClaimedJobs, error) {
@@ -129,7 +137,7 @@ func (s *Store) ClaimJobs(ctx context.Context, c storage.BatchClaim) (*storage.C
 		l := nanos(c.LeaseUntil)
 		lease = &l
 	}
-	var slot, xmin int64
+	var slot, xmin, controls int64
 	var data []byte
 	var format, program *string
 	err = retryDeadlock(func() error {
@@ -139,7 +147,7 @@ func (s *Store) ClaimJobs(ctx context.Context, c storage.BatchClaim) (*storage.C
 		if err != nil {
 			return err
 		}
-		_, err = pgx.ForEachRow(rows, []any{&slot, &xmin, &data, &format, &program}, func() error {
+		_, err = pgx.ForEachRow(rows, []any{&slot, &xmin, &data, &format, &program, &controls}, func() error {
 			j, err := decode(data)
 			if err != nil {
 				return err
@@ -152,6 +160,7 @@ func (s *Store) ClaimJobs(ctx context.Context, c storage.BatchClaim) (*storage.C
 				return fmt.Errorf("postgres: claim jobs: job %s came without its program", j.JobQRN)
 			}
 			s.hints.put(j, uint32(xmin), len(data))
+			out.ControlsVersion = max(out.ControlsVersion, controls)
 			out.Jobs = append(out.Jobs, storage.ClaimedJob{Job: j, Program: &qtype.Program{Format: *format, Data: *program}, Turn: int(slot)})
 			return nil
 		})

@@ -55,13 +55,21 @@ func (s *Store) WatchChanges(ctx context.Context, fn func(storage.Change)) error
 			return fmt.Errorf("postgres: wait for a notification: %w", err)
 		}
 		var c struct {
-			QRN    string `json:"qrn"`
-			Device string `json:"device"`
-			Owner  string `json:"owner"`
-			Status string `json:"status"`
+			QRN      string `json:"qrn"`
+			Device   string `json:"device"`
+			Owner    string `json:"owner"`
+			Status   string `json:"status"`
+			Controls int64  `json:"controls"`
 		}
-		if json.Unmarshal([]byte(n.Payload), &c) != nil || c.QRN == "" {
+		if json.Unmarshal([]byte(n.Payload), &c) != nil {
 			continue // not one of ours
+		}
+		if c.Controls > 0 {
+			fn(storage.Change{Controls: true})
+			continue
+		}
+		if c.QRN == "" {
+			continue
 		}
 		fn(storage.Change{JobQRN: c.QRN, DeviceQRN: c.Device, Owner: c.Owner, Status: qtype.JobStatus(c.Status)})
 	}

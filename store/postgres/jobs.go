@@ -14,11 +14,16 @@ import (
 	"github.com/qjobs/quantum/storage"
 )
 
+// insertJob stores a job and its program, unless the controls of its
+// device (migration 5) say it is not ONLINE: then it stores nothing and
+// answers no row, whichever node changed them.
 const insertJob = `
 WITH job AS (
 	INSERT INTO quantum_jobs (qrn, owner, device_qrn, status, vendor, provider, created_ns, updated_ns,
 		queued_ns, lease_ns, memory_need, attempts, node, search, tags, record, idem_key)
-	VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, NULLIF($19, ''))
+	SELECT $1::text, $2::text, $3::text, $4::text, $5::text, $6::text, $7::bigint, $8::bigint, $9::bigint, $10::bigint,
+		$11::bigint, $12::integer, $13::text, $14::text[], $15::jsonb, $16::json, NULLIF($19::text, '')
+	WHERE NOT EXISTS (SELECT 1 FROM quantum_device_controls WHERE device = $3::text AND status <> 'ONLINE')
 	RETURNING qrn, xmin::text::bigint AS xmin
 ), program AS (
 	INSERT INTO quantum_programs (qrn, format, data) SELECT qrn, $17, $18 FROM job
@@ -64,6 +69,9 @@ func (s *Store) CreateJob(ctx context.Context, job *storage.JobRecord, program q
 	}
 	var pe *pgconn.PgError
 	switch {
+	case errors.Is(err, pgx.ErrNoRows):
+		// The insert's guard: the device's controls say it is not ONLINE.
+		return fmt.Errorf("postgres: %w", storage.ErrDeviceNotOnline)
 	case errors.Is(err, qtype.ErrInsufficientCredits):
 		return err
 	case errors.As(err, &pe) && pe.Code == "23505" && pe.ConstraintName == idemKeyIndex:

@@ -101,6 +101,8 @@ func (s *Store) ClaimJob(ctx context.Context, c storage.Claim) (*storage.JobReco
 		err := tx.QueryRow(ctx, `
 			SELECT record FROM quantum_jobs
 			WHERE device_qrn = $1 AND owner = $2 AND status = 'QUEUED'
+				AND NOT EXISTS (SELECT 1 FROM quantum_device_controls dc
+					WHERE dc.device = $1 AND (dc.held OR dc.status IN ('OFFLINE', 'UNAVAILABLE')))
 			ORDER BY queued_ns, qrn LIMIT 1 FOR UPDATE SKIP LOCKED`, c.Device, c.Owner).Scan(&data)
 		if errors.Is(err, pgx.ErrNoRows) {
 			return storage.ErrNoJob

@@ -72,6 +72,7 @@ func Run(t *testing.T, newStore func(t *testing.T) storage.Store) {
 		{"CreditSettlements", testCreditSettlements},
 		{"CreditSettledOnce", testCreditSettledOnce},
 		{"CreditConcurrentReservations", testCreditConcurrentReservations},
+		{"Controls", testControls},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) { tc.fn(t, newStore(t)) })
