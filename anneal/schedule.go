@@ -74,26 +74,32 @@ func (m *ising) betaRange() [2]float64 {
 	return [2]float64{hot, cold}
 }
 
-// betas is the β of each of sweeps sweeps from r[0] to r[1]; one sweep
-// runs at r[1], as dwave-samplers does.
-func betas(r [2]float64, sweeps int, s Schedule) []float64 {
-	out := make([]float64, sweeps)
-	switch {
-	case sweeps == 0:
-	case sweeps == 1:
-		out[0] = r[1]
-	case s == Linear:
-		step := (r[1] - r[0]) / float64(sweeps-1)
-		for k := range out {
-			out[k] = r[0] + float64(k)*step
-		}
-		out[sweeps-1] = r[1]
-	default:
-		ratio := math.Log(r[1] / r[0])
-		for k := range out {
-			out[k] = r[0] * math.Exp(ratio*float64(k)/float64(sweeps-1))
-		}
-		out[0], out[sweeps-1] = r[0], r[1]
+// betas gives the β of each of sweeps sweeps from r[0] to r[1]; a single
+// sweep runs at r[1], as dwave-samplers does. Each β is computed when its
+// sweep comes, not kept: a run of a billion sweeps holds no schedule.
+type betas struct {
+	r      [2]float64
+	sweeps int
+	kind   Schedule
+	ratio  float64 // geometric: ln(r[1]/r[0])
+}
+
+func newBetas(r [2]float64, sweeps int, kind Schedule) betas {
+	b := betas{r: r, sweeps: sweeps, kind: kind}
+	if kind == Geometric {
+		b.ratio = math.Log(r[1] / r[0])
 	}
-	return out
+	return b
+}
+
+func (b betas) at(k int) float64 {
+	switch {
+	case k == b.sweeps-1:
+		return b.r[1]
+	case k == 0:
+		return b.r[0]
+	case b.kind == Linear:
+		return b.r[0] + float64(k)*(b.r[1]-b.r[0])/float64(b.sweeps-1)
+	}
+	return b.r[0] * math.Exp(b.ratio*float64(k)/float64(b.sweeps-1))
 }

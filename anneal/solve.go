@@ -120,7 +120,6 @@ func Need(p *Problem, o Options) (memory, work int64) {
 	words := (n + 63) / 64
 	memory = isingBytes(n, m) +
 		int64(o.workers())*9*n + // each worker's spins and fields
-		8*sweeps + // the schedule
 		reads*(8*words+4) + // each read's spins, packed, and its place in the sort
 		distinct(reads, n)*(n+48) // the solutions' values
 	return memory, satMul(satMul(reads, sweeps), n+m)
@@ -221,7 +220,7 @@ func anneal(p *Problem, o Options, stop *atomic.Bool) (*Result, error) {
 	} else {
 		res.BetaRange = m.betaRange()
 	}
-	bs := betas(res.BetaRange, res.Sweeps, o.Schedule)
+	bs := newBetas(res.BetaRange, res.Sweeps, o.Schedule)
 	n := len(m.h)
 	words := (n + 63) / 64
 	packed := make([]uint64, res.Reads*words)
@@ -241,11 +240,11 @@ func anneal(p *Problem, o Options, stop *atomic.Bool) (*Result, error) {
 				r := readRNG(o.Seed, read)
 				start(state, &r)
 				m.fields(state, field)
-				for _, beta := range bs {
+				for k := range res.Sweeps {
 					if stop.Load() {
 						return
 					}
-					m.sweep(state, field, beta, &r)
+					m.sweep(state, field, bs.at(k), &r)
 				}
 				pack(packed[read*words:(read+1)*words], state)
 			}
