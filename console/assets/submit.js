@@ -8,6 +8,7 @@ import { h, fill, errorBox } from './dom.js';
 import { call, jobPath } from './api.js';
 import { credits } from './format.js';
 import { parseTags } from './jobs.js';
+import { formatsOf, isAnnealer, MAXCUT } from './problem.js';
 
 const BELL = `OPENQASM 3.0;
 include "stdgates.inc";
@@ -89,13 +90,15 @@ export function submitView(main, { query, signal }) {
     const d = current();
     if (!d) return;
     const keep = format.value;
-    options(format, d.runInputTypes || []);
-    if ((d.runInputTypes || []).includes(keep)) format.value = keep;
+    options(format, formatsOf(d.runInputTypes));
+    if (formatsOf(d.runInputTypes).includes(keep)) format.value = keep;
     else if ((d.runInputTypes || []).includes('qasm3') && /OPENQASM\s+3/.test(program.value)) format.value = 'qasm3';
     options(noise, d.noiseModels || [], 'The device\'s default');
     noiseField.hidden = !(d.noiseModels && d.noiseModels.length);
     options(precision, d.precisions || [], 'The device\'s default');
     precisionField.hidden = !(d.precisions && d.precisions.length);
+    fill(form.querySelector('label[for="shots"]'), isAnnealer(d) ? 'Reads (shots)' : 'Shots');
+    fill(example, isAnnealer(d) ? 'Use the max-cut example' : 'Use the Bell example');
     shots.min = d.minShots || 1;
     shots.max = d.maxShots || 1_000_000;
     estimateCost();
@@ -126,9 +129,11 @@ export function submitView(main, { query, signal }) {
   });
   shots.addEventListener('input', estimateCost);
   example.addEventListener('click', () => {
-    program.value = BELL;
-    if ([...format.options].some((o) => o.value === 'qasm3')) format.value = 'qasm3';
-    if (!name.value) name.value = 'Bell pair';
+    const annealing = isAnnealer(current());
+    program.value = annealing ? MAXCUT : BELL;
+    const wanted = annealing ? 'problem' : 'qasm3';
+    if ([...format.options].some((o) => o.value === wanted)) format.value = wanted;
+    if (!name.value) name.value = annealing ? 'Max-cut of a square' : 'Bell pair';
     program.focus();
   });
   file.addEventListener('change', async () => {
