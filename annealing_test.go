@@ -277,8 +277,11 @@ func TestAnnealingRefusals(t *testing.T) {
 			}
 		})
 	}
+	// Every bad option is said at once.
+	_, err := svc.CreateJob(ctx, u, problemRequest(clientQUBO, map[string]any{"num_reads": 0, "beta_schedule_type": "custom", "method": "qaoa"}))
+	wantFields(t, err, "runtimeOptions.num_reads", "runtimeOptions.beta_schedule_type", "runtimeOptions.method")
 	// A problem where the device takes none, and a circuit on the annealer.
-	_, err := svc.CreateJob(ctx, u, quantum.JobRequest{DeviceQRN: flagship, Shots: 1, Program: &quantum.Program{Format: "problem", Data: clientQUBO}})
+	_, err = svc.CreateJob(ctx, u, quantum.JobRequest{DeviceQRN: flagship, Shots: 1, Program: &quantum.Program{Format: "problem", Data: clientQUBO}})
 	wantFields(t, err, "program.format")
 	_, err = svc.CreateJob(ctx, u, quantum.JobRequest{DeviceQRN: annealer, Shots: 1, Program: &quantum.Program{Format: "qasm2", Data: bell2}})
 	wantFields(t, err, "program.format")

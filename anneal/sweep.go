@@ -20,7 +20,7 @@ func start(state []int8, r *rng) {
 // kept current on every flip through the flipped spin's row, so a
 // proposal costs what its row holds only when it is taken. Caching the
 // field rather than the change itself spares that row's update a read of
-// each neighbour's spin (1.12 to 1.14·10^8 proposals a second).
+// each neighbour's spin (as fast within noise, and simpler).
 func (m *ising) sweep(state []int8, field []float64, beta float64, r *rng) {
 	start, nbr, j := m.start, m.nbr, m.j
 	state = state[:len(field)]

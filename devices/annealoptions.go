@@ -18,9 +18,10 @@ type annealOpts struct {
 // num_reads (default: the job's shots), num_sweeps (default 1,000),
 // beta_range ([hot, cold], default from the biases), beta_schedule_type
 // (geometric, linear), method (simulated_annealing, exact). seed is the
-// Service's (Task.Seed).
+// Service's (Task.Seed). Every bad option is said at once.
 func annealOptions(t qtype.Task, p *anneal.Problem) (annealOpts, error) {
 	opts := t.RuntimeOptions
+	var bad qtype.Validation
 	out := annealOpts{o: anneal.Options{Reads: max(t.Shots, 1)}, workField: "program.data", readsField: "shots"}
 	if t.Shots > 1 {
 		out.workField = "shots"
@@ -33,18 +34,18 @@ func annealOptions(t qtype.Task, p *anneal.Problem) (annealOpts, error) {
 		n, isInt := qtype.TagValue(v)
 		reads, _ := n.(int64)
 		if !isInt || reads < 1 || reads > int64(most) {
-			return out, qtype.Invalid("runtimeOptions.num_reads", "must be an integer from 1 to %d (got %v)", most, v)
+			bad.Add("runtimeOptions.num_reads", "must be an integer from 1 to %d (got %v)", most, v)
 		}
-		out.o.Reads = int(reads)
+		out.o.Reads = int(min(max(reads, 1), int64(most)))
 		out.workField, out.readsField = "runtimeOptions.num_reads", "runtimeOptions.num_reads"
 	}
 	if v, ok := option(opts, "num_sweeps"); ok {
 		n, isInt := qtype.TagValue(v)
 		sweeps, _ := n.(int64)
 		if !isInt || sweeps < 1 {
-			return out, qtype.Invalid("runtimeOptions.num_sweeps", "must be an integer of at least 1 (got %v)", v)
+			bad.Add("runtimeOptions.num_sweeps", "must be an integer of at least 1 (got %v)", v)
 		}
-		out.o.Sweeps = int(min(sweeps, math.MaxInt32))
+		out.o.Sweeps = int(min(max(sweeps, 1), math.MaxInt32))
 		out.workField = "runtimeOptions.num_sweeps"
 	}
 	if v, ok := option(opts, "beta_schedule_type"); ok {
@@ -54,34 +55,34 @@ func annealOptions(t qtype.Task, p *anneal.Problem) (annealOpts, error) {
 		case "linear":
 			out.o.Schedule = anneal.Linear
 		default:
-			return out, qtype.Invalid("runtimeOptions.beta_schedule_type", `must be "geometric" (the default) or "linear" (got %v)`, v)
+			bad.Add("runtimeOptions.beta_schedule_type", `must be "geometric" (the default) or "linear" (got %v)`, v)
 		}
 	}
 	if v, ok := option(opts, "beta_range"); ok {
-		r, isPair := betaRange(v)
-		if !isPair {
-			return out, qtype.Invalid("runtimeOptions.beta_range", "must be [hot, cold]: two numbers, the first sweep's β and the last's (got %v)", v)
+		switch r, isPair := betaRange(v); {
+		case !isPair:
+			bad.Add("runtimeOptions.beta_range", "must be [hot, cold]: two numbers, the first sweep's β and the last's (got %v)", v)
+		case anneal.CheckBetaRange(r, out.o.Schedule) != nil:
+			bad.Add("runtimeOptions.beta_range", "must be two finite numbers of at least 0, above 0 for a geometric schedule (got %v)", v)
+		default:
+			out.o.BetaRange = &r
 		}
-		if err := anneal.CheckBetaRange(r, out.o.Schedule); err != nil {
-			return out, qtype.Invalid("runtimeOptions.beta_range", "must be two finite numbers of at least 0, above 0 for a geometric schedule (got %v)", v)
-		}
-		out.o.BetaRange = &r
 	}
 	if v, ok := option(opts, "method"); ok {
 		switch v {
 		case "simulated_annealing":
 		case "exact":
 			if len(p.Names) > anneal.MaxExactVariables {
-				return out, qtype.Invalid("runtimeOptions.method", "exact enumerates every assignment of at most %d variables; the problem has %d",
+				bad.Add("runtimeOptions.method", "exact enumerates every assignment of at most %d variables; the problem has %d",
 					anneal.MaxExactVariables, len(p.Names))
 			}
 			out.o.Method = anneal.Exact
 			out.workField = "runtimeOptions.method"
 		default:
-			return out, qtype.Invalid("runtimeOptions.method", `must be "simulated_annealing" (the default) or "exact" (got %v)`, v)
+			bad.Add("runtimeOptions.method", `must be "simulated_annealing" (the default) or "exact" (got %v)`, v)
 		}
 	}
-	return out, nil
+	return out, bad.Err()
 }
 
 // option is a runtime option that is present and not null.
