@@ -267,6 +267,7 @@ func TestAnnealingRefusals(t *testing.T) {
 		{"an unknown method", clientQUBO, map[string]any{"method": "statevector"}, "runtimeOptions.method", `must be "simulated_annealing"`},
 		{"exact past 30 variables", big(31), map[string]any{"method": "exact"}, "runtimeOptions.method", "at most 30 variables"},
 		{"past the work bound", clientQUBO, map[string]any{"num_sweeps": 50_000_000}, "runtimeOptions.num_sweeps", "more than the service's bound"},
+		{"exact past the work bound", big(30), map[string]any{"method": "exact"}, "runtimeOptions.method", "simulated_annealing takes it"},
 		{"a noise model", clientQUBO, map[string]any{"noiseModel": "depolarizing"}, "runtimeOptions.noiseModel", "has no noise models"},
 	} {
 		t.Run(c.name, func(t *testing.T) {

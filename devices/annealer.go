@@ -63,12 +63,12 @@ func (a *Annealer) read(t qtype.Task) (*job, error) {
 	opts.o.MaxWork = cmp.Or(t.MaxWork, a.maxWork)
 	memory, work := anneal.Need(p, opts.o)
 	if work > opts.o.MaxWork {
-		what := "reads × sweeps × (variables + couplings)"
+		what, fix := "reads × sweeps × (variables + couplings)", "ask for fewer reads or sweeps"
 		if opts.o.Method == anneal.Exact {
-			what = "the exact method's flips and the couplings each updates"
+			what, fix = "the exact method's flips and the couplings each updates", "simulated_annealing takes it"
 		}
-		return nil, qtype.Invalid(opts.workField, "the run would do %d units of work (%s), more than the service's bound of %d: ask for fewer reads or sweeps",
-			work, what, opts.o.MaxWork)
+		return nil, qtype.Invalid(opts.workField, "the run would do %d units of work (%s), more than the service's bound of %d: %s",
+			work, what, opts.o.MaxWork, fix)
 	}
 	size := resultSize(p, opts.o)
 	if size.json > maxResultBytes {
