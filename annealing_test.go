@@ -255,6 +255,8 @@ func TestAnnealingRefusals(t *testing.T) {
 		{"an empty problem", `{"problem_type": "qubo", "linear": {}}`, nil, "program.data", "has no variables"},
 		{"an Ising diagonal", `{"problem_type": "ising", "quadratic": {"[\"a\", \"a\"]": 1}}`, nil, `program.data.quadratic["[\"a\", \"a\"]"]`, "an Ising problem cannot hold"},
 		{"not JSON", `problem`, nil, "program.data", "is not JSON"},
+		{"coefficients past float64's arithmetic", qubo(`"linear": {"a": 1e308, "b": 1e308}`), nil, "program.data", "stays finite within"},
+		{"biases too small for a β range", qubo(`"linear": {"a": 1e-320}`), nil, "program.data", "give runtimeOptions.beta_range"},
 		{"past the memory budget", big(20000), nil, "program.data", "more than the service's budget"},
 		{"num_reads 0", clientQUBO, map[string]any{"num_reads": 0}, "runtimeOptions.num_reads", "must be an integer from 1"},
 		{"num_reads -3", clientQUBO, map[string]any{"num_reads": -3}, "runtimeOptions.num_reads", "must be an integer from 1"},

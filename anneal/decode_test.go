@@ -177,6 +177,7 @@ func TestDecodeRefusesNamingThePath(t *testing.T) {
 		{"a linear name twice", `{"problem_type": "qubo", "linear": {"a": 1, "\u0061": 2}}`, `linear["\u0061"]`, "an earlier linear key names"},
 		{"a quadratic key twice", `{"problem_type": "qubo", "quadratic": {"[\"a\", \"b\"]": 1, "[\"b\", \"a\"]": 1, "[\"a\", \"b\"]": 2}}`, `quadratic["[\"a\", \"b\"]"]`, "is written twice"},
 		{"a NUL in a name", `{"problem_type": "qubo", "linear": {"a\u0000": 1}}`, `linear["a\u0000"]`, "NUL"},
+		{"energies past float64", `{"problem_type": "qubo", "linear": {"a": 1e308, "b": 1e308}}`, "", "the annealer's arithmetic stays finite"},
 		{"not UTF-8", "{\"problem_type\": \"qubo\", \"linear\": {\"a\xff\": 1}}", "", "must be valid UTF-8"},
 	} {
 		t.Run(c.name, func(t *testing.T) {

@@ -262,6 +262,9 @@ func (b *builder) finish() (*Problem, error) {
 		k = end
 	}
 	b.terms = nil
+	if s := scale(p); s > maxScale {
+		return nil, &PathError{Rule: fmt.Sprintf("the coefficients' absolute values add up to %g, past the %g the annealer's arithmetic stays finite within", s, maxScale)}
+	}
 	return p, nil
 }
 
@@ -290,5 +293,9 @@ func (b *builder) repeated(group []term) error {
 	}
 	return nil
 }
+
+// maxScale bounds the sum of a problem's |coefficients|: energies, fields
+// and twice a field (an energy change) stay finite under it.
+const maxScale = math.MaxFloat64 / 4
 
 func isFinite(f float64) bool { return !math.IsInf(f, 0) && !math.IsNaN(f) }

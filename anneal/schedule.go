@@ -39,27 +39,50 @@ func (s Schedule) String() string {
 //     |h_i| or |J_ij| and n_min the number of spins whose smallest nonzero
 //     bias is b_min;
 //   - [0.1, 1] when every bias is zero.
-func DefaultBetaRange(p *Problem) [2]float64 { return p.toIsing().betaRange() }
-
-func (m *ising) betaRange() [2]float64 {
+func DefaultBetaRange(p *Problem) [2]float64 {
+	// The problem in spins, its fields only (not the adjacency the
+	// solvers build): a QUBO's h_i is a_i/2 plus a quarter of each of its
+	// couplings, J a quarter of each.
+	n := len(p.Names)
+	h := make([]float64, n)
+	scale := 1.0
+	if p.Kind == QUBO {
+		scale = 0.25
+		for i, a := range p.Linear {
+			h[i] = a / 2
+		}
+		for _, c := range p.Couplings {
+			h[c.U] += c.C / 4
+			h[c.V] += c.C / 4
+		}
+	} else {
+		copy(h, p.Linear)
+	}
+	sum := make([]float64, n)   // Σ|bias| of each spin
+	least := make([]float64, n) // its least nonzero |bias|, +Inf if none
+	for i, x := range h {
+		sum[i] = math.Abs(x)
+		least[i] = math.Inf(1)
+		if x != 0 {
+			least[i] = math.Abs(x)
+		}
+	}
+	for _, c := range p.Couplings {
+		j := math.Abs(c.C * scale)
+		sum[c.U] += j
+		sum[c.V] += j
+		if j != 0 {
+			least[c.U] = min(least[c.U], j)
+			least[c.V] = min(least[c.V], j)
+		}
+	}
 	maxField, minBias, atMin := 0.0, math.Inf(1), 0
-	for i, h := range m.h {
-		sum := math.Abs(h)
-		least := math.Inf(1)
-		if h != 0 {
-			least = math.Abs(h)
-		}
-		for _, j := range m.j[m.start[i]:m.start[i+1]] {
-			sum += math.Abs(j)
-			if j != 0 {
-				least = min(least, math.Abs(j))
-			}
-		}
-		maxField = max(maxField, sum)
+	for i := range n {
+		maxField = max(maxField, sum[i])
 		switch {
-		case least < minBias:
-			minBias, atMin = least, 1
-		case least == minBias && !math.IsInf(least, 1):
+		case least[i] < minBias:
+			minBias, atMin = least[i], 1
+		case least[i] == minBias && !math.IsInf(minBias, 1):
 			atMin++
 		}
 	}

@@ -194,6 +194,9 @@ func (o Options) check(p *Problem) error {
 	case o.BetaRange != nil:
 		return CheckBetaRange(*o.BetaRange, o.Schedule)
 	}
+	if r := DefaultBetaRange(p); CheckBetaRange(r, o.Schedule) != nil {
+		return fmt.Errorf("%w: the problem's biases give no finite β range (%v, %v): its least nonzero one is too small; give a range", ErrOptions, r[0], r[1])
+	}
 	return nil
 }
 
@@ -218,7 +221,7 @@ func anneal(p *Problem, o Options, stop *atomic.Bool) (*Result, error) {
 	if o.BetaRange != nil {
 		res.BetaRange = *o.BetaRange
 	} else {
-		res.BetaRange = m.betaRange()
+		res.BetaRange = DefaultBetaRange(p)
 	}
 	bs := newBetas(res.BetaRange, res.Sweeps, o.Schedule)
 	n := len(m.h)

@@ -243,6 +243,13 @@ func TestSchedulesAndOptions(t *testing.T) {
 			t.Fatalf("ran over %v, asked %v", res.BetaRange, *o.BetaRange)
 		}
 	}
+	// Biases so small that the default range is not finite: a range of
+	// one's own is needed.
+	tiny, _ := anneal.New(anneal.Ising, map[string]float64{"a": 1e-320}, nil)
+	if _, err := anneal.Solve(context.Background(), tiny, anneal.Options{}); !errors.Is(err, anneal.ErrOptions) {
+		t.Errorf("a bias of 1e-320: %v, want %v", err, anneal.ErrOptions)
+	}
+	solve(t, tiny, anneal.Options{BetaRange: &[2]float64{0.1, 10}})
 	for _, c := range []struct {
 		o    anneal.Options
 		want error

@@ -60,6 +60,11 @@ func (a *Annealer) read(t qtype.Task) (*job, error) {
 	if err != nil {
 		return nil, err
 	}
+	if opts.o.Method == anneal.SimulatedAnnealing && opts.o.BetaRange == nil {
+		if r := anneal.DefaultBetaRange(p); anneal.CheckBetaRange(r, opts.o.Schedule) != nil {
+			return nil, qtype.Invalid("program.data", "its biases give no finite default β range (%v, %v): the least nonzero one is too small; give runtimeOptions.beta_range", r[0], r[1])
+		}
+	}
 	opts.o.MaxWork = cmp.Or(t.MaxWork, a.maxWork)
 	memory, work := anneal.Need(p, opts.o)
 	if work > opts.o.MaxWork {
