@@ -84,8 +84,8 @@ func (a *userAPI) GetJobResult(ctx context.Context, qrn string) (*JobResult, err
 		}
 		return res, nil
 	}
-	if res.ResultData.MeasurementCounts == nil {
-		res.ResultData.MeasurementCounts = map[string]int{}
+	if res.ResultData.MeasurementCounts == nil && res.ResultData.Data == nil {
+		res.ResultData.MeasurementCounts = map[string]int{} // an annealer's data comes without counts
 	}
 	return res, nil
 }

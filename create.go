@@ -42,6 +42,9 @@ func (s *Service) CreateJob(ctx context.Context, u User, req JobRequest) (*Job, 
 	if s.runner.IsClosed() {
 		return nil, errClosing()
 	}
+	if req.Shots == 0 && isProblem(req) {
+		req.Shots = 1 // decisions.md: a problem's shots may be absent
+	}
 	// 2. A retry of a create that was stored answers its job, before any
 	// check that the first create passed and a retry might not (the
 	// user's limit counts the first job).
@@ -517,6 +520,13 @@ func experimentType(req JobRequest) string {
 		return qtype.ExperimentType(req.Program.Format)
 	}
 	return qtype.ExperimentType(req.Batch[0].Format)
+}
+
+// isProblem reports whether the request is an annealing problem, whose
+// reads are runtimeOptions.num_reads: its shots may be absent (0), and
+// are then 1.
+func isProblem(req JobRequest) bool {
+	return req.Program != nil && qtype.ExperimentType(req.Program.Format) == "annealing"
 }
 
 // newJobQRN is a new job's QRN: the device's, the owner's tag and 96

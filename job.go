@@ -12,7 +12,9 @@ import (
 
 func validStatus(s JobStatus) bool { return slices.Contains(qtype.JobStatuses(), s) }
 
-// JobRequest is what CreateJob takes.
+// JobRequest is what CreateJob takes. Shots may be 0 for an annealing
+// problem (the format "problem"), whose reads are runtimeOptions.num_reads:
+// the job then shows 1.
 type JobRequest struct {
 	// Program is the job's program; Batch, set instead, makes a batch
 	// job of 1 to MaxBatchCircuits programs, run one after another with

@@ -45,8 +45,8 @@ func (c *Client) GetJobResult(ctx context.Context, qrn string) (*quantum.JobResu
 			r.Results[i].ResultData.MeasurementCounts = map[string]int{}
 		}
 	}
-	if r.Results == nil && r.ResultData.MeasurementCounts == nil {
-		r.ResultData.MeasurementCounts = map[string]int{}
+	if r.Results == nil && r.ResultData.MeasurementCounts == nil && r.ResultData.Data == nil {
+		r.ResultData.MeasurementCounts = map[string]int{} // an annealer's data comes without counts
 	}
 	return &r, nil
 }

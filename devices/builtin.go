@@ -23,11 +23,13 @@ type Family struct {
 }
 
 // Builtin returns the families of the default catalogue, made at now: the
-// simulators and the emulated QPUs, all running on sim.
+// simulators and the emulated QPUs, running on sim, and the annealers,
+// on package anneal within sim's budget and work bound.
 func Builtin(sim *Simulator, now time.Time) []Family {
 	return []Family{
 		{Name: "simulators", Devices: simulators(now), Backend: sim},
 		{Name: "emulated QPUs", Devices: emulatedQPUs(now), Backend: sim},
+		{Name: "annealers", Devices: annealers(now), Backend: NewAnnealer(sim.budget, sim.maxWork)},
 	}
 }
 

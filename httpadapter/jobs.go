@@ -50,8 +50,8 @@ func (h *handler) decodeJobRequest(w http.ResponseWriter, r *http.Request) (quan
 	}
 	if raw := body["shots"]; present(raw) {
 		req.Shots = decodeInt(raw, "shots", &fe)
-	} else {
-		fe.add("shots", "is required")
+	} else if req.Program == nil || qtype.ExperimentType(req.Program.Format) != "annealing" {
+		fe.add("shots", "is required") // a problem's may be absent: the Service makes it 1
 	}
 	if raw := body["deviceQrn"]; present(raw) {
 		req.DeviceQRN = decodeString(raw, "deviceQrn", &fe)

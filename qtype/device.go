@@ -1,6 +1,7 @@
 package qtype
 
 import (
+	"encoding/json"
 	"maps"
 	"slices"
 	"time"
@@ -10,6 +11,8 @@ import (
 
 // Device is a device as the API shows it. Marshalled to JSON it is the wire
 // object of the contract; Description is left out of list items.
+// NumberQubits 0 is a device that does not count qubits (an annealer
+// counts variables): numberQubits null.
 type Device struct {
 	Name          string   `json:"name"`
 	QRN           string   `json:"qrn"`
@@ -75,6 +78,20 @@ type Device struct {
 	MinRunTime time.Duration `json:"-"`
 	CreatedAt  time.Time     `json:"-"`
 	UpdatedAt  time.Time     `json:"-"`
+}
+
+// MarshalJSON writes the wire object, numberQubits null for a device
+// without qubits (NumberQubits 0), as the public service lists its
+// annealer.
+func (d Device) MarshalJSON() ([]byte, error) {
+	type plain Device // without this method
+	if d.NumberQubits != 0 {
+		return json.Marshal(plain(d))
+	}
+	return json.Marshal(struct {
+		plain
+		NumberQubits *int `json:"numberQubits"` // shallower: it wins over plain's
+	}{plain: plain(d)})
 }
 
 // Pricing is in credits (1 credit = $0.01).

@@ -36,6 +36,7 @@ export function credits(n) {
 }
 
 export function count(n) {
+  if (n === null || n === undefined) return '—'; // an annealer's numberQubits
   return Number(n).toLocaleString();
 }
 

@@ -14,6 +14,7 @@ import { follow } from './events.js';
 import { time, duration, credits, count, status, value, isFinal } from './format.js';
 import { histogram } from './histogram.js';
 import { countsTable } from './counts.js';
+import { isAnnealing, solutionsTable } from './solutions.js';
 
 const BITCODE = ['qir.bc', 'pyqir'];
 const OPEN_CIRCUITS = 4; // a batch's first circuits are drawn at once, the rest when opened
@@ -147,6 +148,8 @@ export function jobView(main, { param: qrn, signal }) {
           if (i < OPEN_CIRCUITS) drawn();
           result.append(d);
         });
+      } else if (isAnnealing(data.resultData)) {
+        result.append(solutionsTable(data.resultData));
       } else {
         result.append(circuit(data.resultData?.measurementCounts || {}, 'Counts'));
       }
@@ -187,11 +190,10 @@ export function jobView(main, { param: qrn, signal }) {
             h('p', null, `Format ${p.format}: LLVM bitcode, ${count(bytes.length)} bytes.`), save);
         }
       }
-      // A JSON format's data comes as the object itself.
-      const text = typeof p.data === 'string' ? p.data : JSON.stringify(p.data, null, 2);
-      const ext = p.format.startsWith('qasm') ? 'qasm' : p.format === 'qir.ll' ? 'll' : p.format === 'quil' ? 'quil'
-        : typeof p.data === 'string' ? 'txt' : 'json';
-      save.addEventListener('click', () => download(`${name}.${ext}`, text, ext === 'json' ? 'application/json' : 'text/plain'));
+      const json = typeof p.data === 'object'; // a JSON format's data, answered as the object
+      const text = json ? JSON.stringify(p.data, null, 2) : p.data;
+      const ext = json ? 'json' : p.format.startsWith('qasm') ? 'qasm' : p.format === 'qir.ll' ? 'll' : p.format === 'quil' ? 'quil' : 'txt';
+      save.addEventListener('click', () => download(`${name}.${ext}`, text, json ? 'application/json' : 'text/plain'));
       return h('div', null,
         h('div', { class: 'row' }, h('span', null, `Format ${p.format}`), save),
         h('pre', { class: 'program', tabindex: 0 }, text)); // text, never markup

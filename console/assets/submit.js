@@ -8,6 +8,7 @@ import { h, fill, errorBox } from './dom.js';
 import { call, jobPath } from './api.js';
 import { credits } from './format.js';
 import { parseTags } from './jobs.js';
+import { formatsOf, isAnnealer, MAXCUT } from './problem.js';
 
 const BELL = `OPENQASM 3.0;
 include "stdgates.inc";
@@ -36,18 +37,9 @@ const BELL_IONQ = `{
 }
 `;
 
-// EXAMPLES are the Bell pair in each format that has one.
-const EXAMPLES = { qasm3: BELL, quil: BELL_QUIL, 'ionq.circuit.v0': BELL_IONQ };
-
-// FORMAT_OF is the format a program is sent as, for each name a device's
-// runInputTypes may give it (the public service's names); other names
-// are formats themselves.
-const FORMAT_OF = { pyquil: 'quil', ionq: 'ionq.circuit.v0', braket_ahs: 'analog', pulser: 'pulser.sequence', qubo: 'problem' };
-
-// formatsOf are the formats a device takes.
-function formatsOf(d) {
-  return [...new Set((d.runInputTypes || []).map((t) => FORMAT_OF[t] || t))];
-}
+// EXAMPLES are the example in each format that has one: a Bell pair, or
+// for an annealer a max-cut.
+const EXAMPLES = { qasm3: BELL, quil: BELL_QUIL, 'ionq.circuit.v0': BELL_IONQ, problem: MAXCUT };
 
 const PREFERRED_DEVICE = 'qbraid:qbraid:sim:qir-sv';
 
@@ -122,7 +114,7 @@ export function submitView(main, { query, signal }) {
     const d = current();
     if (!d) return;
     const keep = format.value;
-    const formats = formatsOf(d);
+    const formats = formatsOf(d.runInputTypes);
     options(format, formats);
     const guess = formatOf('', program.value);
     if (formats.includes(keep)) format.value = keep;
@@ -131,6 +123,8 @@ export function submitView(main, { query, signal }) {
     noiseField.hidden = !(d.noiseModels && d.noiseModels.length);
     options(precision, d.precisions || [], 'The device\'s default');
     precisionField.hidden = !(d.precisions && d.precisions.length);
+    fill(form.querySelector('label[for="shots"]'), isAnnealer(d) ? 'Reads (shots)' : 'Shots');
+    fill(example, isAnnealer(d) ? 'Use the max-cut example' : 'Use the Bell example');
     shots.min = d.minShots || 1;
     shots.max = d.maxShots || 1_000_000;
     estimateCost();
@@ -167,7 +161,7 @@ export function submitView(main, { query, signal }) {
     const f = EXAMPLES[format.value] ? format.value : offered.find((v) => EXAMPLES[v]) || 'qasm3';
     program.value = EXAMPLES[f];
     if (offered.includes(f)) format.value = f;
-    if (!name.value) name.value = 'Bell pair';
+    if (!name.value) name.value = f === 'problem' ? 'Max-cut of a square' : 'Bell pair';
     program.focus();
   });
   file.addEventListener('change', async () => {
