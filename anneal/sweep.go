@@ -26,7 +26,19 @@ func (m *ising) sweep(state []int8, field []float64, beta float64, r *rng) {
 	state = state[:len(field)]
 	start = start[:len(field)+1]
 	s := r.s // the generator's state in a register, stored back at the end
-	for i := range field {
+	// Each sweep starts at a spin of its own: in a fixed order, flips that
+	// keep the energy (always taken) can cycle for ever through states of
+	// one energy, missing the ground state beside them (a square's
+	// max-cut ended off its ground in half its reads).
+	s += 0xa0761d6478bd642f
+	hi0, lo0 := bits.Mul64(s, s^0xe7037ed1a0b428db)
+	off := int((hi0 ^ lo0) % uint64(len(field)))
+	n := len(field)
+	for t := range field {
+		i := t + off
+		if i >= n {
+			i -= n
+		}
 		old := float64(state[i])
 		d := -2 * old * field[i]
 		s += 0xa0761d6478bd642f
