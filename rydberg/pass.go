@@ -1,0 +1,280 @@
+package rydberg
+
+import (
+	"math"
+	"runtime"
+	"sync"
+	"sync/atomic"
+)
+
+// pass computes one term of a step's series: z_{k+1} = −i/(k+1)·(A z_k +
+// B z_{k−1}) with A and B scaled by the step (d0, d1 their diagonals, alpha
+// and beta their drives per atom), adds it to the sum and returns its norm.
+// A configuration's value gathers from its neighbours, so the pass writes
+// only its own entries and can be cut into chunks that run side by side.
+type pass struct {
+	sp           *space
+	d0, d1       []float64
+	alpha, beta  []complex128
+	uniform      bool
+	a, b         complex128 // the uniform drive's
+	complexDrive bool       // a or b has an imaginary part
+	hasBeta      bool       // the drive changes over the step
+	partial      []float64  // each share's sum of squares
+}
+
+func (o *pass) prepare() {
+	for _, c := range o.beta {
+		if c != 0 {
+			o.hasBeta = true
+		}
+	}
+	if len(o.alpha) > 0 {
+		o.a, o.b = o.alpha[0], o.beta[0]
+	}
+	o.complexDrive = imag(o.a) != 0 || imag(o.b) != 0
+}
+
+// cost is the work of one pass: every configuration and its neighbours,
+// once more when the drive's slope gathers from the previous term too.
+func (o *pass) cost(withPrev bool) int64 {
+	c := int64(o.sp.dim) + o.sp.neighbors()
+	if withPrev && o.hasBeta {
+		c += o.sp.neighbors()
+	}
+	return c
+}
+
+// chunk is how many configurations one share of a pass takes. Shares are
+// fixed, so the norm, summed share by share in order, is the same however
+// many cores run them (a seeded run repeats exactly).
+const chunk = 1024
+
+// term computes z_{k+1} into next from cur (z_k) and prev (z_{k−1}, nil
+// for k = 0), adds it to acc and returns its norm.
+func (o *pass) term(k int, cur, prev, next, acc []complex128) float64 {
+	f := 1 / float64(k+1)
+	dim := o.sp.dim
+	shares := (dim + chunk - 1) / chunk
+	if cap(o.partial) < shares {
+		o.partial = make([]float64, shares)
+	}
+	partial := o.partial[:shares]
+	work := func(i int) {
+		lo, hi := i*chunk, min((i+1)*chunk, dim)
+		partial[i] = o.kernel(lo, hi, f, cur, prev, next, acc)
+	}
+	var nextShare atomic.Int64
+	share := func() {
+		for {
+			i := int(nextShare.Add(1) - 1)
+			if i >= shares {
+				return
+			}
+			work(i)
+		}
+	}
+	// The caller takes shares too: a pass on a small space starts one
+	// goroutine, or none.
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), shares) - 1 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			share()
+		}()
+	}
+	share()
+	wg.Wait()
+	sum := 0.0
+	for _, p := range partial {
+		sum += p
+	}
+	return math.Sqrt(sum)
+}
+
+// kernel is the pass over configurations lo to hi; it returns the sum of
+// the new term's squared magnitudes there.
+func (o *pass) kernel(lo, hi int, f float64, cur, prev, next, acc []complex128) float64 {
+	switch {
+	case !o.sp.restricted && o.uniform:
+		return o.fullUniform(lo, hi, f, cur, prev, next, acc)
+	case !o.sp.restricted:
+		return o.fullPerAtom(lo, hi, f, cur, prev, next, acc)
+	case o.uniform:
+		return o.restrictedUniform(lo, hi, f, cur, prev, next, acc)
+	}
+	return o.restrictedPerAtom(lo, hi, f, cur, prev, next, acc)
+}
+
+// finish turns a configuration's value into the term (−i·f·value), adds
+// it to the sum and returns its squared magnitude.
+func finish(s int, f float64, val complex128, next, acc []complex128) float64 {
+	z := complex(f*imag(val), -f*real(val))
+	next[s] = z
+	acc[s] += z
+	return real(z)*real(z) + imag(z)*imag(z)
+}
+
+// A uniform drive adds to configuration s a·u + a*·w, u the sum over its
+// neighbours with one atom fewer in r and w over those with one more;
+// with t = u + w that is a*·t + 2i·Im(a)·u, and u is needed only when a is
+// complex.
+
+func (o *pass) fullUniform(lo, hi int, f float64, cur, prev, next, acc []complex128) float64 {
+	dim, n := o.sp.dim, o.sp.n
+	cur, next, acc = cur[:dim], next[:dim], acc[:dim]
+	d0, d1 := o.d0[:dim], o.d1[:dim]
+	ac, bc := conj(o.a), conj(o.b)
+	ai, bi := 2*imag(o.a), 2*imag(o.b)
+	sum := 0.0
+	for s := lo; s < hi; s++ {
+		var val complex128
+		if o.complexDrive {
+			t, u := gatherSigned(cur, s, n)
+			val = ac*t + complex(-ai*imag(u), ai*real(u))
+		} else {
+			val = scale(real(o.a), gather(cur, s, n))
+		}
+		val += scale(d0[s], cur[s])
+		if prev != nil {
+			val += scale(d1[s], prev[s])
+			if o.hasBeta {
+				t, u := gatherSigned(prev, s, n)
+				val += bc*t + complex(-bi*imag(u), bi*real(u))
+			}
+		}
+		sum += finish(s, f, val, next, acc)
+	}
+	return sum
+}
+
+// gather is the sum of x over the n configurations one flip from s. Four
+// sums run side by side: one alone would wait on each addition before
+// the next.
+func gather(x []complex128, s, n int) complex128 {
+	var t0, t1, t2, t3 complex128
+	k := 0
+	for ; k+4 <= n; k += 4 {
+		t0 += x[s^(1<<k)]
+		t1 += x[s^(2<<k)]
+		t2 += x[s^(4<<k)]
+		t3 += x[s^(8<<k)]
+	}
+	for ; k < n; k++ {
+		t0 += x[s^(1<<k)]
+	}
+	return (t0 + t1) + (t2 + t3)
+}
+
+// gatherSigned is gather's sum t and the part u of it over the
+// neighbours with one atom fewer in r (the bits set in s).
+func gatherSigned(x []complex128, s, n int) (t, u complex128) {
+	var d complex128 // Σ ±x, + where the bit is set
+	for k := range n {
+		v := x[s^(1<<k)]
+		t += v
+		sign := float64(s>>k&1)*2 - 1
+		d += complex(sign*real(v), sign*imag(v))
+	}
+	return t, (t + d) / 2
+}
+
+func (o *pass) fullPerAtom(lo, hi int, f float64, cur, prev, next, acc []complex128) float64 {
+	sum := 0.0
+	for s := lo; s < hi; s++ {
+		val := scale(o.d0[s], cur[s])
+		for k, a := range o.alpha {
+			bit := 1 << k
+			if s&bit != 0 {
+				val += a * cur[s^bit]
+			} else {
+				val += conj(a) * cur[s^bit]
+			}
+		}
+		if prev != nil {
+			val += scale(o.d1[s], prev[s])
+			if o.hasBeta {
+				for k, b := range o.beta {
+					bit := 1 << k
+					if s&bit != 0 {
+						val += b * prev[s^bit]
+					} else {
+						val += conj(b) * prev[s^bit]
+					}
+				}
+			}
+		}
+		sum += finish(s, f, val, next, acc)
+	}
+	return sum
+}
+
+func (o *pass) restrictedUniform(lo, hi int, f float64, cur, prev, next, acc []complex128) float64 {
+	sp := o.sp
+	ac, bc := conj(o.a), conj(o.b)
+	ai, bi := 2*imag(o.a), 2*imag(o.b)
+	sum := 0.0
+	for s := lo; s < hi; s++ {
+		start, mid, end := sp.offs[s], sp.mid[s], sp.offs[s+1]
+		var u, t complex128
+		for _, j := range sp.nbr[start:mid] {
+			u += cur[j]
+		}
+		t = u
+		for _, j := range sp.nbr[mid:end] {
+			t += cur[j]
+		}
+		val := scale(o.d0[s], cur[s]) + ac*t + complex(-ai*imag(u), ai*real(u))
+		if prev != nil {
+			val += scale(o.d1[s], prev[s])
+			if o.hasBeta {
+				u, t = 0, 0
+				for _, j := range sp.nbr[start:mid] {
+					u += prev[j]
+				}
+				t = u
+				for _, j := range sp.nbr[mid:end] {
+					t += prev[j]
+				}
+				val += bc*t + complex(-bi*imag(u), bi*real(u))
+			}
+		}
+		sum += finish(s, f, val, next, acc)
+	}
+	return sum
+}
+
+func (o *pass) restrictedPerAtom(lo, hi int, f float64, cur, prev, next, acc []complex128) float64 {
+	sp := o.sp
+	sum := 0.0
+	for s := lo; s < hi; s++ {
+		start, mid, end := sp.offs[s], sp.mid[s], sp.offs[s+1]
+		val := scale(o.d0[s], cur[s])
+		for e := start; e < end; e++ {
+			a := o.alpha[sp.atom[e]]
+			if e >= mid {
+				a = conj(a)
+			}
+			val += a * cur[sp.nbr[e]]
+		}
+		if prev != nil {
+			val += scale(o.d1[s], prev[s])
+			if o.hasBeta {
+				for e := start; e < end; e++ {
+					b := o.beta[sp.atom[e]]
+					if e >= mid {
+						b = conj(b)
+					}
+					val += b * prev[sp.nbr[e]]
+				}
+			}
+		}
+		sum += finish(s, f, val, next, acc)
+	}
+	return sum
+}
+
+func scale(x float64, z complex128) complex128 { return complex(x*real(z), x*imag(z)) }
+
+func conj(z complex128) complex128 { return complex(real(z), -imag(z)) }
