@@ -7,6 +7,7 @@ import (
 	"math/cmplx"
 	"testing"
 
+	"github.com/qjobs/quantum/internal/rydbergref"
 	"github.com/qjobs/quantum/rydberg"
 )
 
@@ -82,8 +83,8 @@ func referencePrograms() []struct {
 func TestAgainstReference(t *testing.T) {
 	for _, tc := range referencePrograms() {
 		t.Run(tc.name, func(t *testing.T) {
-			space := refSpace(tc.p, tc.radius)
-			want := reference(tc.p, space)
+			space := rydbergref.Space(tc.p, tc.radius)
+			want := rydbergref.Evolve(tc.p, space)
 			st, err := rydberg.Evolve(context.Background(), tc.p, rydberg.Options{BlockadeRadius: tc.radius})
 			if err != nil {
 				t.Fatal(err)
@@ -106,20 +107,7 @@ func TestAgainstReference(t *testing.T) {
 // distance is the 2-norm of the difference between the state and the
 // reference's amplitudes on space.
 func distance(st *rydberg.State, p *rydberg.Program, space []int, want []complex128) float64 {
-	sum := 0.0
-	for i, s := range space {
-		ryd := make([]bool, len(p.Atoms))
-		for k := range ryd {
-			ryd[k] = s>>k&1 == 1
-		}
-		j, ok := st.Index(ryd)
-		got := complex128(0)
-		if ok {
-			got = st.Amplitude(j)
-		}
-		sum += math.Pow(cmplx.Abs(got-want[i]), 2)
-	}
-	return math.Sqrt(sum)
+	return rydbergref.Distance(st, len(p.Atoms), space, want)
 }
 
 // One atom at Δ = 0 turns by the area of its pulse, whatever the pulse's
@@ -150,7 +138,7 @@ func TestRabi(t *testing.T) {
 				t.Errorf("amplitudes %v, %v; want %v, %v (off by %.3g)", st.Amplitude(0), st.Amplitude(1), wantG, wantR, d)
 			}
 			// The reference too: it is what the other tests trust.
-			ref := reference(p, refSpace(p, 0))
+			ref := rydbergref.Evolve(p, rydbergref.Space(p, 0))
 			if d := math.Hypot(cmplx.Abs(ref[0]-wantG), cmplx.Abs(ref[1]-wantR)); d > 1e-10 {
 				t.Errorf("the reference is off by %.3g", d)
 			}
@@ -185,12 +173,12 @@ func TestNoDriveTurnsPhasesOnly(t *testing.T) {
 	p := &rydberg.Program{Atoms: line(2, 5), C6: c6, Duration: 2,
 		Drives:    []rydberg.Drive{drive([]float64{0, 0.5, 0.5, 1.5, 1.5, 2}, 0, math.Pi, 0, 0, math.Pi, 0)},
 		Detunings: []rydberg.Detuning{detuning([]float64{0, 2}, -7, 13)}}
-	space := refSpace(p, 0)
+	space := rydbergref.Space(p, 0)
 	st, err := rydberg.Evolve(context.Background(), p, rydberg.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if d := distance(st, p, space, reference(p, space)); d > agree {
+	if d := distance(st, p, space, rydbergref.Evolve(p, space)); d > agree {
 		t.Errorf("%.3g from the reference", d)
 	}
 }
@@ -200,8 +188,8 @@ func TestNoDriveTurnsPhasesOnly(t *testing.T) {
 // tolerance. Checked here on purpose, by running the mistaken programs.
 func TestMistakesAreCaught(t *testing.T) {
 	p := referencePrograms()[2].p // the chain under a sweep
-	space := refSpace(p, 0)
-	want := reference(p, space)
+	space := rydbergref.Space(p, 0)
+	want := rydbergref.Evolve(p, space)
 	doubled := *p
 	doubled.C6 *= 2
 	skipped := *p
