@@ -10,6 +10,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/qjobs/quantum/analog"
 	"github.com/qjobs/quantum/qtype"
 	"github.com/qjobs/quantum/sim"
 )
@@ -28,6 +29,7 @@ func Builtin(sim *Simulator, now time.Time) []Family {
 	return []Family{
 		{Name: "simulators", Devices: simulators(now), Backend: sim},
 		{Name: "emulated QPUs", Devices: emulatedQPUs(now), Backend: sim},
+		{Name: "analog devices", Devices: analog.Devices(now), Backend: analog.NewBackend(sim.budget, sim.maxWork)},
 	}
 }
 

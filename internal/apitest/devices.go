@@ -45,6 +45,7 @@ type deviceEnv struct {
 	// fields are qpus_test.go's to check).
 	ankaa, aria, garnet, h1, ibex *quantum.Device
 	clifford                      *quantum.Device // the stabilizer simulator
+	aquila, emutn                 *quantum.Device // the analog devices
 }
 
 // listed is the device as a list shows it: GetDevice's without its
@@ -79,6 +80,8 @@ func openDevices(t *testing.T, target Target) *deviceEnv {
 		h1:       e.listed("azure:quantinuum:qpu:h1-1"),
 		ibex:     e.listed("aws:aqt:qpu:ibex-q1"),
 		clifford: e.listed("qbraid:qbraid:sim:stabilizer"),
+		aquila:   e.listed("aws:quera:qpu:aquila"),
+		emutn:    e.listed("azure:pasqal:sim:emu-tn"),
 	}
 }
 
@@ -91,8 +94,8 @@ func testListDevices(t *testing.T, target Target) {
 		return quantum.Pagination{Page: 1, Limit: 20, Total: total, TotalPages: min(total, 1)}
 	}
 	none := []*quantum.Device{}
-	qpus := []*quantum.Device{e.ankaa, e.aria, e.garnet, e.h1, e.ibex}              // by name
-	first := []*quantum.Device{e.ankaa, e.aria, e.clifford, e.garnet, e.h1, e.ibex} // the names before "IonQ"
+	qpus := []*quantum.Device{e.ankaa, e.aquila, e.aria, e.garnet, e.h1, e.ibex}                       // by name
+	first := []*quantum.Device{e.ankaa, e.aquila, e.aria, e.clifford, e.emutn, e.garnet, e.h1, e.ibex} // the names before "IonQ"
 	join := func(lists ...[]*quantum.Device) []*quantum.Device {
 		var out []*quantum.Device
 		for _, l := range lists {
@@ -108,36 +111,36 @@ func testListDevices(t *testing.T, target Target) {
 		devices []*quantum.Device
 		pages   quantum.Pagination
 	}{
-		{"all, by name", quantum.DeviceQuery{}, byName, one(10)},
-		{"retired too", quantum.DeviceQuery{Retired: yes}, join(first, []*quantum.Device{e.ionq, e.private, e.retired, e.flagship, e.sv1}), one(11)},
-		{"not retired", quantum.DeviceQuery{Retired: no}, byName, one(10)},
+		{"all, by name", quantum.DeviceQuery{}, byName, one(12)},
+		{"retired too", quantum.DeviceQuery{Retired: yes}, join(first, []*quantum.Device{e.ionq, e.private, e.retired, e.flagship, e.sv1}), one(13)},
+		{"not retired", quantum.DeviceQuery{Retired: no}, byName, one(12)},
 		{"status RETIRED", quantum.DeviceQuery{Status: quantum.DeviceRetired}, []*quantum.Device{e.retired}, one(1)},
-		{"status ONLINE", quantum.DeviceQuery{Status: quantum.DeviceOnline}, byName, one(10)},
+		{"status ONLINE", quantum.DeviceQuery{Status: quantum.DeviceOnline}, byName, one(12)},
 		{"status OFFLINE", quantum.DeviceQuery{Status: quantum.DeviceOffline}, none, one(0)},
-		{"vendor", quantum.DeviceQuery{Vendor: "aws"}, []*quantum.Device{e.ankaa, e.aria, e.garnet, e.ibex, e.sv1}, one(5)},
+		{"vendor", quantum.DeviceQuery{Vendor: "aws"}, []*quantum.Device{e.ankaa, e.aquila, e.aria, e.garnet, e.ibex, e.sv1}, one(6)},
 		{"provider", quantum.DeviceQuery{ProviderID: "ionq"}, []*quantum.Device{e.aria, e.ionq}, one(2)},
-		{"type QPU", quantum.DeviceQuery{DeviceType: quantum.DeviceQPU}, qpus, one(5)},
-		{"type SIMULATOR", quantum.DeviceQuery{DeviceType: quantum.DeviceSimulator}, []*quantum.Device{e.clifford, e.ionq, e.private, e.flagship, e.sv1}, one(5)},
+		{"type QPU", quantum.DeviceQuery{DeviceType: quantum.DeviceQPU}, qpus, one(6)},
+		{"type SIMULATOR", quantum.DeviceQuery{DeviceType: quantum.DeviceSimulator}, []*quantum.Device{e.clifford, e.emutn, e.ionq, e.private, e.flagship, e.sv1}, one(6)},
 		{"private", quantum.DeviceQuery{Private: yes}, []*quantum.Device{e.private}, one(1)},
-		{"public", quantum.DeviceQuery{Private: no}, builtins, one(9)},
-		{"verified", quantum.DeviceQuery{Verified: yes}, builtins, one(9)},
+		{"public", quantum.DeviceQuery{Private: no}, builtins, one(11)},
+		{"verified", quantum.DeviceQuery{Verified: yes}, builtins, one(11)},
 		{"not verified", quantum.DeviceQuery{Verified: no}, []*quantum.Device{e.private}, one(1)},
-		{"direct access", quantum.DeviceQuery{DirectAccess: yes}, byName, one(10)},
+		{"direct access", quantum.DeviceQuery{DirectAccess: yes}, byName, one(12)},
 		{"no direct access", quantum.DeviceQuery{DirectAccess: no}, none, one(0)},
 		{"search", quantum.DeviceQuery{Search: "State-Vector SIMULATOR priced"}, []*quantum.Device{e.sv1}, one(1)},
 		{"search about", quantum.DeviceQuery{Search: "square lattice"}, []*quantum.Device{e.ankaa, e.garnet}, one(2)},
 		{"search nothing there", quantum.DeviceQuery{Search: "zzz"}, none, one(0)},
 		{"qrn", quantum.DeviceQuery{QRN: flagship}, []*quantum.Device{e.flagship}, one(1)},
-		{"name desc, page 2 of 5", quantum.DeviceQuery{SortBy: "name", SortOrder: "desc", Limit: 2, Page: 2},
-			[]*quantum.Device{e.private, e.ionq}, quantum.Pagination{Page: 2, Limit: 2, Total: 10, TotalPages: 5, HasPrev: true, HasNext: true}},
-		{"by vendor", quantum.DeviceQuery{SortBy: "vendor"}, []*quantum.Device{e.ibex, e.sv1, e.aria, e.garnet, e.ankaa, e.h1, e.ionq, e.private, e.flagship, e.clifford}, one(10)}, // ties by QRN
+		{"name desc, page 2 of 6", quantum.DeviceQuery{SortBy: "name", SortOrder: "desc", Limit: 2, Page: 2},
+			[]*quantum.Device{e.private, e.ionq}, quantum.Pagination{Page: 2, Limit: 2, Total: 12, TotalPages: 6, HasPrev: true, HasNext: true}},
+		{"by vendor", quantum.DeviceQuery{SortBy: "vendor"}, []*quantum.Device{e.ibex, e.sv1, e.aria, e.garnet, e.aquila, e.ankaa, e.emutn, e.h1, e.ionq, e.private, e.flagship, e.clifford}, one(12)}, // ties by QRN
 		{"by qubits desc", quantum.DeviceQuery{SortBy: "numberQubits", SortOrder: "desc"},
-			[]*quantum.Device{e.clifford, e.ankaa, e.flagship, e.private, e.sv1, e.ionq, e.aria, e.garnet, e.h1, e.ibex}, one(10)},
+			[]*quantum.Device{e.clifford, e.aquila, e.emutn, e.ankaa, e.flagship, e.private, e.sv1, e.ionq, e.aria, e.garnet, e.h1, e.ibex}, one(12)},
 		{"by status, retired too", quantum.DeviceQuery{SortBy: "status", Retired: yes},
-			[]*quantum.Device{e.ibex, e.sv1, e.aria, e.garnet, e.ankaa, e.h1, e.ionq, e.private, e.flagship, e.clifford, e.retired}, one(11)},
+			[]*quantum.Device{e.ibex, e.sv1, e.aria, e.garnet, e.aquila, e.ankaa, e.emutn, e.h1, e.ionq, e.private, e.flagship, e.clifford, e.retired}, one(13)},
 		{"by type asc", quantum.DeviceQuery{SortBy: "deviceType", SortOrder: "asc"},
-			[]*quantum.Device{e.ibex, e.aria, e.garnet, e.ankaa, e.h1, e.sv1, e.ionq, e.private, e.flagship, e.clifford}, one(10)},
-		{"past the end", quantum.DeviceQuery{Page: 5}, none, quantum.Pagination{Page: 5, Limit: 20, Total: 10, TotalPages: 1, HasPrev: true}},
+			[]*quantum.Device{e.ibex, e.aria, e.garnet, e.aquila, e.ankaa, e.h1, e.sv1, e.emutn, e.ionq, e.private, e.flagship, e.clifford}, one(12)},
+		{"past the end", quantum.DeviceQuery{Page: 5}, none, quantum.Pagination{Page: 5, Limit: 20, Total: 12, TotalPages: 1, HasPrev: true}},
 		{"everything at once", quantum.DeviceQuery{Vendor: "qbraid", ProviderID: "qbraid", DeviceType: quantum.DeviceSimulator,
 			Status: quantum.DeviceOnline, Retired: no, Private: no, Verified: yes, DirectAccess: yes, Search: "simulator",
 			SortBy: "name", SortOrder: "asc", Page: 1, Limit: 1}, []*quantum.Device{e.clifford}, quantum.Pagination{Page: 1, Limit: 1, Total: 2, TotalPages: 2, HasNext: true}},
@@ -155,7 +158,7 @@ func testListDevices(t *testing.T, target Target) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	wantEqual(t, "bob's page", p, &quantum.DevicePage{Devices: builtins, Pagination: one(9)})
+	wantEqual(t, "bob's page", p, &quantum.DevicePage{Devices: builtins, Pagination: one(11)})
 
 	// A list shows each device as GetDevice does, without its description.
 	p, err = e.alice.ListDevices(ctx, quantum.DeviceQuery{Retired: yes})
