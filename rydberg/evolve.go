@@ -288,9 +288,11 @@ func (r *run) diagonalStep(h float64) {
 // when its terms did not shrink within maxTerms. c0 and c1 centre the
 // diagonal; normA and normB bound ‖A − c0‖ and ‖B − c1‖.
 func (r *run) series(ctx context.Context, h, c0, c1, normA, normB float64, drive, driveSlope []complex128) (bool, error) {
+	slope := false // the diagonal changes over the step
 	for s := range r.d0 {
 		r.d0[s] = h * (r.d0[s] - c0)
 		r.d1[s] = h * h * (r.d1[s] - c1)
+		slope = slope || r.d1[s] != 0
 	}
 	for k := range drive {
 		drive[k] *= complex(h/2, 0)
@@ -304,7 +306,7 @@ func (r *run) series(ctx context.Context, h, c0, c1, normA, normB float64, drive
 	}
 	a, b := h*normA, h*h*normB
 	tolStep := r.tol / 2 * h / r.p.Duration
-	ops := &pass{sp: r.sp, d0: r.d0, d1: r.d1, alpha: drive, beta: driveSlope, uniform: r.uniform}
+	ops := &pass{sp: r.sp, d0: r.d0, d1: r.d1, alpha: drive, beta: driveSlope, uniform: r.uniform, hasD1: slope}
 	ops.prepare()
 	prev := []complex128(nil)
 	cur := r.psi

@@ -20,6 +20,7 @@ type pass struct {
 	a, b         complex128 // the uniform drive's
 	complexDrive bool       // a or b has an imaginary part
 	hasBeta      bool       // the drive changes over the step
+	hasD1        bool       // the diagonal changes over the step
 	partial      []float64  // each share's sum of squares
 }
 
@@ -121,63 +122,97 @@ func finish(s int, f float64, val complex128, next, acc []complex128) float64 {
 // with t = u + w that is a*·t + 2i·Im(a)·u, and u is needed only when a is
 // complex.
 
+// fullUniform takes the configurations four at a time: for every atom
+// past the first two, their four neighbours are four adjacent
+// amplitudes, loaded together and added in four independent sums (twice
+// the speed of one configuration at a time).
 func (o *pass) fullUniform(lo, hi int, f float64, cur, prev, next, acc []complex128) float64 {
 	dim, n := o.sp.dim, o.sp.n
+	if n < 2 {
+		return o.fullPerAtom(lo, hi, f, cur, prev, next, acc)
+	}
+	if !o.complexDrive && !o.hasBeta {
+		return o.fullReal(lo, hi, f, cur, prev, next, acc)
+	}
 	cur, next, acc = cur[:dim], next[:dim], acc[:dim]
 	d0, d1 := o.d0[:dim], o.d1[:dim]
 	ac, bc := conj(o.a), conj(o.b)
 	ai, bi := 2*imag(o.a), 2*imag(o.b)
 	sum := 0.0
-	for s := lo; s < hi; s++ {
-		var val complex128
-		if o.complexDrive {
-			t, u := gatherSigned(cur, s, n)
-			val = ac*t + complex(-ai*imag(u), ai*real(u))
-		} else {
-			val = scale(real(o.a), gather(cur, s, n))
+	for s := lo; s < hi; s += 4 {
+		var val [4]complex128
+		t, u := signedQuad(cur, s, n)
+		for i := range val {
+			val[i] = ac*t[i] + complex(-ai*imag(u[i]), ai*real(u[i])) + scale(d0[s+i], cur[s+i])
 		}
-		val += scale(d0[s], cur[s])
 		if prev != nil {
-			val += scale(d1[s], prev[s])
-			if o.hasBeta {
-				t, u := gatherSigned(prev, s, n)
-				val += bc*t + complex(-bi*imag(u), bi*real(u))
+			t, u = signedQuad(prev, s, n)
+			for i := range val {
+				val[i] += scale(d1[s+i], prev[s+i]) + bc*t[i] + complex(-bi*imag(u[i]), bi*real(u[i]))
 			}
 		}
-		sum += finish(s, f, val, next, acc)
+		for i := range val {
+			sum += finish(s+i, f, val[i], next, acc)
+		}
 	}
 	return sum
 }
 
-// gather is the sum of x over the n configurations one flip from s. Four
-// sums run side by side: one alone would wait on each addition before
-// the next.
-func gather(x []complex128, s, n int) complex128 {
-	var t0, t1, t2, t3 complex128
-	k := 0
-	for ; k+4 <= n; k += 4 {
-		t0 += x[s^(1<<k)]
-		t1 += x[s^(2<<k)]
-		t2 += x[s^(4<<k)]
-		t3 += x[s^(8<<k)]
+// fullReal is fullUniform for a real drive that holds still over the
+// step (φ = 0 or π, Ω flat: the common case), written out four sums in
+// registers.
+func (o *pass) fullReal(lo, hi int, f float64, cur, prev, next, acc []complex128) float64 {
+	dim, n := o.sp.dim, o.sp.n
+	cur, next, acc = cur[:dim], next[:dim], acc[:dim]
+	d0, d1 := o.d0[:dim], o.d1[:dim]
+	a := real(o.a)
+	sum := 0.0
+	for s := lo; s < hi; s += 4 {
+		q := cur[s : s+4 : s+4]
+		t0, t1, t2, t3 := q[1]+q[2], q[0]+q[3], q[3]+q[0], q[2]+q[1]
+		for k := 2; k < n; k++ {
+			j := s ^ (1 << k)
+			p := cur[j : j+4 : j+4]
+			t0 += p[0]
+			t1 += p[1]
+			t2 += p[2]
+			t3 += p[3]
+		}
+		for i, t := range [4]complex128{t0, t1, t2, t3} {
+			c := q[i]
+			v := complex(d0[s+i]*real(c)+a*real(t), d0[s+i]*imag(c)+a*imag(t))
+			if prev != nil && o.hasD1 {
+				v += scale(d1[s+i], prev[s+i])
+			}
+			z := complex(f*imag(v), -f*real(v))
+			next[s+i] = z
+			acc[s+i] += z
+			sum += real(z)*real(z) + imag(z)*imag(z)
+		}
 	}
-	for ; k < n; k++ {
-		t0 += x[s^(1<<k)]
-	}
-	return (t0 + t1) + (t2 + t3)
+	return sum
 }
 
-// gatherSigned is gather's sum t and the part u of it over the
-// neighbours with one atom fewer in r (the bits set in s).
-func gatherSigned(x []complex128, s, n int) (t, u complex128) {
-	var d complex128 // Σ ±x, + where the bit is set
-	for k := range n {
-		v := x[s^(1<<k)]
-		t += v
-		sign := float64(s>>k&1)*2 - 1
-		d += complex(sign*real(v), sign*imag(v))
+// signedQuad is, for each of the four configurations from s (a
+// multiple of 4), the sum t of x over the n configurations one flip away
+// and its part u over those with one atom fewer in r (where the
+// configuration has the bit set).
+func signedQuad(x []complex128, s, n int) (t, u [4]complex128) {
+	q := x[s : s+4 : s+4]
+	t = [4]complex128{q[1] + q[2], q[0] + q[3], q[3] + q[0], q[2] + q[1]}
+	u = [4]complex128{0, q[0], q[0], q[2] + q[1]} // bit 0 set in 1 and 3, bit 1 in 2 and 3
+	for k := 2; k < n; k++ {
+		j := s ^ (1 << k)
+		p := x[j : j+4 : j+4]
+		down := s&(1<<k) != 0 // the bit is the four's alike
+		for i := range 4 {
+			t[i] += p[i]
+			if down {
+				u[i] += p[i]
+			}
+		}
 	}
-	return t, (t + d) / 2
+	return t, u
 }
 
 func (o *pass) fullPerAtom(lo, hi int, f float64, cur, prev, next, acc []complex128) float64 {
