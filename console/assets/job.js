@@ -14,6 +14,7 @@ import { follow } from './events.js';
 import { time, duration, credits, count, status, value, isFinal } from './format.js';
 import { histogram } from './histogram.js';
 import { countsTable } from './counts.js';
+import { register } from './register.js';
 
 const BITCODE = ['qir.bc', 'pyqir'];
 const OPEN_CIRCUITS = 4; // a batch's first circuits are drawn at once, the rest when opened
@@ -149,6 +150,17 @@ export function jobView(main, { param: qrn, signal }) {
         });
       } else {
         result.append(circuit(data.resultData?.measurementCounts || {}, 'Counts'));
+        if (job.experimentType === 'analog') showRegister(data.resultData?.measurementCounts || {});
+      }
+    }
+
+    // An analog job's register, drawn from its program and its counts.
+    async function showRegister(counts) {
+      try {
+        const fig = register((await call(jobPath(qrn) + '/program', { signal })).data, counts);
+        if (fig) result.append(fig);
+      } catch (err) {
+        if (err.name !== 'AbortError') result.append(errorBox(h('div', { class: 'error', role: 'alert' }), err));
       }
     }
 
@@ -187,11 +199,13 @@ export function jobView(main, { param: qrn, signal }) {
             h('p', null, `Format ${p.format}: LLVM bitcode, ${count(bytes.length)} bytes.`), save);
         }
       }
-      const ext = p.format.startsWith('qasm') ? 'qasm' : p.format === 'qir.ll' ? 'll' : 'txt';
-      save.addEventListener('click', () => download(`${name}.${ext}`, p.data, 'text/plain'));
+      // A JSON format's data (analog, pulser.sequence, …) arrives as the object.
+      const text = typeof p.data === 'string' ? p.data : JSON.stringify(p.data, null, 2);
+      const ext = p.format.startsWith('qasm') ? 'qasm' : p.format === 'qir.ll' ? 'll' : typeof p.data === 'string' ? 'txt' : 'json';
+      save.addEventListener('click', () => download(`${name}.${ext}`, text, ext === 'json' ? 'application/json' : 'text/plain'));
       return h('div', null,
         h('div', { class: 'row' }, h('span', null, `Format ${p.format}`), save),
-        h('pre', { class: 'program', tabindex: 0 }, p.data)); // text, never markup
+        h('pre', { class: 'program', tabindex: 0 }, text)); // text, never markup
     }
 
     cancelButton.addEventListener('click', async () => {
