@@ -45,6 +45,15 @@ func TestPublicClientAquilaProgram(t *testing.T) {
 		})
 	}
 
+	// The physical blockade radius (8.4 µm at this Ω) leaves each triangle
+	// a group of its own: 4^25 configurations, counted group by group and
+	// refused.
+	_, err := svc.CreateJob(context.Background(), u, quantum.JobRequest{Program: &quantum.Program{Format: "analog", Data: string(rec.Program.Data)},
+		Shots: rec.Shots, DeviceQRN: rec.DeviceQRN, RuntimeOptions: map[string]any{"blockadeRadius": 8.4e-6}})
+	if e, ok := err.(*quantum.Error); !ok || !strings.Contains(e.Message, "within the blockade radius of 8.4e-06 m the 75 atoms have 1.13e+15 configurations") {
+		t.Errorf("err %v, want the 4^25 configurations named", err)
+	}
+
 	// 35 µm groups each triangle with the triangles around it: 25,467
 	// configurations. (The physical radius, 8.4 µm at this Ω, leaves each
 	// triangle alone: 4^25 of them.)

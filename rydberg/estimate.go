@@ -73,6 +73,11 @@ const (
 // are 32-bit in a restricted space.
 const maxConfigurations = math.MaxInt32
 
+// smallGroup is the most configurations a group of atoms is counted to
+// once the configurations are known not to fit: enough for the groups
+// of a register of small clusters, quick to count.
+const smallGroup = 1 << 16
+
 // words is the uint64 words a configuration of n atoms takes.
 func words(n int) int { return max((n+63)/64, 1) }
 
@@ -111,12 +116,19 @@ func Estimate(p *Program, o Options) (Need, error) {
 	}
 	// Groups apart contribute a factor each; the configurations' total of
 	// Rydberg atoms (the couplings, counted once each way) adds over them.
+	// Past the limit, the groups left are still counted while each is
+	// small, so that a refusal can give the whole count (4^25 for 25
+	// groups of three).
 	count, rydberg := 1.0, 0.0
 	for _, g := range groups(n, conflicts) {
-		c, r, over := countGroup(g, conflicts, math.Floor(limit/count)+1)
+		groupLimit := float64(smallGroup)
+		if count <= limit {
+			groupLimit = max(math.Floor(limit/count)+1, smallGroup)
+		}
+		c, r, over := countGroup(g, conflicts, groupLimit)
 		rydberg = rydberg*c + r*count
 		count *= c
-		if over || count > limit {
+		if over {
 			need.Configurations, need.AtLeast = count, true
 			need.couplings = rydberg
 			need.bytesFor(n)

@@ -251,12 +251,22 @@ func TestLimits(t *testing.T) {
 		if need.Configurations != 144 || !need.Restricted || need.AtLeast {
 			t.Errorf("need %+v, want 144 configurations", need)
 		}
-		// A budget that holds fewer: counting stops, and says so.
+		// A budget that holds fewer: a small group is still counted
+		// whole; a large one, past the budget, only until it does not fit
+		// (30 atoms have F(32) = 2,178,309 configurations).
 		need, err = rydberg.Estimate(p, rydberg.Options{BlockadeRadius: 6.5, MemoryBudget: 50 * 200})
 		if err != nil {
 			t.Fatal(err)
 		}
-		if !need.AtLeast || need.Configurations >= 144 {
+		if need.AtLeast || need.Configurations != 144 || need.Bytes <= 50*200 {
+			t.Errorf("need %+v, want the 144 configurations counted and past the budget", need)
+		}
+		long := &rydberg.Program{Atoms: line(30, 6), C6: c6, Duration: 1}
+		need, err = rydberg.Estimate(long, rydberg.Options{BlockadeRadius: 6.5, MemoryBudget: 50 * 200})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !need.AtLeast || need.Configurations >= 2178309 {
 			t.Errorf("need %+v, want counting stopped", need)
 		}
 	})
