@@ -163,14 +163,16 @@ func (o *pass) fullUniform(lo, hi int, f float64, cur, prev, next, acc []complex
 // written out four in registers; the previous term's only when the
 // drive or the diagonal changes over the step.
 func (o *pass) fullReal(lo, hi int, f float64, cur, prev, next, acc []complex128) float64 {
+	if prev != nil && o.hasBeta {
+		return o.fullRealRamp(lo, hi, f, cur, prev, next, acc)
+	}
 	dim, n := o.sp.dim, o.sp.n
 	cur, next, acc = cur[:dim], next[:dim], acc[:dim]
 	d0, d1 := o.d0[:dim], o.d1[:dim]
-	a, b := real(o.a), real(o.b)
+	a := real(o.a)
 	withD1 := prev != nil && o.hasD1
-	withBeta := prev != nil && o.hasBeta
-	if prev == nil {
-		prev = cur // read for nothing, so that the loop needs no test
+	if !withD1 {
+		prev = cur // never read
 	}
 	prev = prev[:dim]
 	sum := 0.0
@@ -185,30 +187,53 @@ func (o *pass) fullReal(lo, hi int, f float64, cur, prev, next, acc []complex128
 			t2 += p[2]
 			t3 += p[3]
 		}
-		var u0, u1, u2, u3 complex128
-		if withBeta {
-			r := prev[s : s+4 : s+4]
-			u0, u1, u2, u3 = r[1]+r[2], r[0]+r[3], r[3]+r[0], r[2]+r[1]
-			for k := 2; k < n; k++ {
-				j := s ^ (1 << k)
-				p := prev[j : j+4 : j+4]
-				u0 += p[0]
-				u1 += p[1]
-				u2 += p[2]
-				u3 += p[3]
+		for i, t := range [4]complex128{t0, t1, t2, t3} {
+			c := q[i]
+			v := complex(d0[s+i]*real(c)+a*real(t), d0[s+i]*imag(c)+a*imag(t))
+			if withD1 {
+				v += scale(d1[s+i], prev[s+i])
 			}
+			z := complex(f*imag(v), -f*real(v))
+			next[s+i] = z
+			acc[s+i] += z
+			sum += real(z)*real(z) + imag(z)*imag(z)
+		}
+	}
+	return sum
+}
+
+// fullRealRamp is fullReal while the drive ramps: the previous term's
+// neighbours are gathered too, times the drive's slope.
+func (o *pass) fullRealRamp(lo, hi int, f float64, cur, prev, next, acc []complex128) float64 {
+	dim, n := o.sp.dim, o.sp.n
+	cur, prev, next, acc = cur[:dim], prev[:dim], next[:dim], acc[:dim]
+	d0, d1 := o.d0[:dim], o.d1[:dim]
+	a, b := real(o.a), real(o.b)
+	sum := 0.0
+	for s := lo; s < hi; s += 4 {
+		q := cur[s : s+4 : s+4]
+		r := prev[s : s+4 : s+4]
+		t0, t1, t2, t3 := q[1]+q[2], q[0]+q[3], q[3]+q[0], q[2]+q[1]
+		u0, u1, u2, u3 := r[1]+r[2], r[0]+r[3], r[3]+r[0], r[2]+r[1]
+		for k := 2; k < n; k++ {
+			j := s ^ (1 << k)
+			p := cur[j : j+4 : j+4]
+			t0 += p[0]
+			t1 += p[1]
+			t2 += p[2]
+			t3 += p[3]
+			p = prev[j : j+4 : j+4]
+			u0 += p[0]
+			u1 += p[1]
+			u2 += p[2]
+			u3 += p[3]
 		}
 		ts := [4]complex128{t0, t1, t2, t3}
 		us := [4]complex128{u0, u1, u2, u3}
 		for i := range 4 {
 			c := q[i]
 			v := complex(d0[s+i]*real(c)+a*real(ts[i]), d0[s+i]*imag(c)+a*imag(ts[i]))
-			if withD1 {
-				v += scale(d1[s+i], prev[s+i])
-			}
-			if withBeta {
-				v += scale(b, us[i])
-			}
+			v += scale(d1[s+i], r[i]) + scale(b, us[i])
 			z := complex(f*imag(v), -f*real(v))
 			next[s+i] = z
 			acc[s+i] += z
