@@ -279,6 +279,7 @@ func (j *job) metadata(st *rydberg.State, seed uint64, start time.Time) map[stri
 		"tolerance":      rydberg.DefaultTolerance,
 		"errorBound":     st.ErrorBound,
 		"steps":          st.Steps,
+		"terms":          st.Terms,
 		"simulationMs":   time.Since(start).Milliseconds(),
 		"space":          "full",
 		"c6":             j.program.C6,

@@ -156,8 +156,8 @@ func main() {
 		sort.Slice(walls, func(i, j int) bool { return walls[i] < walls[j] })
 		sort.Slice(cpus, func(i, j int) bool { return cpus[i] < cpus[j] })
 		md := last.Metadata
-		fmt.Printf("%-24s atoms %2d  configurations %6v  steps %4v  error bound %.2g  wall median %v (min %v, max %v)  cpu median %v\n",
-			w.name, len(w.sites), md["configurations"], md["steps"], md["errorBound"],
+		fmt.Printf("%-23s atoms %2d  configurations %6v  steps %4v  passes %6v  error bound %.2g  wall median %v (min %v, max %v)  cpu median %v\n",
+			w.name, len(w.sites), md["configurations"], md["steps"], md["terms"], md["errorBound"],
 			walls[len(walls)/2].Round(time.Millisecond), walls[0].Round(time.Millisecond), walls[len(walls)-1].Round(time.Millisecond),
 			cpus[len(cpus)/2].Round(time.Millisecond))
 	}
