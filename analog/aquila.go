@@ -118,10 +118,13 @@ func checkSlew(s series, limit float64, what string, p *problems) {
 }
 
 // closest are the two sites nearest each other and their distance (−1
-// with fewer than two sites). Sites are few (Aquila has 256), so every
-// pair is looked at.
+// with fewer than two sites, or more than Aquila holds: every pair is
+// looked at).
 func closest(sites [][2]float64) (int, int, float64) {
 	bi, bj, best := -1, -1, math.Inf(1)
+	if len(sites) > aquilaSites {
+		return bi, bj, best
+	}
 	for i := range sites {
 		for j := i + 1; j < len(sites); j++ {
 			if d := math.Hypot(sites[i][0]-sites[j][0], sites[i][1]-sites[j][1]); d < best {

@@ -189,6 +189,12 @@ func TestInvalidPulserSequences(t *testing.T) {
 			sb(m)["register"].([]any)[1] = map[string]any{"name": "q1", "x": 0, "y": 3}
 		}, seq + ".register[1]", "at least 4 µm apart"},
 		{"an unknown device", func(m map[string]any) { sb(m)["device"] = "Fresnel2" }, seq + ".device", "known by name"},
+		{"a waveform too long to sample", func(m map[string]any) {
+			pulse0(m)["amplitude"].(map[string]any)["duration"] = 1 << 26
+		}, seq + ".operations[0].amplitude.duration", "at most 20000 ns"},
+		{"a sequence too long to sample", func(m map[string]any) {
+			op(m, map[string]any{"op": "delay", "channel": "ch0", "time": 1 << 26})
+		}, seq + ".operations", "at most 20000 ns"},
 		{"no sequence_builder", func(m map[string]any) { delete(m, "sequence_builder") }, seq, "required"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -81,6 +81,9 @@ func decodePulser(data string, maxAtoms int) (*pulserSeq, error) {
 	if !p.ok() {
 		return nil, p.err()
 	}
+	if d := s.duration(); d > maxSequence {
+		p.add("program.data.sequence_builder.operations", "last %d ns; sequences here last at most %d ns", d, maxSequence)
+	}
 	if d := s.duration(); s.device.maxDuration > 0 && d > s.device.maxDuration {
 		p.add("program.data.sequence_builder.operations", "last %d ns; %s runs sequences of at most %d ns", d, s.device.name, s.device.maxDuration)
 	}

@@ -48,7 +48,7 @@ func (ch *channelSchedule) adjust(d int) int {
 }
 
 func (ch *channelSchedule) delay(d int) {
-	if d > 0 {
+	if d > 0 && ch.end() <= maxSequence {
 		t := ch.end()
 		ch.slots = append(ch.slots, slot{ti: t, tf: t + d, targets: ch.targets})
 	}

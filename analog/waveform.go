@@ -8,6 +8,12 @@ import (
 // Pulser's waveforms, sampled once a nanosecond as Pulser samples them
 // (pulser/waveforms.py): sample k is the value at k ns.
 
+// maxSequence is the longest a sequence may last here, in ns (ours): its
+// channels are sampled once a nanosecond, so this bounds what a check
+// holds, and at 20 µs it is well past what Pasqal's devices run (at most
+// 6 µs on AnalogDevice).
+const maxSequence = 20_000
+
 // waveform is a waveform's samples and, for the kinds Pulser can
 // stretch to a channel's clock (constant, ramp, blackman, interpolated),
 // how to sample it again over another duration.
@@ -46,8 +52,12 @@ func (vars variables) waveformOf(n node, p *problems, depth int) (*waveform, boo
 			return 0, false
 		}
 		d, ok := vars.integer(f, p)
-		if ok && d < 1 {
+		switch {
+		case ok && d < 1:
 			p.add(f.path, "must be at least 1 ns, got %d", d)
+			return 0, false
+		case ok && d > maxSequence:
+			p.add(f.path, "is %d ns; sequences here last at most %d ns", d, maxSequence)
 			return 0, false
 		}
 		return d, ok
@@ -92,6 +102,11 @@ func (vars variables) waveformOf(n node, p *problems, depth int) (*waveform, boo
 		}
 		if peak == 0 || math.Signbit(peak) != math.Signbit(area) || area == 0 {
 			p.add(n.path, "max_val (%v) and area (%v) must be nonzero and of the same sign", peak, area)
+			return nil, false
+		}
+		// Its duration is about area/(0.42·max_val) µs.
+		if d := math.Abs(area/(0.42*peak)) * 1e3; d > maxSequence-2 {
+			p.add(n.path, "would last %.0f ns; sequences here last at most %d ns", d, maxSequence)
 			return nil, false
 		}
 		b := func(d int) []float64 { return blackman(d, area) }
@@ -148,6 +163,10 @@ func (vars variables) waveformOf(n node, p *problems, depth int) (*waveform, boo
 		for _, it := range items {
 			w, ok := vars.waveformOf(it, p, depth+1)
 			if !ok {
+				return nil, false
+			}
+			if len(all)+len(w.samples) > maxSequence {
+				p.add(wn.path, "lasts more than %d ns, the longest a sequence here lasts", maxSequence)
 				return nil, false
 			}
 			all = append(all, w.samples...)
