@@ -163,7 +163,10 @@ func (o *pass) fullUniform(lo, hi int, f float64, cur, prev, next, acc []complex
 // written out four in registers; the previous term's only when the
 // drive or the diagonal changes over the step.
 func (o *pass) fullReal(lo, hi int, f float64, cur, prev, next, acc []complex128) float64 {
-	if prev != nil && o.hasBeta {
+	switch {
+	case haveGather:
+		return o.fullRealGathered(lo, hi, f, cur, prev, next, acc)
+	case prev != nil && o.hasBeta:
 		return o.fullRealRamp(lo, hi, f, cur, prev, next, acc)
 	}
 	dim, n := o.sp.dim, o.sp.n
