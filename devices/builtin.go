@@ -24,7 +24,8 @@ type Family struct {
 }
 
 // Builtin returns the families of the default catalogue, made at now: the
-// simulators and the emulated QPUs, all running on sim.
+// simulators and the emulated QPUs, running on sim, and the analog
+// devices (package analog), running on rydberg.
 func Builtin(sim *Simulator, now time.Time) []Family {
 	return []Family{
 		{Name: "simulators", Devices: simulators(now), Backend: sim},
