@@ -554,9 +554,10 @@ func TestDevices(t *testing.T) {
 		return p
 	}
 	p := list(u, quantum.DeviceQuery{})
-	want := []string{"aws:rigetti:qpu:ankaa-3", "aws:ionq:qpu:aria-1", "qbraid:qbraid:sim:stabilizer", "aws:iqm:qpu:garnet", "azure:quantinuum:qpu:h1-1", "aws:aqt:qpu:ibex-q1",
+	want := []string{"aws:rigetti:qpu:ankaa-3", "aws:quera:qpu:aquila", "aws:ionq:qpu:aria-1", "qbraid:qbraid:sim:stabilizer", "azure:pasqal:sim:emu-tn",
+		"aws:iqm:qpu:garnet", "azure:quantinuum:qpu:h1-1", "aws:aqt:qpu:ibex-q1",
 		"ionq:ionq:sim:simulator", "qbraid:qbraid:sim:private", "qbraid:nec:sim:vector-annealer", flagship, "azure:rigetti:sim:qvm", "aws:aws:sim:sv1"} // by name
-	if fmt.Sprint(qrns(p)) != fmt.Sprint(want) || p.Pagination.Limit != 20 || p.Pagination.Total != 12 {
+	if fmt.Sprint(qrns(p)) != fmt.Sprint(want) || p.Pagination.Limit != 20 || p.Pagination.Total != 14 {
 		t.Fatalf("devices %v %+v", qrns(p), p.Pagination)
 	}
 	for _, d := range p.Devices {
@@ -564,7 +565,7 @@ func TestDevices(t *testing.T) {
 			t.Errorf("list item %s has a description", d.QRN)
 		}
 	}
-	if got := qrns(list(bob, quantum.DeviceQuery{})); len(got) != 11 {
+	if got := qrns(list(bob, quantum.DeviceQuery{})); len(got) != 13 {
 		t.Fatalf("bob sees %v", got)
 	}
 	if _, err := svc.GetDevice(ctx, bob, "qbraid:qbraid:sim:private"); quantum.ErrorCode(err) != quantum.ENOTFOUND {
@@ -575,13 +576,13 @@ func TestDevices(t *testing.T) {
 		q    quantum.DeviceQuery
 		want int
 	}{
-		{"retired shown on request", quantum.DeviceQuery{Retired: ptr(true)}, 13},
+		{"retired shown on request", quantum.DeviceQuery{Retired: ptr(true)}, 15},
 		{"status RETIRED", quantum.DeviceQuery{Status: quantum.DeviceRetired}, 1},
-		{"vendor", quantum.DeviceQuery{Vendor: "aws"}, 5},
+		{"vendor", quantum.DeviceQuery{Vendor: "aws"}, 6},
 		{"provider", quantum.DeviceQuery{ProviderID: "ionq"}, 2},
-		{"type", quantum.DeviceQuery{DeviceType: quantum.DeviceQPU}, 5},
+		{"type", quantum.DeviceQuery{DeviceType: quantum.DeviceQPU}, 6},
 		{"private", quantum.DeviceQuery{Private: ptr(true)}, 1},
-		{"public", quantum.DeviceQuery{Private: ptr(false)}, 11},
+		{"public", quantum.DeviceQuery{Private: ptr(false)}, 13},
 		{"search description", quantum.DeviceQuery{Search: "state-vector SIMULATOR priced"}, 1},
 		{"qrn", quantum.DeviceQuery{QRN: flagship}, 1},
 		{"direct access", quantum.DeviceQuery{DirectAccess: ptr(false)}, 0},

@@ -10,6 +10,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/qjobs/quantum/analog"
 	"github.com/qjobs/quantum/qtype"
 	"github.com/qjobs/quantum/sim"
 )
@@ -23,13 +24,15 @@ type Family struct {
 }
 
 // Builtin returns the families of the default catalogue, made at now: the
-// simulators and the emulated QPUs, running on sim, and the annealers,
-// on package anneal within sim's budget and work bound.
+// simulators and the emulated QPUs, running on sim; the annealers, on
+// package anneal within sim's budget and work bound; and the analog
+// devices (package analog), running on rydberg.
 func Builtin(sim *Simulator, now time.Time) []Family {
 	return []Family{
 		{Name: "simulators", Devices: simulators(now), Backend: sim},
 		{Name: "emulated QPUs", Devices: emulatedQPUs(now), Backend: sim},
 		{Name: "annealers", Devices: annealers(now), Backend: NewAnnealer(sim.budget, sim.maxWork)},
+		{Name: "analog devices", Devices: analog.Devices(now), Backend: analog.NewBackend(sim.budget, sim.maxWork)},
 	}
 }
 

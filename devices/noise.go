@@ -102,7 +102,10 @@ func SetUpNoise(d *qtype.Device) error {
 		if slices.Contains(d.NoiseModels[:i], name) {
 			return fmt.Errorf("noise: noiseModels lists %q twice", name)
 		}
-		if name != NoiseIdeal && d.Noise[name] == nil && simulatorModels()[name] == nil {
+		// A device of another paradigm (an analog device) defines its
+		// models in its own backend.
+		gateModel := d.Paradigm == "" || d.Paradigm == "gate_model"
+		if gateModel && name != NoiseIdeal && d.Noise[name] == nil && simulatorModels()[name] == nil {
 			return fmt.Errorf("noise: model %q has no definition: Device.Noise has none and it is not one of the simulators' models (%s)", name, strings.Join(SimulatorNoiseModels, ", "))
 		}
 	}

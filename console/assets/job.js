@@ -15,6 +15,7 @@ import { time, duration, credits, count, status, value, isFinal } from './format
 import { histogram } from './histogram.js';
 import { countsTable } from './counts.js';
 import { isAnnealing, solutionsTable } from './solutions.js';
+import { register } from './register.js';
 
 const BITCODE = ['qir.bc', 'pyqir'];
 const OPEN_CIRCUITS = 4; // a batch's first circuits are drawn at once, the rest when opened
@@ -152,6 +153,17 @@ export function jobView(main, { param: qrn, signal }) {
         result.append(solutionsTable(data.resultData));
       } else {
         result.append(circuit(data.resultData?.measurementCounts || {}, 'Counts'));
+        if (job.experimentType === 'analog') showRegister(data.resultData?.measurementCounts || {});
+      }
+    }
+
+    // An analog job's register, drawn from its program and its counts.
+    async function showRegister(counts) {
+      try {
+        const fig = register((await call(jobPath(qrn) + '/program', { signal })).data, counts);
+        if (fig) result.append(fig);
+      } catch (err) {
+        if (err.name !== 'AbortError') result.append(errorBox(h('div', { class: 'error', role: 'alert' }), err));
       }
     }
 

@@ -8,9 +8,12 @@
 //
 // The file's extension gives the program's format: .ll is QIR text, .bc
 // QIR bitcode (sent as base64), .qasm OpenQASM 2 or 3 as its version line
-// says, .quil Quil, .json an IonQ JSON circuit (-format overrides it).
-// The device is -device, by default one that takes the format: the QVM
-// for Quil, the IonQ Simulator for IonQ JSON, the QIR Simulator else. The server is -url (default $QUANTUM_URL,
+// says, .quil Quil, .analog.json an analog program, .pulser.json a Pulser
+// sequence, .problem.json an annealing problem, any other .json an IonQ
+// JSON circuit (-format overrides it). The device is -device, by default
+// one that takes the format: the QVM for Quil, the IonQ Simulator for
+// IonQ JSON, Aquila, Pasqal's emulator, the annealer, the QIR Simulator
+// else. The server is -url (default $QUANTUM_URL,
 // else http://127.0.0.1:8080), with or without /api/v1; the API key is
 // -key (default $QUANTUM_API_KEY). The exit code is 0 when the job
 // completed, 1 when it did not or something failed, 2 for a wrong
@@ -56,6 +59,12 @@ func deviceFor(format string) string {
 		return "azure:rigetti:sim:qvm"
 	case "ionq.circuit.v0":
 		return "ionq:ionq:sim:simulator"
+	case "analog":
+		return "aws:quera:qpu:aquila"
+	case "pulser.sequence":
+		return "azure:pasqal:sim:emu-tn"
+	case "problem":
+		return "qbraid:nec:sim:vector-annealer"
 	}
 	return defaultDevice
 }
@@ -188,6 +197,14 @@ func formatOf(path, src string) string {
 	case ".quil":
 		return "quil"
 	case ".json":
+		switch {
+		case strings.HasSuffix(path, ".analog.json"):
+			return "analog"
+		case strings.HasSuffix(path, ".pulser.json"):
+			return "pulser.sequence"
+		case strings.HasSuffix(path, ".problem.json"):
+			return "problem"
+		}
 		return "ionq.circuit.v0"
 	case ".qasm2", ".qasm3":
 		return ext[1:]

@@ -99,6 +99,9 @@ func TestFormatOf(t *testing.T) {
 		{"bell.bc", "BC\xc0\xde", "qir.bc"},
 		{"bell.quil", "DECLARE ro BIT[2]", "quil"},
 		{"bell.ionq.json", "{}", "ionq.circuit.v0"},
+		{"chain.analog.json", "{}", "analog"},
+		{"square.pulser.json", "{}", "pulser.sequence"},
+		{"maxcut.problem.json", "{}", "problem"},
 	} {
 		if got := formatOf(tc.path, tc.src); got != tc.want {
 			t.Errorf("formatOf(%q, %q) = %s, want %s", tc.path, tc.src, got, tc.want)
@@ -127,6 +130,9 @@ func TestExamplePrograms(t *testing.T) {
 		t.Fatalf("example programs %v (%v), want bell.qasm, bell3.qasm, bell.ll, bell.bc, bell.quil and bell.ionq.json", files, err)
 	}
 	for _, path := range files {
+		if _, analog := analogExamples[filepath.Base(path)]; analog {
+			continue // TestAnalogExamplePrograms
+		}
 		t.Run(filepath.Base(path), func(t *testing.T) {
 			var out, errs bytes.Buffer
 			code := run(context.Background(), []string{"-url", srv.URL, "-key", quantumtest.APIKey, "-shots", "100", path}, &out, &errs)
@@ -136,6 +142,36 @@ func TestExamplePrograms(t *testing.T) {
 			for _, line := range strings.Split(strings.TrimSpace(out.String()), "\n")[2:] {
 				if !strings.HasPrefix(line, "00 ") && !strings.HasPrefix(line, "11 ") {
 					t.Errorf("outcome %q: a Bell pair measures 00 or 11", line)
+				}
+			}
+		})
+	}
+}
+
+// analogExamples are the analog programs of examples/programs, with the
+// flags the README sends them with: none, their extensions say.
+var analogExamples = map[string][]string{
+	"chain.analog.json":  {},
+	"square.pulser.json": {},
+}
+
+// The analog programs run on their devices: counts of a letter a site
+// (e, r, g) on Aquila, of a digit an atom on Pasqal's emulator.
+func TestAnalogExamplePrograms(t *testing.T) {
+	svc, _ := quantumtest.NewService(t)
+	srv := quantumtest.NewServer(t, svc)
+	for name, flags := range analogExamples {
+		t.Run(name, func(t *testing.T) {
+			var out, errs bytes.Buffer
+			args := append([]string{"-url", srv.URL, "-key", quantumtest.APIKey, "-shots", "100"}, flags...)
+			code := run(context.Background(), append(args, "../programs/"+name), &out, &errs)
+			if code != 0 || !strings.Contains(out.String(), "COMPLETED") {
+				t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, out.String(), errs.String())
+			}
+			for _, line := range strings.Split(strings.TrimSpace(out.String()), "\n")[2:] {
+				key, _, _ := strings.Cut(line, " ")
+				if strings.Trim(key, "gre01") != "" || len(key) != 6 && len(key) != 4 {
+					t.Errorf("outcome %q", line)
 				}
 			}
 		})

@@ -60,6 +60,7 @@ type deviceEnv struct {
 	ankaa, aria, garnet, h1, ibex *quantum.Device
 	clifford                      *quantum.Device // the stabilizer simulator
 	annealer                      *quantum.Device // NEC's Vector Annealer, numberQubits null
+	aquila, emutn                 *quantum.Device // the analog devices
 }
 
 // listed is the device as a list shows it: GetDevice's without its
@@ -96,6 +97,8 @@ func openDevices(t *testing.T, target Target) *deviceEnv {
 		ibex:     e.listed("aws:aqt:qpu:ibex-q1"),
 		clifford: e.listed("qbraid:qbraid:sim:stabilizer"),
 		annealer: e.listed("qbraid:nec:sim:vector-annealer"),
+		aquila:   e.listed("aws:quera:qpu:aquila"),
+		emutn:    e.listed("azure:pasqal:sim:emu-tn"),
 	}
 }
 
@@ -108,8 +111,8 @@ func testListDevices(t *testing.T, target Target) {
 		return quantum.Pagination{Page: 1, Limit: 20, Total: total, TotalPages: min(total, 1)}
 	}
 	none := []*quantum.Device{}
-	qpus := []*quantum.Device{e.ankaa, e.aria, e.garnet, e.h1, e.ibex}              // by name
-	first := []*quantum.Device{e.ankaa, e.aria, e.clifford, e.garnet, e.h1, e.ibex} // the names before "IonQ"
+	qpus := []*quantum.Device{e.ankaa, e.aquila, e.aria, e.garnet, e.h1, e.ibex}                       // by name
+	first := []*quantum.Device{e.ankaa, e.aquila, e.aria, e.clifford, e.emutn, e.garnet, e.h1, e.ibex} // the names before "IonQ"
 	join := func(lists ...[]*quantum.Device) []*quantum.Device {
 		var out []*quantum.Device
 		for _, l := range lists {
@@ -125,37 +128,37 @@ func testListDevices(t *testing.T, target Target) {
 		devices []*quantum.Device
 		pages   quantum.Pagination
 	}{
-		{"all, by name", quantum.DeviceQuery{}, byName, one(12)},
-		{"retired too", quantum.DeviceQuery{Retired: yes}, join(first, []*quantum.Device{e.ionq, e.private, e.annealer, e.retired, e.flagship, e.qvm, e.sv1}), one(13)},
-		{"not retired", quantum.DeviceQuery{Retired: no}, byName, one(12)},
+		{"all, by name", quantum.DeviceQuery{}, byName, one(14)},
+		{"retired too", quantum.DeviceQuery{Retired: yes}, join(first, []*quantum.Device{e.ionq, e.private, e.annealer, e.retired, e.flagship, e.qvm, e.sv1}), one(15)},
+		{"not retired", quantum.DeviceQuery{Retired: no}, byName, one(14)},
 		{"status RETIRED", quantum.DeviceQuery{Status: quantum.DeviceRetired}, []*quantum.Device{e.retired}, one(1)},
-		{"status ONLINE", quantum.DeviceQuery{Status: quantum.DeviceOnline}, byName, one(12)},
+		{"status ONLINE", quantum.DeviceQuery{Status: quantum.DeviceOnline}, byName, one(14)},
 		{"status OFFLINE", quantum.DeviceQuery{Status: quantum.DeviceOffline}, none, one(0)},
-		{"vendor", quantum.DeviceQuery{Vendor: "aws"}, []*quantum.Device{e.ankaa, e.aria, e.garnet, e.ibex, e.sv1}, one(5)},
+		{"vendor", quantum.DeviceQuery{Vendor: "aws"}, []*quantum.Device{e.ankaa, e.aquila, e.aria, e.garnet, e.ibex, e.sv1}, one(6)},
 		{"provider", quantum.DeviceQuery{ProviderID: "ionq"}, []*quantum.Device{e.aria, e.ionq}, one(2)},
-		{"type QPU", quantum.DeviceQuery{DeviceType: quantum.DeviceQPU}, qpus, one(5)},
+		{"type QPU", quantum.DeviceQuery{DeviceType: quantum.DeviceQPU}, qpus, one(6)},
 		{"provider rigetti", quantum.DeviceQuery{ProviderID: "rigetti"}, []*quantum.Device{e.ankaa, e.qvm}, one(2)},
-		{"type SIMULATOR", quantum.DeviceQuery{DeviceType: quantum.DeviceSimulator}, []*quantum.Device{e.clifford, e.ionq, e.private, e.annealer, e.flagship, e.qvm, e.sv1}, one(7)},
+		{"type SIMULATOR", quantum.DeviceQuery{DeviceType: quantum.DeviceSimulator}, []*quantum.Device{e.clifford, e.emutn, e.ionq, e.private, e.annealer, e.flagship, e.qvm, e.sv1}, one(8)},
 		{"private", quantum.DeviceQuery{Private: yes}, []*quantum.Device{e.private}, one(1)},
-		{"public", quantum.DeviceQuery{Private: no}, builtins, one(11)},
-		{"verified", quantum.DeviceQuery{Verified: yes}, builtins, one(11)},
+		{"public", quantum.DeviceQuery{Private: no}, builtins, one(13)},
+		{"verified", quantum.DeviceQuery{Verified: yes}, builtins, one(13)},
 		{"not verified", quantum.DeviceQuery{Verified: no}, []*quantum.Device{e.private}, one(1)},
-		{"direct access", quantum.DeviceQuery{DirectAccess: yes}, byName, one(12)},
+		{"direct access", quantum.DeviceQuery{DirectAccess: yes}, byName, one(14)},
 		{"no direct access", quantum.DeviceQuery{DirectAccess: no}, none, one(0)},
 		{"search", quantum.DeviceQuery{Search: "State-Vector SIMULATOR priced"}, []*quantum.Device{e.sv1}, one(1)},
 		{"search about", quantum.DeviceQuery{Search: "square lattice"}, []*quantum.Device{e.ankaa, e.garnet}, one(2)},
 		{"search nothing there", quantum.DeviceQuery{Search: "zzz"}, none, one(0)},
 		{"qrn", quantum.DeviceQuery{QRN: flagship}, []*quantum.Device{e.flagship}, one(1)},
 		{"name desc, page 2 of 6", quantum.DeviceQuery{SortBy: "name", SortOrder: "desc", Limit: 2, Page: 2},
-			[]*quantum.Device{e.flagship, e.annealer}, quantum.Pagination{Page: 2, Limit: 2, Total: 12, TotalPages: 6, HasPrev: true, HasNext: true}},
-		{"by vendor", quantum.DeviceQuery{SortBy: "vendor"}, []*quantum.Device{e.ibex, e.sv1, e.aria, e.garnet, e.ankaa, e.h1, e.qvm, e.ionq, e.annealer, e.private, e.flagship, e.clifford}, one(12)}, // ties by QRN
+			[]*quantum.Device{e.flagship, e.annealer}, quantum.Pagination{Page: 2, Limit: 2, Total: 14, TotalPages: 7, HasPrev: true, HasNext: true}},
+		{"by vendor", quantum.DeviceQuery{SortBy: "vendor"}, []*quantum.Device{e.ibex, e.sv1, e.aria, e.garnet, e.aquila, e.ankaa, e.emutn, e.h1, e.qvm, e.ionq, e.annealer, e.private, e.flagship, e.clifford}, one(14)}, // ties by QRN
 		{"by qubits desc", quantum.DeviceQuery{SortBy: "numberQubits", SortOrder: "desc"},
-			[]*quantum.Device{e.clifford, e.ankaa, e.flagship, e.private, e.qvm, e.sv1, e.ionq, e.aria, e.garnet, e.h1, e.ibex, e.annealer}, one(12)}, // the annealer's null as 0
+			[]*quantum.Device{e.clifford, e.aquila, e.emutn, e.ankaa, e.flagship, e.private, e.qvm, e.sv1, e.ionq, e.aria, e.garnet, e.h1, e.ibex, e.annealer}, one(14)}, // the annealer's null as 0
 		{"by status, retired too", quantum.DeviceQuery{SortBy: "status", Retired: yes},
-			[]*quantum.Device{e.ibex, e.sv1, e.aria, e.garnet, e.ankaa, e.h1, e.qvm, e.ionq, e.annealer, e.private, e.flagship, e.clifford, e.retired}, one(13)},
+			[]*quantum.Device{e.ibex, e.sv1, e.aria, e.garnet, e.aquila, e.ankaa, e.emutn, e.h1, e.qvm, e.ionq, e.annealer, e.private, e.flagship, e.clifford, e.retired}, one(15)},
 		{"by type asc", quantum.DeviceQuery{SortBy: "deviceType", SortOrder: "asc"},
-			[]*quantum.Device{e.ibex, e.aria, e.garnet, e.ankaa, e.h1, e.sv1, e.qvm, e.ionq, e.annealer, e.private, e.flagship, e.clifford}, one(12)},
-		{"past the end", quantum.DeviceQuery{Page: 5}, none, quantum.Pagination{Page: 5, Limit: 20, Total: 12, TotalPages: 1, HasPrev: true}},
+			[]*quantum.Device{e.ibex, e.aria, e.garnet, e.aquila, e.ankaa, e.h1, e.sv1, e.emutn, e.qvm, e.ionq, e.annealer, e.private, e.flagship, e.clifford}, one(14)},
+		{"past the end", quantum.DeviceQuery{Page: 5}, none, quantum.Pagination{Page: 5, Limit: 20, Total: 14, TotalPages: 1, HasPrev: true}},
 		{"everything at once", quantum.DeviceQuery{Vendor: "qbraid", ProviderID: "qbraid", DeviceType: quantum.DeviceSimulator,
 			Status: quantum.DeviceOnline, Retired: no, Private: no, Verified: yes, DirectAccess: yes, Search: "simulator",
 			SortBy: "name", SortOrder: "asc", Page: 1, Limit: 1}, []*quantum.Device{e.clifford}, quantum.Pagination{Page: 1, Limit: 1, Total: 2, TotalPages: 2, HasNext: true}},
@@ -173,7 +176,7 @@ func testListDevices(t *testing.T, target Target) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	wantEqual(t, "bob's page", p, &quantum.DevicePage{Devices: builtins, Pagination: one(11)})
+	wantEqual(t, "bob's page", p, &quantum.DevicePage{Devices: builtins, Pagination: one(13)})
 
 	// A list shows each device as GetDevice does, without its description.
 	p, err = e.alice.ListDevices(ctx, quantum.DeviceQuery{Retired: yes})
