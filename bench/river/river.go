@@ -135,14 +135,9 @@ func runRiver(ctx context.Context, srv *server, cfg config) (res result, err err
 
 	// The clients run on a context that the run's deadline does not end:
 	// River's listener retries at once, without end, on a context that is
-	// done. Stop ends them, below, after a timeout or an interrupt too.
-	for _, c := range clients {
-		if err := c.Start(context.WithoutCancel(ctx)); err != nil {
-			return res, err
-		}
-	}
+	// done. Stop ends them (a client not started is let be), after a
+	// timeout or an interrupt too, with a context of its own.
 	defer func() {
-		// Stop has a context of its own: it runs after a timeout too.
 		stopCtx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		defer cancel()
 		for _, c := range clients {
@@ -151,6 +146,11 @@ func runRiver(ctx context.Context, srv *server, cfg config) (res result, err err
 			}
 		}
 	}()
+	for _, c := range clients {
+		if err := c.Start(context.WithoutCancel(ctx)); err != nil {
+			return res, err
+		}
+	}
 
 	before := measure(srv.pid())
 	start := time.Now()
