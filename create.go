@@ -68,10 +68,12 @@ func (s *Service) CreateJob(ctx context.Context, u User, req JobRequest) (*Job, 
 		return nil, err
 	}
 	// 4. The user's unfinished jobs, counted before the compile, which is
-	// the expensive part, and again under the user's lock before storing,
-	// which makes it exact.
-	if err := s.checkActive(ctx, u); err != nil {
-		return nil, err
+	// the expensive part, and again under the user's lock as the job is
+	// stored, which makes it exact.
+	if s.countFirst(u) {
+		if err := s.checkActive(ctx, u); err != nil {
+			return nil, err
+		}
 	}
 	// 5. The credits its estimated cost reserves (WithCredits).
 	estimate := d.EstimatedBatchCost(max(len(req.Batch), 1), req.Shots)
@@ -103,10 +105,13 @@ func (s *Service) CreateJob(ctx context.Context, u User, req JobRequest) (*Job, 
 			return j, err
 		}
 	}
-	if err := s.checkActive(ctx, u); err != nil {
-		return nil, err
+	bounded := s.store.BoundedCreator()
+	if bounded == nil {
+		if err := s.checkActive(ctx, u); err != nil {
+			return nil, err
+		}
 	}
-	if j, err := s.storeJob(ctx, u, req, job, program, hash); j != nil || err != nil {
+	if j, err := s.storeJob(ctx, u, req, job, program, hash, bounded); j != nil || err != nil {
 		return j, err
 	}
 	s.runner.Admit(job.JobQRN)
@@ -304,18 +309,43 @@ func (s *Service) checkActive(ctx context.Context, u User) error {
 		return s.internal(ctx, err, "count active jobs")
 	}
 	if n >= s.maxActive {
-		return &Error{Code: ETOOMANYJOBS, RetryAfter: activeRetry, Message: fmt.Sprintf(
-			"you have %d unfinished jobs, the most one user may have; wait for some to finish, or cancel some", n)}
+		return s.tooManyActive(u, n)
 	}
 	return nil
+}
+
+func (s *Service) tooManyActive(u User, n int) error {
+	s.atLimit[userStripe(u)].Store(s.now().UnixNano())
+	return &Error{Code: ETOOMANYJOBS, RetryAfter: activeRetry, Message: fmt.Sprintf(
+		"you have %d unfinished jobs, the most one user may have; wait for some to finish, or cancel some", n)}
+}
+
+// countFirst says whether a create counts the user's unfinished jobs
+// before its compile, as well as when it stores the job. The count there
+// only spares the compile of a create that the store would refuse: with
+// a store that bounds the jobs as it stores one (storage.BoundedCreator),
+// it is made only for the users of a stripe where one was refused within
+// activeRetry, so that users under their bound pay one round trip a
+// create, not two, and a user at the bound is refused before compiling.
+func (s *Service) countFirst(u User) bool {
+	if s.store.BoundedCreator() == nil {
+		return true
+	}
+	last := s.atLimit[userStripe(u)].Load()
+	return last != 0 && s.now().Sub(time.Unix(0, last)) < activeRetry
+}
+
+// userStripe is the index of the user's stripe in userLocks and atLimit.
+func userStripe(u User) uint32 {
+	h := fnv.New32a()
+	h.Write([]byte(u.ID))
+	return h.Sum32() % 64
 }
 
 // lockUser serialises one user's creates between counting their
 // unfinished jobs and storing a new one, and returns the unlock.
 func (s *Service) lockUser(u User) func() {
-	h := fnv.New32a()
-	h.Write([]byte(u.ID))
-	mu := &s.userLocks[h.Sum32()%uint32(len(s.userLocks))]
+	mu := &s.userLocks[userStripe(u)]
 	mu.Lock()
 	return mu.Unlock
 }
@@ -480,15 +510,24 @@ func (s *Service) newRecord(u User, req JobRequest, d *Device, task Task, res Re
 	}, Owner: u.ID, UpdatedAt: now, MemoryNeed: res.Memory, Reserved: reserve, IdempotencyKey: req.IdempotencyKey, RequestHash: hash}
 }
 
-// storeJob stores a create's job. A refusal of the store is the
-// create's answer: a program too large to keep, credits another create
-// reserved meanwhile, or (j) the job another node stored with the same
-// idempotency key.
-func (s *Service) storeJob(ctx context.Context, u User, req JobRequest, job *storage.JobRecord, program Program, hash string) (j *Job, err error) {
-	err = s.store.CreateJob(ctx, job, program)
+// storeJob stores a create's job, through bounded if not nil (with the
+// user's bound on unfinished jobs). A refusal of the store is the
+// create's answer: too many unfinished jobs, a program too large to keep,
+// credits another create reserved meanwhile, or (j) the job another node
+// stored with the same idempotency key.
+func (s *Service) storeJob(ctx context.Context, u User, req JobRequest, job *storage.JobRecord, program Program, hash string,
+	bounded storage.BoundedCreator) (j *Job, err error) {
+	if bounded != nil {
+		err = bounded.CreateJobBounded(ctx, job, program, pendingStatuses, s.maxActive)
+	} else {
+		err = s.store.CreateJob(ctx, job, program)
+	}
+	var active *storage.ActiveError
 	switch {
 	case err == nil:
 		return nil, nil
+	case errors.As(err, &active):
+		return nil, s.tooManyActive(u, active.Count)
 	case errors.Is(err, storage.ErrTooLarge):
 		return nil, qtype.Invalid("program.data", "is too large to store: %s", storeDetail(err))
 	case errors.Is(err, ErrInsufficientCredits):

@@ -29,7 +29,10 @@ type DevicePage struct {
 var deviceSorts = []string{"name", "vendor", "deviceType", "status", "numberQubits", "createdAt", "updatedAt"}
 
 // ListDevices returns the devices the user may see, filtered, sorted
-// (default: name ascending) and paged.
+// (default: name ascending) and paged. On a store that several Services
+// share (storage.ControlStore), it and GetDevice read the devices'
+// controls from the store first, so that a change made on any node shows
+// at once on every node, not when its notification arrives.
 func (s *Service) ListDevices(ctx context.Context, u User, q DeviceQuery) (*DevicePage, error) {
 	var v qtype.Validation
 	page, limit := pageAndLimit(&v, q.Page, q.Limit, 20)
@@ -52,6 +55,9 @@ func (s *Service) ListDevices(ctx context.Context, u User, q DeviceQuery) (*Devi
 		v.Add("sortOrder", "must be asc or desc")
 	}
 	if err := v.Err(); err != nil {
+		return nil, err
+	}
+	if err := s.loadControls(ctx); err != nil {
 		return nil, err
 	}
 
@@ -140,6 +146,12 @@ func (s *Service) GetDevice(ctx context.Context, u User, qrn string) (*Device, e
 	d, ok := s.devices.Get(qrn)
 	if !ok || !d.VisibleTo(u.ID) {
 		return nil, qtype.Errorf(ENOTFOUND, "device %s not found", qrn)
+	}
+	if s.controls != nil {
+		if err := s.loadControls(ctx); err != nil {
+			return nil, err
+		}
+		d, _ = s.devices.Get(qrn)
 	}
 	return s.liveDevice(ctx, d)
 }

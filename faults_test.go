@@ -150,7 +150,9 @@ func TestFailedClaimDoesNotStallTheQueue(t *testing.T) {
 // not left INITIALIZING and not failed.
 func TestIntakeRecoversFromStoreErrors(t *testing.T) {
 	svc, u, st, dev, _ := faultyService(t, &quantumtest.FakeBackend{}, quantum.WithLease(20*time.Millisecond))
-	st.Inject(&quantumtest.Fault{Method: "UpdateJob", When: func(c quantumtest.Call) bool { return c.To == quantum.StatusValidating }, First: 5})
+	st.Inject(&quantumtest.Fault{Method: "UpdateJob", When: func(c quantumtest.Call) bool {
+		return c.Expect == quantum.StatusInitializing && c.To == quantum.StatusQueued
+	}, First: 5})
 	var qrns []string
 	for range 5 {
 		qrns = append(qrns, create(t, svc, u, request(dev, "qasm2", bell2, 10)).JobQRN)

@@ -21,8 +21,9 @@ type (
 	Observer   = qtype.Observer
 )
 
-// The job statuses (qtype's): a job moves INITIALIZING → VALIDATING →
-// QUEUED → RUNNING → COMPLETED or FAILED; a cancel moves any unfinished
+// The job statuses (qtype's): a job moves INITIALIZING → QUEUED →
+// RUNNING → COMPLETED or FAILED (this service validates a job in full at
+// create, so none waits VALIDATING); a cancel moves any unfinished
 // job to CANCELLING, then CANCELLED once its work has stopped. COMPLETED,
 // FAILED and CANCELLED are terminal: they never change again.
 const (

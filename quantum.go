@@ -27,6 +27,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/qjobs/quantum/devices"
@@ -67,6 +68,10 @@ type Service struct {
 
 	checks    *gate.Gate
 	userLocks [64]sync.Mutex // one user's creates count and store one at a time
+	// atLimit holds, for the users of each of userLocks' stripes, when
+	// one was last refused for too many unfinished jobs (UnixNano): see
+	// countFirst.
+	atLimit [64]atomic.Int64
 
 	devices *catalogue.Catalogue
 	// simulator is the backend of the built-in devices (Simulator).

@@ -49,9 +49,9 @@ func statusesOf(events []quantum.JobEvent) []quantum.JobStatus {
 }
 
 var (
-	completePath = []quantum.JobStatus{"INITIALIZING", "VALIDATING", "QUEUED", "RUNNING", "COMPLETED"}
-	failPath     = []quantum.JobStatus{"INITIALIZING", "VALIDATING", "QUEUED", "RUNNING", "FAILED"}
-	cancelPath   = []quantum.JobStatus{"INITIALIZING", "VALIDATING", "QUEUED", "RUNNING", "CANCELLING", "CANCELLED"}
+	completePath = []quantum.JobStatus{"INITIALIZING", "QUEUED", "RUNNING", "COMPLETED"}
+	failPath     = []quantum.JobStatus{"INITIALIZING", "QUEUED", "RUNNING", "FAILED"}
+	cancelPath   = []quantum.JobStatus{"INITIALIZING", "QUEUED", "RUNNING", "CANCELLING", "CANCELLED"}
 )
 
 // TestWatchSeesEveryChangeInOrder follows jobs that complete, fail and

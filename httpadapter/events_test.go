@@ -133,9 +133,9 @@ func statuses(evs []sseEvent) []string {
 
 func TestJobEventsOrder(t *testing.T) {
 	paths := map[string][]string{
-		"complete": {"INITIALIZING", "VALIDATING", "QUEUED", "RUNNING", "COMPLETED"},
-		"fail":     {"INITIALIZING", "VALIDATING", "QUEUED", "RUNNING", "FAILED"},
-		"cancel":   {"INITIALIZING", "VALIDATING", "QUEUED", "RUNNING", "CANCELLING", "CANCELLED"},
+		"complete": {"INITIALIZING", "QUEUED", "RUNNING", "COMPLETED"},
+		"fail":     {"INITIALIZING", "QUEUED", "RUNNING", "FAILED"},
+		"cancel":   {"INITIALIZING", "QUEUED", "RUNNING", "CANCELLING", "CANCELLED"},
 	}
 	for name, path := range paths {
 		t.Run(name, func(t *testing.T) {

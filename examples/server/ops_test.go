@@ -138,7 +138,7 @@ func TestLogsAreJSONAndCarryNoKey(t *testing.T) {
 			life = append(life, fmt.Sprint(v["msg"], " ", v["status"]))
 		}
 	}
-	want := []string{"job status INITIALIZING", "request 201", "job status VALIDATING", "job status QUEUED", "job status RUNNING", "job status COMPLETED"}
+	want := []string{"job status INITIALIZING", "request 201", "job status QUEUED", "job status RUNNING", "job status COMPLETED"}
 	for _, w := range want {
 		if !slices.Contains(life, w) {
 			t.Errorf("the log lines of job %s are %q: no %q", qrn, life, w)

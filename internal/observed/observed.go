@@ -57,18 +57,40 @@ func (o *Store) timed(op string, start time.Time, err error) {
 	switch {
 	case errors.Is(err, storage.ErrStatusChanged), errors.Is(err, storage.ErrJobNotFound), errors.Is(err, storage.ErrNoJob),
 		errors.Is(err, storage.ErrMemoryShort), errors.Is(err, storage.ErrDuplicateKey), errors.Is(err, storage.ErrJobExists),
-		errors.Is(err, storage.ErrInsufficientCredits):
+		errors.Is(err, storage.ErrInsufficientCredits), errors.Is(err, storage.ErrTooManyActive):
 		err = nil
 	}
 	o.obs.StoreCall(op, time.Since(start), err)
 }
 
 func (o *Store) CreateJob(ctx context.Context, job *storage.JobRecord, program qtype.Program) (err error) {
+	return o.create(job, func() error { return o.Store.CreateJob(ctx, job, program) })
+}
+
+// BoundedCreator returns o, which creates through its store's
+// CreateJobBounded, if the store is a storage.BoundedCreator; else nil.
+func (o *Store) BoundedCreator() storage.BoundedCreator {
+	if _, ok := o.Store.(storage.BoundedCreator); ok {
+		return o
+	}
+	return nil
+}
+
+// CreateJobBounded creates through the store's BoundedCreator, and
+// reports and publishes the job as CreateJob does.
+func (o *Store) CreateJobBounded(ctx context.Context, job *storage.JobRecord, program qtype.Program, statuses []qtype.JobStatus, max int) error {
+	return o.create(job, func() error {
+		return o.Store.(storage.BoundedCreator).CreateJobBounded(ctx, job, program, statuses, max)
+	})
+}
+
+// create stores job with store, under its stripe, and publishes it.
+func (o *Store) create(job *storage.JobRecord, store func() error) (err error) {
 	defer func(start time.Time) { o.timed("CreateJob", start, err) }(o.now())
 	mu := o.stripe(job.JobQRN)
 	mu.Lock()
 	defer mu.Unlock()
-	if err = o.Store.CreateJob(ctx, job, program); err != nil {
+	if err = store(); err != nil {
 		return err
 	}
 	// job is the caller's, to hand on to its user: watchers get a copy,

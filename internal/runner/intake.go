@@ -10,13 +10,15 @@ import (
 	"github.com/qjobs/quantum/storage"
 )
 
-// The intake moves created jobs to QUEUED (INITIALIZING → VALIDATING →
-// QUEUED; their requests were checked in full at create, so Validation
-// here is the status change alone). It is a few goroutines fed by a
-// bounded channel: a burst of creates that overflows the channel costs no
-// memory, because the store is the backlog. An overflow, or a job the
-// sweeper finds waiting too long, makes one intake goroutine read the
-// jobs still before the queue from the store and feed them in again.
+// The intake moves created jobs to QUEUED, in one write: their requests
+// were checked in full at create, so a job has nothing left to validate
+// and goes from INITIALIZING to QUEUED without being stored VALIDATING
+// (a job an earlier build left VALIDATING goes on to QUEUED). It is a few
+// goroutines fed by a bounded channel: a burst of creates that overflows
+// the channel costs no memory, because the store is the backlog. An
+// overflow, or a job the sweeper finds waiting too long, makes one intake
+// goroutine read the jobs still before the queue from the store and feed
+// them in again.
 
 const (
 	intakeWorkers = 4
@@ -99,18 +101,9 @@ func (r *Runner) admitAll(jobs []*storage.JobRecord) {
 	wg.Wait()
 }
 
-// queue moves a job from status from through VALIDATING to QUEUED.
+// queue moves a job from status from (INITIALIZING, or VALIDATING) to
+// QUEUED.
 func (r *Runner) queue(ctx context.Context, qrn string, from qtype.JobStatus) bool {
-	if from == qtype.StatusInitializing {
-		_, err := r.s.store.UpdateJob(ctx, qrn, qtype.StatusInitializing, func(j *storage.JobRecord) {
-			j.Status, j.UpdatedAt = qtype.StatusValidating, r.s.now().UTC()
-		}, nil)
-		if err != nil {
-			r.logUnexpected(ctx, err, qrn, "validate")
-			return false
-		}
-		from = qtype.StatusValidating
-	}
 	_, err := r.s.store.UpdateJob(ctx, qrn, from, func(j *storage.JobRecord) {
 		now := r.s.now().UTC()
 		j.Status, j.UpdatedAt, j.QueuedAt, j.LeaseUntil = qtype.StatusQueued, now, now, time.Time{}

@@ -26,7 +26,7 @@ import (
 )
 
 // Runner moves jobs through their lifecycle: intake (INITIALIZING →
-// VALIDATING → QUEUED), workers that claim QUEUED jobs fairly across
+// QUEUED), workers that claim QUEUED jobs fairly across
 // devices and run them, and a sweeper for leases and deadlines.
 type Runner struct {
 	s *settings

@@ -51,13 +51,13 @@ var _ storage.BatchClaimer = (*Store)(nil)
 // Locks are taken in one order everywhere, so that statements moving
 // many jobs cannot deadlock: job rows (a claim's never wait: SKIP
 // LOCKED), then the owners' counts, sorted, at the end of the statement
-// (migration 4), then credit accounts.
+// (moveEffects), then credit accounts.
 const claimJobs = `
 WITH RECURSIVE qs AS (
-	(SELECT device_qrn, owner FROM quantum_jobs WHERE status = 'QUEUED' ORDER BY device_qrn, owner LIMIT 1)
+	(SELECT device_qrn, owner FROM quantum_job_states WHERE status = 'QUEUED' ORDER BY device_qrn, owner LIMIT 1)
 	UNION ALL
 	SELECT n.device_qrn, n.owner FROM qs, LATERAL (
-		SELECT device_qrn, owner FROM quantum_jobs
+		SELECT device_qrn, owner FROM quantum_job_states
 		WHERE status = 'QUEUED' AND (device_qrn, owner) > (qs.device_qrn, qs.owner)
 		ORDER BY device_qrn, owner LIMIT 1) n
 ), open AS (
@@ -86,7 +86,7 @@ WITH RECURSIVE qs AS (
 ), locked AS (
 	SELECT c.device, c.owner, c.ro, c.rd, c.nd, c.no, c.off, c.is_first, l.qrn, l.memory_need, l.queued_ns
 	FROM capped c CROSS JOIN LATERAL (
-		SELECT qrn, memory_need, queued_ns FROM quantum_jobs
+		SELECT qrn, memory_need, queued_ns FROM quantum_job_states
 		WHERE device_qrn = c.device AND owner = c.owner AND status = 'QUEUED'
 		ORDER BY queued_ns, qrn LIMIT c.cap FOR UPDATE SKIP LOCKED) l
 ), placed AS (
@@ -100,15 +100,17 @@ WITH RECURSIVE qs AS (
 ), short AS (
 	SELECT qrn FROM placed WHERE used > $8 ORDER BY slot LIMIT 1
 ), claimed AS (
-	UPDATE quantum_jobs j SET status = 'RUNNING', updated_ns = greatest(j.updated_ns, $9), lease_ns = $10, attempts = j.attempts + 1, node = $11,
+	UPDATE quantum_job_states j SET status = 'RUNNING', updated_ns = greatest(j.updated_ns, $9), lease_ns = $10, attempts = j.attempts + 1, node = $11,
 		record = (left(j.record::text, -1) || CASE WHEN j.updated_ns > $9 THEN $13 ELSE $12 END || ',"Attempts":' || (j.attempts + 1) || '}')::json
 	FROM placed p WHERE j.qrn = p.qrn AND p.used <= $8
-	RETURNING p.slot, j.qrn, j.xmin::text::bigint AS xmin, j.record
-)
+	RETURNING p.slot, j.qrn, j.xmin::text::bigint AS xmin, j.record, j.owner, j.device_qrn
+), moved AS (
+	SELECT qrn, owner, device_qrn, 'QUEUED'::text AS old_status, 'RUNNING'::text AS status FROM claimed
+)` + moveEffects + `
 SELECT c.slot, c.xmin, c.record, p.format, p.data, (SELECT version FROM quantum_controls_version)
-FROM claimed c JOIN quantum_programs p ON p.qrn = c.qrn
+FROM claimed c JOIN quantum_job_requests p ON p.qrn = c.qrn, ` + notifiedCount + `
 UNION ALL
-SELECT -1, 0::bigint, j.record, NULL::text, NULL::text, 0::bigint FROM short s JOIN quantum_jobs j ON j.qrn = s.qrn`
+SELECT -1, 0::bigint, j.record, NULL::text, NULL::text, 0::bigint FROM short s JOIN quantum_job_states j ON j.qrn = s.qrn`
 
 // ClaimJobs claims the jobs of c's plan in one statement (claimJobs).
 func (s *Store) ClaimJobs(ctx context.Context, c storage.BatchClaim) (*storage.ClaimedJobs, error) {

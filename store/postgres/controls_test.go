@@ -75,9 +75,16 @@ func TestControlsHoldOnEveryNode(t *testing.T) {
 		return j.JobQRN
 	}
 
-	// OFFLINE through a: b refuses a create at once, saying so.
+	// OFFLINE through a: b shows it and refuses a create at once, saying
+	// so.
 	if err := a.SetDeviceStatus(ctx, fast, quantum.DeviceOffline, "maintenance"); err != nil {
 		t.Fatal(err)
+	}
+	if d, err := b.GetDevice(ctx, ub, fast); err != nil || d.Status != quantum.DeviceOffline || d.StatusMsg == nil || *d.StatusMsg != "maintenance" {
+		t.Fatalf("the device on b, just after a took it OFFLINE: %+v, %v", d, err)
+	}
+	if p, err := b.ListDevices(ctx, ub, quantum.DeviceQuery{QRN: fast}); err != nil || len(p.Devices) != 1 || p.Devices[0].Status != quantum.DeviceOffline {
+		t.Fatalf("the device listed on b, just after a took it OFFLINE: %+v, %v", p, err)
 	}
 	_, err = b.CreateJob(ctx, ub, req(fast))
 	var qe *quantum.Error

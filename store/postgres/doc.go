@@ -55,46 +55,58 @@
 // database at a version newer than the build is refused (ErrSchemaTooNew)
 // rather than misread.
 //
-// quantum_jobs holds one row per job. Its record column (json) is the
-// whole storage.JobRecord, times to the nanosecond; the other columns
-// are copies of what the queries select and order by:
+// A job is two rows (migration 6): what its create stored and no move
+// changes, in quantum_job_requests, and what moves, in
+// quantum_job_states. The two are inserted in one statement and deleted
+// in one. (The table of versions 1 to 5, quantum_jobs, is gone: a node
+// of an older build finds nothing it could write.) A move writes
+// the job's row alone, with an entry in the few indexes that follow the
+// status; the indexes of the owner's lists by provider, vendor and tags
+// are written once, at the create.
 //
-//	qrn, owner, device_qrn, status, vendor, provider   text, "C" collation (byte order, as Go compares)
-//	created_ns, updated_ns                             bigint, nanoseconds since 1970
-//	queued_ns                                          bigint, the job's place in its queue
-//	lease_ns                                           bigint, when a RUNNING job's lease ends (NULL: none)
-//	memory_need, attempts, node                        the runner's bookkeeping
-//	search                                             text[], lower-cased name, QRN and device QRN
-//	tags                                               jsonb, the job's tags
-//	idem_key                                           text, the idempotency key the job holds (NULL: none, or expired and taken)
+// quantum_job_requests holds the columns the lists filter on, and the
+// program:
 //
-// Its indexes serve the service's queries:
+//	qrn, owner, vendor, provider   text, "C" collation (byte order, as Go compares)
+//	created_ns                     bigint, nanoseconds since 1970
+//	search                         text[], lower-cased name, QRN and device QRN
+//	tags                           jsonb, the job's tags
+//	idem_key                       text, the idempotency key the job holds (NULL: none, or expired and taken)
+//	format, data                   the program
 //
-//	quantum_jobs_owner           (owner, created_ns DESC, qrn DESC)            an owner's jobs, newest first
-//	quantum_jobs_owner_status    (owner, status, created_ns DESC, qrn DESC)    … by status, and CountJobs
-//	quantum_jobs_owner_provider  (owner, provider, created_ns DESC, qrn DESC)  … by provider
-//	quantum_jobs_owner_vendor    (owner, vendor, created_ns DESC, qrn DESC)    … by vendor
-//	quantum_jobs_tags            GIN (tags jsonb_path_ops)                     … by tags (tags @> filter)
-//	quantum_jobs_queue           (device_qrn, owner, queued_ns, qrn) WHERE QUEUED   claims, the list of queues
-//	quantum_jobs_device_queue    (device_qrn, queued_ns, qrn) WHERE QUEUED          queue depth and position
-//	quantum_jobs_unfinished      (status, updated_ns, qrn) WHERE INITIALIZING, VALIDATING, RUNNING or CANCELLING
-//	                             the intake's backlog; running jobs, whose leases the sweepers check
-//	quantum_jobs_idem_key        UNIQUE (owner, idem_key) WHERE idem_key IS NOT NULL
-//	                             one job per key and owner, on every node; a create first frees a key whose job expired
+//	quantum_job_requests_owner           (owner, created_ns DESC, qrn DESC)            an owner's jobs, newest first
+//	quantum_job_requests_owner_provider  (owner, provider, created_ns DESC, qrn DESC)  … by provider
+//	quantum_job_requests_owner_vendor    (owner, vendor, created_ns DESC, qrn DESC)    … by vendor
+//	quantum_job_requests_tags            GIN (tags jsonb_path_ops)                     … by tags (tags @> filter)
+//	quantum_job_requests_idem_key        UNIQUE (owner, idem_key) WHERE idem_key IS NOT NULL
+//	                                     one job per key and owner, on every node; a create first frees a key whose job expired
 //
-// A search filter reads the owner's jobs that the other filters leave.
+// quantum_job_states holds the job as it is now. Its record column (json)
+// is the whole storage.JobRecord, times to the nanosecond; result (json) its
+// measurement counts, written with the move that completes it; the other
+// columns are copies of what the queries select and order by:
+//
+//	qrn, owner, device_qrn, status   text, "C" collation
+//	created_ns, updated_ns           bigint, nanoseconds since 1970
+//	queued_ns                        bigint, the job's place in its queue
+//	lease_ns                         bigint, when a RUNNING job's lease ends (NULL: none)
+//	memory_need, attempts, node      the runner's bookkeeping
+//
+//	quantum_job_states_owner_status  (owner, status, created_ns DESC, qrn DESC)         an owner's jobs by status
+//	quantum_job_states_queue         (device_qrn, owner, queued_ns, qrn) WHERE QUEUED   claims, the list of queues
+//	quantum_job_states_device_queue  (device_qrn, queued_ns, qrn) WHERE QUEUED          queue depth and position
+//	quantum_job_states_unfinished    (status, updated_ns, qrn) WHERE INITIALIZING, VALIDATING, RUNNING or CANCELLING
+//	                                 the intake's backlog; running jobs, whose leases the sweepers check
+//
+// A search filter reads the owner's requests that the other filters leave.
 //
 // quantum_job_counts (owner, status, shard, n) counts each owner's jobs
 // per status, for CountJobs and list totals: a count is the sum of its
-// shards. Statement triggers on quantum_jobs keep it (migration 4): once
-// per statement, from the rows the statement inserted, moved or deleted,
-// in (owner, status) order, each connection adding to the shard of its
+// shards. Each statement that writes jobs keeps it itself (no trigger:
+// see moveEffects): once, from the rows it inserted, moved or deleted, in
+// (owner, status) order, each connection adding to the shard of its
 // backend's process ID modulo 16, so that moves made at once by many
 // connections do not queue on one row.
-//
-// quantum_programs (qrn, format, data) and quantum_results (qrn, counts
-// json) hold each job's program and measurement counts; they are deleted
-// with their job (ON DELETE CASCADE).
 //
 // quantum_credit_accounts (owner, balance, reserved, entries) and
 // quantum_credit_entries (owner, n, kind, amount, held, job_qrn,
@@ -106,7 +118,8 @@
 // locked after the job's. The unique index quantum_credit_grants on
 // (owner, grant_id) records a grant with an ID once.
 //
-// A trigger on quantum_jobs notifies the channel quantum_job_changes, at
-// commit, of every new job and every change of status, with a JSON
-// payload {"qrn", "device", "owner", "status"} (no job data).
+// The same statements notify the channel quantum_job_changes, at commit,
+// of the jobs a statement created or moved to another status: one
+// notification per statement (per about 7 kB of changes), with a JSON
+// payload {"jobs": [[qrn, device, owner, status], …]} (no job data).
 package postgres

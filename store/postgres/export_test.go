@@ -37,3 +37,6 @@ func MigrateTo(ctx context.Context, dsn string, n int) error {
 func WithTracer(t any) Option {
 	return func(c *config) { c.tracer = t.(pgx.QueryTracer) }
 }
+
+// ParseChanges reads a notification's payload, as WatchChanges does.
+var ParseChanges = parseChanges

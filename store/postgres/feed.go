@@ -23,7 +23,8 @@ var feedPing = 30 * time.Second
 
 // WatchChanges listens (LISTEN) on a connection of its own, outside the
 // pool, and calls fn with each job created or changed in status by any
-// node, from the trigger's NOTIFY at commit. It returns when ctx ends or
+// node, from the trigger's NOTIFY at commit (one a statement, see
+// parseChanges). It returns when ctx ends or
 // the connection fails.
 func (s *Store) WatchChanges(ctx context.Context, fn func(storage.Change)) error {
 	conn, err := pgx.ConnectConfig(ctx, s.pool.Config().ConnConfig.Copy())
@@ -54,23 +55,35 @@ func (s *Store) WatchChanges(ctx context.Context, fn func(storage.Change)) error
 		case err != nil:
 			return fmt.Errorf("postgres: wait for a notification: %w", err)
 		}
-		var c struct {
-			QRN      string `json:"qrn"`
-			Device   string `json:"device"`
-			Owner    string `json:"owner"`
-			Status   string `json:"status"`
-			Controls int64  `json:"controls"`
+		for _, c := range parseChanges(n.Payload) {
+			fn(c)
 		}
-		if json.Unmarshal([]byte(n.Payload), &c) != nil {
-			continue // not one of ours
-		}
-		if c.Controls > 0 {
-			fn(storage.Change{Controls: true})
-			continue
-		}
-		if c.QRN == "" {
-			continue
-		}
-		fn(storage.Change{JobQRN: c.QRN, DeviceQRN: c.Device, Owner: c.Owner, Status: qtype.JobStatus(c.Status)})
 	}
+}
+
+// parseChanges reads a notification of quantum_job_changes: {"jobs":
+// [[qrn, device, owner, status], …]} from the jobs' trigger (a null entry
+// stands for a change too long to send: the listener may have missed it,
+// so it gets a Change with no job), or {"controls": version}. A payload
+// of neither form is none of ours.
+func parseChanges(payload string) []storage.Change {
+	var n struct {
+		Jobs     [][]string `json:"jobs"`
+		Controls int64      `json:"controls"`
+	}
+	if json.Unmarshal([]byte(payload), &n) != nil {
+		return nil
+	}
+	if n.Controls > 0 {
+		return []storage.Change{{Controls: true}}
+	}
+	out := make([]storage.Change, 0, len(n.Jobs))
+	for _, j := range n.Jobs {
+		if len(j) != 4 || j[0] == "" {
+			out = append(out, storage.Change{})
+			continue
+		}
+		out = append(out, storage.Change{JobQRN: j[0], DeviceQRN: j[1], Owner: j[2], Status: qtype.JobStatus(j[3])})
+	}
+	return out
 }

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
+	"reflect"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -14,34 +16,61 @@ import (
 	"github.com/qjobs/quantum/storage"
 )
 
-// insertJob stores a job and its program, unless the controls of its
-// device (migration 5) say it is not ONLINE: then it stores nothing and
-// answers no row, whichever node changed them.
+// insertJob stores a job (its request and its row) with its program,
+// unless the controls of its device (migration 5) say it is not ONLINE,
+// whichever node changed them, or its owner has $21 or more jobs in the
+// statuses $20 (CreateJobBounded; none and the largest bigint for
+// CreateJob). It answers one row: the job's row version (NULL: not
+// stored), the owner's count and whether the device is not ONLINE.
 const insertJob = `
-WITH job AS (
-	INSERT INTO quantum_jobs (qrn, owner, device_qrn, status, vendor, provider, created_ns, updated_ns,
-		queued_ns, lease_ns, memory_need, attempts, node, search, tags, record, idem_key)
-	SELECT $1::text, $2::text, $3::text, $4::text, $5::text, $6::text, $7::bigint, $8::bigint, $9::bigint, $10::bigint,
-		$11::bigint, $12::integer, $13::text, $14::text[], $15::jsonb, $16::json, NULLIF($19::text, '')
-	WHERE NOT EXISTS (SELECT 1 FROM quantum_device_controls WHERE device = $3::text AND status <> 'ONLINE')
-	RETURNING qrn, xmin::text::bigint AS xmin
-), program AS (
-	INSERT INTO quantum_programs (qrn, format, data) SELECT qrn, $17, $18 FROM job
-)
-SELECT xmin FROM job`
+WITH guard AS (
+	SELECT (SELECT coalesce(sum(n), 0) FROM quantum_job_counts WHERE owner = $2::text AND status = ANY($20::text[])) AS active,
+		EXISTS (SELECT 1 FROM quantum_device_controls WHERE device = $3::text AND status <> 'ONLINE') AS offline
+), request AS (
+	INSERT INTO quantum_job_requests (qrn, owner, vendor, provider, created_ns, search, tags, idem_key, format, data)
+	SELECT $1::text, $2::text, $5::text, $6::text, $7::bigint, $14::text[], $15::jsonb, NULLIF($19::text, ''), $17::text, $18::text
+	FROM guard WHERE NOT offline AND active < $21::bigint
+	RETURNING qrn
+), job AS (
+	INSERT INTO quantum_job_states (qrn, owner, device_qrn, status, created_ns, updated_ns, queued_ns, lease_ns, memory_need,
+		attempts, node, record)
+	SELECT qrn, $2::text, $3::text, $4::text, $7::bigint, $8::bigint, $9::bigint, $10::bigint, $11::bigint, $12::integer,
+		$13::text, $16::json
+	FROM request
+	RETURNING qrn, owner, device_qrn, status, xmin::text::bigint AS xmin
+), moved AS (
+	SELECT qrn, owner, device_qrn, NULL::text AS old_status, status FROM job
+)` + moveEffects + `
+SELECT (SELECT xmin FROM job), active, offline FROM guard, ` + notifiedCount
 
 // releaseKey frees an idempotency key whose holder was created at or
 // before the cutoff: it expired.
-const releaseKey = `UPDATE quantum_jobs SET idem_key = NULL WHERE owner = $1 AND idem_key = $2 AND created_ns <= $3`
+const releaseKey = `UPDATE quantum_job_requests SET idem_key = NULL WHERE owner = $1 AND idem_key = $2 AND created_ns <= $3`
 
 // idemKeyIndex is the unique index of idempotency keys: a violation of it
 // is a key taken, not a QRN.
-const idemKeyIndex = "quantum_jobs_idem_key"
+const idemKeyIndex = "quantum_job_requests_idem_key"
 
 // CreateJob stores the job and its program in one statement; with an
 // idempotency key or credits to reserve, in a transaction that first
 // frees the key if it expired, and reserves the credits last.
 func (s *Store) CreateJob(ctx context.Context, job *storage.JobRecord, program qtype.Program) error {
+	return s.create(ctx, job, program, nil, math.MaxInt64)
+}
+
+var _ storage.BoundedCreator = (*Store)(nil)
+
+// CreateJobBounded is CreateJob with the owner's count of jobs in
+// statuses checked in the insert's statement (storage.BoundedCreator).
+func (s *Store) CreateJobBounded(ctx context.Context, job *storage.JobRecord, program qtype.Program, statuses []qtype.JobStatus, max int) error {
+	return s.create(ctx, job, program, statusNames(statuses), int64(max))
+}
+
+// errNotInserted rolls back a create's transaction whose insert stored
+// nothing.
+var errNotInserted = errors.New("not inserted")
+
+func (s *Store) create(ctx context.Context, job *storage.JobRecord, program qtype.Program, statuses []string, max int64) error {
 	r, err := encode(job)
 	if err != nil {
 		return err
@@ -49,10 +78,15 @@ func (s *Store) CreateJob(ctx context.Context, job *storage.JobRecord, program q
 	if n := int64(len(program.Data) + len(program.Format)); n > s.maxValue {
 		return tooLarge("program", n, s.maxValue)
 	}
-	args := r.args(program.Format, program.Data, job.IdempotencyKey)
-	var xmin int64
+	if statuses == nil {
+		statuses = []string{}
+	}
+	args := r.args(program.Format, program.Data, job.IdempotencyKey, statuses, max)
+	var xmin *int64
+	var active int64
+	var offline bool
 	if job.IdempotencyKey == "" && job.Reserved == 0 {
-		err = s.batch.QueryRow(ctx, insertJob, args...).Scan(&xmin) // a generic plan: no status to tell apart
+		err = s.batch.QueryRow(ctx, insertJob, args...).Scan(&xmin, &active, &offline) // a generic plan: no status to tell apart
 	} else {
 		err = pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
 			if job.IdempotencyKey != "" {
@@ -61,17 +95,22 @@ func (s *Store) CreateJob(ctx context.Context, job *storage.JobRecord, program q
 					return err
 				}
 			}
-			if err := tx.QueryRow(ctx, insertJob, args...).Scan(&xmin); err != nil {
+			if err := tx.QueryRow(ctx, insertJob, args...).Scan(&xmin, &active, &offline); err != nil {
 				return err
+			}
+			if xmin == nil {
+				return errNotInserted
 			}
 			return reserve(ctx, tx, job)
 		})
 	}
 	var pe *pgconn.PgError
 	switch {
-	case errors.Is(err, pgx.ErrNoRows):
+	case (err == nil || errors.Is(err, errNotInserted)) && xmin == nil && offline:
 		// The insert's guard: the device's controls say it is not ONLINE.
 		return fmt.Errorf("postgres: %w", storage.ErrDeviceNotOnline)
+	case (err == nil || errors.Is(err, errNotInserted)) && xmin == nil:
+		return &storage.ActiveError{Count: int(active)}
 	case errors.Is(err, qtype.ErrInsufficientCredits):
 		return err
 	case errors.As(err, &pe) && pe.Code == "23505" && pe.ConstraintName == idemKeyIndex:
@@ -81,7 +120,7 @@ func (s *Store) CreateJob(ctx context.Context, job *storage.JobRecord, program q
 	case err != nil:
 		return fmt.Errorf("postgres: create a job: %w", err)
 	}
-	s.hints.put(job.Clone(), uint32(xmin), len(r.record))
+	s.hints.put(job.Clone(), uint32(*xmin), len(r.record))
 	return nil
 }
 
@@ -90,8 +129,8 @@ func (s *Store) JobByIdempotencyKey(ctx context.Context, owner, key string, sinc
 		return nil, storage.ErrJobNotFound
 	}
 	var data []byte
-	err := s.pool.QueryRow(ctx, "SELECT record FROM quantum_jobs WHERE owner = $1 AND idem_key = $2 AND created_ns >= $3",
-		owner, key, nanos(since)).Scan(&data)
+	err := s.pool.QueryRow(ctx, `SELECT j.record FROM quantum_job_requests r JOIN quantum_job_states j ON j.qrn = r.qrn
+		WHERE r.owner = $1 AND r.idem_key = $2 AND r.created_ns >= $3`, owner, key, nanos(since)).Scan(&data)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return nil, storage.ErrJobNotFound
 	}
@@ -101,8 +140,7 @@ func (s *Store) JobByIdempotencyKey(ctx context.Context, owner, key string, sinc
 	return decode(data)
 }
 
-// args are the values of insertJob's parameters, in order; updateJob
-// takes the first sixteen.
+// args are the values of insertJob's parameters, in order.
 func (r *row) args(extra ...any) []any {
 	j := r.j
 	return append([]any{j.JobQRN, j.Owner, j.DeviceQRN, string(j.Status), j.Vendor, j.Provider,
@@ -112,7 +150,7 @@ func (r *row) args(extra ...any) []any {
 
 func (s *Store) GetJob(ctx context.Context, qrn string) (*storage.JobRecord, error) {
 	var data []byte
-	err := s.pool.QueryRow(ctx, "SELECT record FROM quantum_jobs WHERE qrn = $1", qrn).Scan(&data)
+	err := s.pool.QueryRow(ctx, "SELECT record FROM quantum_job_states WHERE qrn = $1", qrn).Scan(&data)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return nil, storage.ErrJobNotFound
 	}
@@ -123,21 +161,21 @@ func (s *Store) GetJob(ctx context.Context, qrn string) (*storage.JobRecord, err
 }
 
 func (s *Store) GetProgram(ctx context.Context, qrn string) (*qtype.Program, error) {
-	var p qtype.Program
-	err := s.pool.QueryRow(ctx, "SELECT format, data FROM quantum_programs WHERE qrn = $1", qrn).Scan(&p.Format, &p.Data)
-	if errors.Is(err, pgx.ErrNoRows) {
+	var format, data *string
+	err := s.pool.QueryRow(ctx, "SELECT format, data FROM quantum_job_requests WHERE qrn = $1", qrn).Scan(&format, &data)
+	if errors.Is(err, pgx.ErrNoRows) || err == nil && (format == nil || data == nil) {
 		return nil, storage.ErrJobNotFound
 	}
 	if err != nil {
 		return nil, fmt.Errorf("postgres: get a program: %w", err)
 	}
-	return &p, nil
+	return &qtype.Program{Format: *format, Data: *data}, nil
 }
 
 func (s *Store) GetResult(ctx context.Context, qrn string) (*qtype.Result, error) {
 	var data []byte
-	err := s.pool.QueryRow(ctx, "SELECT counts FROM quantum_results WHERE qrn = $1", qrn).Scan(&data)
-	if errors.Is(err, pgx.ErrNoRows) {
+	err := s.pool.QueryRow(ctx, "SELECT result FROM quantum_job_states WHERE qrn = $1", qrn).Scan(&data)
+	if errors.Is(err, pgx.ErrNoRows) || err == nil && data == nil {
 		return nil, storage.ErrJobNotFound
 	}
 	if err != nil {
@@ -150,10 +188,22 @@ func (s *Store) GetResult(ctx context.Context, qrn string) (*qtype.Result, error
 	return &r, nil
 }
 
+// updateJob writes a job's row whose lock the transaction holds, and its
+// result ($10, NULL: the one it has, if any); $11 is the status the row
+// had, for the counts and the notification of a move.
 const updateJob = `
-UPDATE quantum_jobs SET status = $4, vendor = $5, provider = $6, updated_ns = $8, queued_ns = $9, lease_ns = $10,
-	memory_need = $11, attempts = $12, node = $13, search = $14, tags = $15, record = $16
-WHERE qrn = $1 AND owner = $2 AND device_qrn = $3 AND created_ns = $7`
+WITH moved AS (
+	UPDATE quantum_job_states SET status = $2, updated_ns = $3, queued_ns = $4, lease_ns = $5, memory_need = $6, attempts = $7,
+		node = $8, record = $9::json, result = coalesce($10::json, result)
+	WHERE qrn = $1
+	RETURNING qrn, owner, device_qrn, $11::text AS old_status, status
+)` + moveEffects + `
+SELECT count(*) FROM moved, ` + notifiedCount
+
+// updateRequest writes what a job's request holds of its record: a
+// change of name, tags, vendor or provider (never made by the service
+// itself, but the Store's contract allows it).
+const updateRequest = `UPDATE quantum_job_requests SET vendor = $2, provider = $3, search = $4, tags = $5::jsonb WHERE qrn = $1`
 
 // UpdateJob applies change to the job as this Store last wrote or read
 // it (its hint) or, without one, as it reads it now, and writes the
@@ -196,8 +246,8 @@ func (s *Store) UpdateJob(ctx context.Context, qrn string, expect qtype.JobStatu
 		j := old.Clone()
 		change(j)
 		keepIdentity(j, old)
-		if _, settles := storage.SettlementOf(old, j); settles {
-			break // the account's row is locked after the job's, in one transaction
+		if _, settles := storage.SettlementOf(old, j); settles || !sameRequest(old, j) {
+			break // the account's row (the request's) is written with the job's, in one transaction
 		}
 		r, err := encode(j)
 		if err != nil {
@@ -225,8 +275,8 @@ func keepIdentity(j, old *storage.JobRecord) {
 }
 
 // updateLocked locks the job's row, applies change if the status is the
-// one expected, and writes the job (its result, its settlement) back in
-// the same transaction.
+// one expected, and writes the job (its result, its request, its
+// settlement) back in the same transaction.
 func (s *Store) updateLocked(ctx context.Context, qrn string, expect qtype.JobStatus, change func(*storage.JobRecord), counts []byte) (*storage.JobRecord, error) {
 	s.hints.forget(qrn)
 	var out *storage.JobRecord
@@ -241,18 +291,20 @@ func (s *Store) updateLocked(ctx context.Context, qrn string, expect qtype.JobSt
 		j := old.Clone()
 		change(j)
 		keepIdentity(j, old)
-		if _, err := writeJob(ctx, tx, j); err != nil {
+		r, err := encode(j)
+		if err != nil {
 			return err
+		}
+		if err := writeJob(ctx, tx, r, old.Status, counts); err != nil {
+			return err
+		}
+		if !sameRequest(old, j) {
+			if _, err := tx.Exec(ctx, updateRequest, j.JobQRN, j.Vendor, j.Provider, r.search, string(r.tags)); err != nil {
+				return fmt.Errorf("postgres: write a job's request: %w", err)
+			}
 		}
 		if err := settle(ctx, tx, old, j); err != nil {
 			return err
-		}
-		if counts != nil {
-			_, err := tx.Exec(ctx, `INSERT INTO quantum_results (qrn, counts) VALUES ($1, $2)
-				ON CONFLICT (qrn) DO UPDATE SET counts = excluded.counts`, qrn, string(counts))
-			if err != nil {
-				return fmt.Errorf("postgres: store a result: %w", err)
-			}
 		}
 		out = j
 		return nil
@@ -263,10 +315,16 @@ func (s *Store) updateLocked(ctx context.Context, qrn string, expect qtype.JobSt
 	return out, nil
 }
 
+// sameRequest reports whether b keeps what quantum_job_requests holds of
+// a's record, so that a move of the job writes its row alone.
+func sameRequest(a, b *storage.JobRecord) bool {
+	return a.Name == b.Name && a.Vendor == b.Vendor && a.Provider == b.Provider && reflect.DeepEqual(orEmpty(a.Tags), orEmpty(b.Tags))
+}
+
 // lockJob reads the job and locks its row until the transaction ends.
 func lockJob(ctx context.Context, tx pgx.Tx, qrn string) (*storage.JobRecord, error) {
 	var data []byte
-	err := tx.QueryRow(ctx, "SELECT record FROM quantum_jobs WHERE qrn = $1 FOR UPDATE", qrn).Scan(&data)
+	err := tx.QueryRow(ctx, "SELECT record FROM quantum_job_states WHERE qrn = $1 FOR UPDATE", qrn).Scan(&data)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return nil, storage.ErrJobNotFound
 	}
@@ -276,31 +334,40 @@ func lockJob(ctx context.Context, tx pgx.Tx, qrn string) (*storage.JobRecord, er
 	return decode(data)
 }
 
-// writeJob writes a job whose row the transaction has locked, and
-// returns the written row.
-func writeJob(ctx context.Context, tx pgx.Tx, j *storage.JobRecord) (*row, error) {
-	r, err := encode(j)
+// writeJob writes a job's row, which the transaction has locked in
+// status from, and its result (nil: none).
+func writeJob(ctx context.Context, tx pgx.Tx, r *row, from qtype.JobStatus, counts []byte) error {
+	j := r.j
+	var result *string
+	if counts != nil {
+		c := string(counts)
+		result = &c
+	}
+	var n int
+	err := tx.QueryRow(ctx, updateJob, j.JobQRN, string(j.Status), nanos(j.UpdatedAt), queueNanos(j), leaseNanos(j),
+		j.MemoryNeed, j.Attempts, j.Node, string(r.record), result, string(from)).Scan(&n)
 	if err != nil {
-		return nil, err
+		return fmt.Errorf("postgres: write a job: %w", err)
 	}
-	tag, err := tx.Exec(ctx, updateJob, r.args()...)
-	if err != nil {
-		return nil, fmt.Errorf("postgres: write a job: %w", err)
+	if n != 1 {
+		return fmt.Errorf("postgres: write job %s: its row changed under a lock", j.JobQRN)
 	}
-	if tag.RowsAffected() != 1 {
-		return nil, fmt.Errorf("postgres: write job %s: its row changed under a lock", j.JobQRN)
-	}
-	return r, nil
+	return nil
 }
 
-// DeleteJob removes the job; its program and result go with it.
+// DeleteJob removes the job, its request and program with it.
 func (s *Store) DeleteJob(ctx context.Context, qrn string, expect qtype.JobStatus) error {
 	// The status read beside the DELETE is the one before it: a row that
 	// changed status while the DELETE waited for its lock is not deleted.
 	var deleted, exists bool
 	err := s.pool.QueryRow(ctx, `
-		WITH gone AS (DELETE FROM quantum_jobs WHERE qrn = $1 AND status = $2 RETURNING qrn)
-		SELECT EXISTS (SELECT 1 FROM gone), EXISTS (SELECT 1 FROM quantum_jobs WHERE qrn = $1)`,
+		WITH gone AS (DELETE FROM quantum_job_states WHERE qrn = $1 AND status = $2 RETURNING qrn, owner, status),
+		request AS (DELETE FROM quantum_job_requests WHERE qrn IN (SELECT qrn FROM gone)),
+		counted AS (
+			INSERT INTO quantum_job_counts (owner, status, shard, n)
+			SELECT owner, status, (pg_backend_pid() % 16)::smallint, -1 FROM gone
+			ON CONFLICT (owner, status, shard) DO UPDATE SET n = quantum_job_counts.n + excluded.n)
+		SELECT EXISTS (SELECT 1 FROM gone), EXISTS (SELECT 1 FROM quantum_job_states WHERE qrn = $1)`,
 		qrn, string(expect)).Scan(&deleted, &exists)
 	s.hints.forget(qrn)
 	switch {

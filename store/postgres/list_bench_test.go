@@ -27,11 +27,7 @@ func BenchmarkList1M(b *testing.B) {
 	defer s.Close()
 	start := time.Now()
 	providers := []string{"qbraid", "aws", "ionq"}
-	i := 0
-	src := pgx.CopyFromFunc(func() ([]any, error) {
-		if i == total {
-			return nil, nil
-		}
+	job := func(i int) *storage.JobRecord {
 		at := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC).Add(time.Duration(i) * time.Second)
 		status := quantum.StatusCompleted
 		switch {
@@ -41,35 +37,54 @@ func BenchmarkList1M(b *testing.B) {
 			status = quantum.StatusQueued
 		}
 		p := providers[i%3]
-		j := &storage.JobRecord{Job: quantum.Job{
+		return &storage.JobRecord{Job: quantum.Job{
 			Name: fmt.Sprintf("experiment %d", i), Shots: 100, DeviceQRN: p + ":" + p + ":sim:sv",
 			Tags: map[string]any{"batch": int64(i % 1000), "team": []string{"red", "blue"}[i%2]}, RuntimeOptions: map[string]any{},
 			JobQRN: fmt.Sprintf("%s:%s:sim:sv-abcd-qjob-%024x", p, p, i), Vendor: p, Provider: p, Status: status,
 			ExperimentType: "gate_model", TimeStamps: qtype.TimeStamps{CreatedAt: at, EndedAt: &at}, Metadata: map[string]any{},
 		}, Owner: "owner-1m", UpdatedAt: at}
-		i++
-		r, err := encode(j)
-		if err != nil {
-			return nil, err
+	}
+	// Each table is loaded by one COPY (one transaction): the counts are
+	// made once at the end, as the statements that write jobs would.
+	for _, table := range []struct {
+		name string
+		cols []string
+		vals func(r *row) []any
+	}{
+		{"quantum_job_requests", []string{"qrn", "owner", "vendor", "provider", "created_ns", "search", "tags", "format", "data"},
+			func(r *row) []any {
+				j := r.j
+				return []any{j.JobQRN, j.Owner, j.Vendor, j.Provider, nanos(j.TimeStamps.CreatedAt), r.search, string(r.tags), "qasm2", "x"}
+			}},
+		{"quantum_job_states", []string{"qrn", "owner", "device_qrn", "status", "created_ns", "updated_ns", "queued_ns", "lease_ns",
+			"memory_need", "attempts", "node", "record"},
+			func(r *row) []any {
+				j := r.j
+				return []any{j.JobQRN, j.Owner, j.DeviceQRN, string(j.Status), nanos(j.TimeStamps.CreatedAt), nanos(j.UpdatedAt),
+					queueNanos(j), leaseNanos(j), j.MemoryNeed, j.Attempts, j.Node, string(r.record)}
+			}},
+	} {
+		i := 0
+		src := pgx.CopyFromFunc(func() ([]any, error) {
+			if i == total {
+				return nil, nil
+			}
+			r, err := encode(job(i))
+			i++
+			if err != nil {
+				return nil, err
+			}
+			return table.vals(r), nil
+		})
+		if _, err := s.pool.CopyFrom(ctx, pgx.Identifier{table.name}, table.cols, src); err != nil {
+			b.Fatal(err)
 		}
-		return r.args(), nil
-	})
-	cols := []string{"qrn", "owner", "device_qrn", "status", "vendor", "provider", "created_ns", "updated_ns",
-		"queued_ns", "lease_ns", "memory_need", "attempts", "node", "search", "tags", "record"}
-	// One COPY is one transaction: the counts are made once at the end
-	// rather than by the trigger a million times over one row.
-	if _, err := s.pool.Exec(ctx, "ALTER TABLE quantum_jobs DISABLE TRIGGER quantum_job_counted"); err != nil {
-		b.Fatal(err)
 	}
-	if _, err := s.pool.CopyFrom(ctx, pgx.Identifier{"quantum_jobs"}, cols, src); err != nil {
-		b.Fatal(err)
-	}
-	_, err = s.pool.Exec(ctx, `ALTER TABLE quantum_jobs ENABLE TRIGGER quantum_job_counted;
-		INSERT INTO quantum_job_counts SELECT owner, status, count(*) FROM quantum_jobs GROUP BY owner, status`)
+	_, err = s.pool.Exec(ctx, `INSERT INTO quantum_job_counts (owner, status, n) SELECT owner, status, count(*) FROM quantum_job_states GROUP BY owner, status`)
 	if err != nil {
 		b.Fatal(err)
 	}
-	if _, err := s.pool.Exec(ctx, "VACUUM ANALYZE quantum_jobs"); err != nil {
+	if _, err := s.pool.Exec(ctx, "VACUUM ANALYZE quantum_job_states, quantum_job_requests"); err != nil {
 		b.Fatal(err)
 	}
 	b.Logf("loaded %d jobs in %v", total, time.Since(start).Round(time.Second))

@@ -22,6 +22,7 @@ import (
 type Store struct {
 	pool     *pgxpool.Pool
 	batch    *pgxpool.Pool // for the batched statements, creates and counts, with generic plans cached
+	moves    *pgxpool.Pool // for the group's compare-and-sets (casWrites): generic plans through indexes
 	maxValue int64
 	hints    hints
 	writes   group[write] // UpdateJob's compare-and-sets, many jobs a statement
@@ -90,6 +91,17 @@ func Open(ctx context.Context, dsn string, opts ...Option) (*Store, error) {
 	if cfg.tracer != nil {
 		bc.ConnConfig.Tracer = cfg.tracer
 	}
+	// The group's writes, one statement at a time a node (group), have a
+	// pool of their own, where scans of whole tables are off: a write
+	// finds each of its jobs by primary key, but its generic plan is made
+	// once, perhaps while the tables are nearly empty, when a scan looks
+	// cheapest; kept, it would read every job at each write as the table
+	// grows. Planning it afresh each time costs more than running it.
+	mc := bc.Copy()
+	mc.MaxConns = 2
+	if _, set := mc.ConnConfig.RuntimeParams["enable_seqscan"]; !set {
+		mc.ConnConfig.RuntimeParams["enable_seqscan"] = "off"
+	}
 	if _, set := pc.ConnConfig.RuntimeParams["plan_cache_mode"]; !set {
 		// A plan made for the values at hand: a generic plan cannot use
 		// the partial queue indexes, nor tell a rare status from a common one.
@@ -107,12 +119,19 @@ func Open(ctx context.Context, dsn string, opts ...Option) (*Store, error) {
 		pool.Close()
 		return nil, fmt.Errorf("postgres: %w", err)
 	}
+	moves, err := pgxpool.NewWithConfig(ctx, mc)
+	if err != nil {
+		pool.Close()
+		batch.Close()
+		return nil, fmt.Errorf("postgres: %w", err)
+	}
 	if err := migrate(ctx, pool); err != nil {
 		pool.Close()
 		batch.Close()
+		moves.Close()
 		return nil, err
 	}
-	st := &Store{pool: pool, batch: batch, maxValue: cfg.maxValue}
+	st := &Store{pool: pool, batch: batch, moves: moves, maxValue: cfg.maxValue}
 	st.writes = group[write]{max: maxBatch, send: st.sendWrites}
 	return st, nil
 }
@@ -122,6 +141,7 @@ func Open(ctx context.Context, dsn string, opts ...Option) (*Store, error) {
 func (s *Store) Close() {
 	s.pool.Close()
 	s.batch.Close()
+	s.moves.Close()
 }
 
 // MaxResultBytes is the bound on a result (WithMaxValueBytes).

@@ -8,8 +8,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/jackc/pgx/v5"
-
 	"github.com/qjobs/quantum"
 	"github.com/qjobs/quantum/internal/pgtest"
 	"github.com/qjobs/quantum/qtype"
@@ -103,20 +101,12 @@ func TestChangeFeed(t *testing.T) {
 // and holds no key, and keyed creates work beside it.
 func TestMigratesVersion1(t *testing.T) {
 	ctx := context.Background()
-	dsn := pgtest.DSN(t)
-	if err := postgres.MigrateTo(ctx, dsn, 1); err != nil {
-		t.Fatal(err)
-	}
-	conn, err := pgx.Connect(ctx, dsn)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close(ctx)
+	dsn, conn := databaseAt(t, 1)
 	const old = "dev-abcd-qjob-old"
 	created := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	// The row and record as version 1 wrote them: no idem_key column, no
 	// key in the record.
-	_, err = conn.Exec(ctx, `INSERT INTO quantum_jobs (qrn, owner, device_qrn, status, vendor, provider, created_ns, updated_ns,
+	_, err := conn.Exec(ctx, `INSERT INTO quantum_jobs (qrn, owner, device_qrn, status, vendor, provider, created_ns, updated_ns,
 		queued_ns, memory_need, attempts, node, search, tags, record) VALUES ($1, 'alice', 'dev', 'QUEUED', 'qbraid', 'qbraid',
 		$2, $2, $2, 0, 0, '', ARRAY['', $1, 'dev'], '{}', $3)`, old, created.UnixNano(),
 		`{"jobQrn":"`+old+`","deviceQrn":"dev","status":"QUEUED","vendor":"qbraid","provider":"qbraid","tags":{},"Owner":"alice",`+

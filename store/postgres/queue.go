@@ -15,7 +15,7 @@ import (
 
 func (s *Store) CountQueued(ctx context.Context, deviceQRN string) (int, error) {
 	var n int
-	err := s.pool.QueryRow(ctx, "SELECT count(*) FROM quantum_jobs WHERE device_qrn = $1 AND status = 'QUEUED'", deviceQRN).Scan(&n)
+	err := s.pool.QueryRow(ctx, "SELECT count(*) FROM quantum_job_states WHERE device_qrn = $1 AND status = 'QUEUED'", deviceQRN).Scan(&n)
 	if err != nil {
 		return 0, fmt.Errorf("postgres: count queued jobs: %w", err)
 	}
@@ -50,10 +50,10 @@ func (s *Store) QueuePosition(ctx context.Context, qrn string) (int, error) {
 	var pos *int
 	err := s.pool.QueryRow(ctx, `
 		SELECT CASE WHEN j.status <> 'QUEUED' THEN 0 ELSE (
-			SELECT count(*) FROM quantum_jobs q
+			SELECT count(*) FROM quantum_job_states q
 			WHERE q.device_qrn = j.device_qrn AND q.status = 'QUEUED' AND (q.queued_ns, q.qrn) <= (j.queued_ns, j.qrn))
 		END
-		FROM quantum_jobs j WHERE j.qrn = $1`, qrn).Scan(&pos)
+		FROM quantum_job_states j WHERE j.qrn = $1`, qrn).Scan(&pos)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return 0, storage.ErrJobNotFound
 	}
@@ -69,10 +69,10 @@ func (s *Store) QueuePosition(ctx context.Context, qrn string) (int, error) {
 func (s *Store) Queues(ctx context.Context) ([]storage.Queue, error) {
 	rows, err := s.pool.Query(ctx, `
 		WITH RECURSIVE q AS (
-			(SELECT device_qrn, owner FROM quantum_jobs WHERE status = 'QUEUED' ORDER BY device_qrn, owner LIMIT 1)
+			(SELECT device_qrn, owner FROM quantum_job_states WHERE status = 'QUEUED' ORDER BY device_qrn, owner LIMIT 1)
 			UNION ALL
 			SELECT n.device_qrn, n.owner FROM q, LATERAL (
-				SELECT device_qrn, owner FROM quantum_jobs
+				SELECT device_qrn, owner FROM quantum_job_states
 				WHERE status = 'QUEUED' AND (device_qrn, owner) > (q.device_qrn, q.owner)
 				ORDER BY device_qrn, owner LIMIT 1) n
 		)
@@ -99,7 +99,7 @@ func (s *Store) ClaimJob(ctx context.Context, c storage.Claim) (*storage.JobReco
 	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
 		var data []byte
 		err := tx.QueryRow(ctx, `
-			SELECT record FROM quantum_jobs
+			SELECT record FROM quantum_job_states
 			WHERE device_qrn = $1 AND owner = $2 AND status = 'QUEUED'
 				AND NOT EXISTS (SELECT 1 FROM quantum_device_controls dc
 					WHERE dc.device = $1 AND (dc.held OR dc.status IN ('OFFLINE', 'UNAVAILABLE')))
@@ -127,7 +127,11 @@ func (s *Store) ClaimJob(ctx context.Context, c storage.Claim) (*storage.JobReco
 		}
 		j.Status, j.UpdatedAt, j.LeaseUntil, j.Node = qtype.StatusRunning, now, c.LeaseUntil, c.Node
 		j.Attempts++
-		if _, err := writeJob(ctx, tx, j); err != nil {
+		r, err := encode(j)
+		if err != nil {
+			return err
+		}
+		if err := writeJob(ctx, tx, r, qtype.StatusQueued, nil); err != nil {
 			return err
 		}
 		out = j
@@ -150,7 +154,7 @@ func (s *Store) Unfinished(ctx context.Context, statuses []qtype.JobStatus, befo
 		cutoff = &n
 	}
 	rows, err := s.pool.Query(ctx, `
-		SELECT record FROM quantum_jobs
+		SELECT record FROM quantum_job_states
 		WHERE status = ANY($1) AND ($2::bigint IS NULL OR updated_ns < $2)
 		ORDER BY updated_ns, qrn LIMIT $3`, statusNames(statuses), cutoff, limit)
 	if err != nil {

@@ -39,36 +39,32 @@ type write struct {
 }
 
 // casWrites writes many jobs in one statement, each a compare-and-set on
-// its status and row version (xmin), with the results of those written
-// in the same statement: a result is stored with its job's move or not at
-// all. It returns the index of each input written and the row's new
-// version. A row that two inputs name is written once.
+// its status and row version (xmin), with the results of those written:
+// a result is stored with its job's move or not at all. It returns the
+// index of each input written and the row's new version. A row that two
+// inputs name is written once. What a job's request holds
+// (quantum_job_requests) is not written here: UpdateJob sends a change of
+// it through updateLocked.
 //
 // Its locks follow the order of claimJobs: the job rows first, sorted by
 // QRN (jobs, in full before the first row is written: the UPDATE joins
-// their count), then the owners' counts, at the end (migration 4).
+// their count), then the owners' counts (moveEffects).
 const casWrites = `
 WITH u AS (
-	SELECT * FROM unnest($1::int[], $2::text[], $3::bigint[], $4::text[], $5::text[], $6::text[], $7::text[],
-		$8::bigint[], $9::bigint[], $10::bigint[], $11::bigint[], $12::int[], $13::text[],
-		$14::text[], $15::text[], $16::text[], $17::text[], $18::text[], $19::text[])
-	AS u(i, qrn, xmin, expect, status, vendor, provider, updated_ns, queued_ns, lease_ns, memory_need, attempts, node,
-		s1, s2, s3, tags, record, counts)
+	SELECT * FROM unnest($1::int[], $2::text[], $3::bigint[], $4::text[], $5::text[], $6::bigint[], $7::bigint[],
+		$8::bigint[], $9::bigint[], $10::int[], $11::text[], $12::text[], $13::text[])
+	AS u(i, qrn, xmin, expect, status, updated_ns, queued_ns, lease_ns, memory_need, attempts, node, record, result)
 ), jobs AS (
-	SELECT qrn FROM quantum_jobs WHERE qrn IN (SELECT qrn FROM u) ORDER BY qrn FOR UPDATE
+	SELECT qrn FROM quantum_job_states WHERE qrn IN (SELECT qrn FROM u) ORDER BY qrn FOR UPDATE
 ), moved AS (
-	UPDATE quantum_jobs j SET status = u.status, vendor = u.vendor, provider = u.provider, updated_ns = u.updated_ns,
-		queued_ns = u.queued_ns, lease_ns = u.lease_ns, memory_need = u.memory_need, attempts = u.attempts,
-		node = u.node, search = ARRAY[u.s1, u.s2, u.s3], tags = u.tags::jsonb, record = u.record::json
+	UPDATE quantum_job_states j SET status = u.status, updated_ns = u.updated_ns, queued_ns = u.queued_ns, lease_ns = u.lease_ns,
+		memory_need = u.memory_need, attempts = u.attempts, node = u.node, record = u.record::json,
+		result = coalesce(u.result::json, j.result)
 	FROM u, (SELECT count(*) FROM jobs) k
 	WHERE j.qrn = u.qrn AND j.status = u.expect AND j.xmin::text::bigint = u.xmin
-	RETURNING u.i, j.xmin::text::bigint AS xmin
-), results AS (
-	INSERT INTO quantum_results (qrn, counts)
-	SELECT u.qrn, u.counts::json FROM u JOIN moved ON moved.i = u.i WHERE u.counts IS NOT NULL
-	ON CONFLICT (qrn) DO UPDATE SET counts = excluded.counts
-)
-SELECT i, xmin FROM moved`
+	RETURNING u.i, j.xmin::text::bigint AS xmin, j.qrn, j.owner, j.device_qrn, u.expect AS old_status, j.status
+)` + moveEffects + `
+SELECT i, xmin FROM moved, ` + notifiedCount
 
 // retryDeadlock runs fn again, up to three times in all, while
 // PostgreSQL ends it as one side of a deadlock (which rolls it back).
@@ -87,19 +83,14 @@ func retryDeadlock(fn func() error) error {
 func (s *Store) sendWrites(ws []*write) {
 	n := len(ws)
 	idx, xmins, attempts := make([]int32, n), make([]int64, n), make([]int32, n)
-	var qrn, expect, status, vendor, provider, node, s1, s2, s3, tags, record = make([]string, n), make([]string, n),
-		make([]string, n), make([]string, n), make([]string, n), make([]string, n), make([]string, n), make([]string, n),
-		make([]string, n), make([]string, n), make([]string, n)
+	qrn, expect, status, node, record := make([]string, n), make([]string, n), make([]string, n), make([]string, n), make([]string, n)
 	updated, queued, memory := make([]int64, n), make([]int64, n), make([]int64, n)
 	lease, counts := make([]*int64, n), make([]*string, n)
 	for i, w := range ws {
 		j := w.r.j
 		idx[i], qrn[i], xmins[i], expect[i] = int32(i), j.JobQRN, int64(w.xmin), string(w.expect)
-		status[i], vendor[i], provider[i] = string(j.Status), j.Vendor, j.Provider
-		updated[i], queued[i], lease[i], memory[i] = nanos(j.UpdatedAt), queueNanos(j), leaseNanos(j), j.MemoryNeed
-		attempts[i], node[i] = int32(j.Attempts), j.Node
-		s1[i], s2[i], s3[i] = w.r.search[0], w.r.search[1], w.r.search[2]
-		tags[i], record[i] = string(w.r.tags), string(w.r.record)
+		status[i], updated[i], queued[i], lease[i], memory[i] = string(j.Status), nanos(j.UpdatedAt), queueNanos(j), leaseNanos(j), j.MemoryNeed
+		attempts[i], node[i], record[i] = int32(j.Attempts), j.Node, string(w.r.record)
 		if w.counts != nil {
 			c := string(w.counts)
 			counts[i] = &c
@@ -111,8 +102,8 @@ func (s *Store) sendWrites(ws []*write) {
 		for _, w := range ws {
 			w.done = false
 		}
-		rows, err := s.batch.Query(ctx, casWrites, idx, qrn, xmins, expect, status, vendor, provider, updated, queued, lease,
-			memory, attempts, node, s1, s2, s3, tags, record, counts)
+		rows, err := s.moves.Query(ctx, casWrites, idx, qrn, xmins, expect, status, updated, queued, lease,
+			memory, attempts, node, record, counts)
 		if err != nil {
 			return err
 		}
@@ -139,7 +130,7 @@ func (s *Store) sendWrites(ws []*write) {
 func (s *Store) readHint(ctx context.Context, qrn string) (hint, error) {
 	var data []byte
 	var x int64
-	err := s.pool.QueryRow(ctx, "SELECT xmin::text::bigint, record FROM quantum_jobs WHERE qrn = $1", qrn).Scan(&x, &data)
+	err := s.pool.QueryRow(ctx, "SELECT xmin::text::bigint, record FROM quantum_job_states WHERE qrn = $1", qrn).Scan(&x, &data)
 	if errors.Is(err, pgx.ErrNoRows) {
 		s.hints.forget(qrn)
 		return hint{}, storage.ErrJobNotFound

@@ -73,6 +73,7 @@ func Run(t *testing.T, newStore func(t *testing.T) storage.Store) {
 		{"CreditSettledOnce", testCreditSettledOnce},
 		{"CreditConcurrentReservations", testCreditConcurrentReservations},
 		{"Controls", testControls},
+		{"BoundedCreates", testBoundedCreates},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) { tc.fn(t, newStore(t)) })
