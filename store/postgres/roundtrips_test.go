@@ -101,8 +101,8 @@ const maxRoundTripsPerJob = 6
 
 // TestRoundTripsPerJob counts the round trips to PostgreSQL that a steady
 // stream of jobs costs, from CreateJob to COMPLETED, on one node with the
-// built-in simulator: the creates (with their count of the user's
-// unfinished jobs), the intake, the claims, the runs' reads and the ends,
+// built-in simulator: the creates (the bound on the user's unfinished
+// jobs is checked in the insert), the intake, the claims, the runs' reads and the ends,
 // and the sweeper's and the change feed's statements over the same time.
 // The user's own reads (polling GetJob until every job has ended) are not
 // counted. It logs the count per statement, and holds it to the target.
