@@ -76,7 +76,7 @@ func newMatPlan(k *kernel, double bool, level simdLevel, rb int) *matPlan {
 	if len(lows) == 0 {
 		key.real = isRealMatrix(k)
 	}
-	if len(lows) > 0 && level == simdAVX2 && isRealMatrix(k) {
+	if len(lows) > 0 && isRealMatrix(k) {
 		// The same coefficients by position, their imaginary parts
 		// unread (posVectors below, as for a complex matrix).
 		rkey := key

@@ -173,15 +173,30 @@ func mat128AVX2h4lr(x *complex128, offs *int, n, outer, stride int, m *float64)
 //go:noescape
 func mat128AVX512h0l0(x *complex128, offs *int, n, outer, stride int, m *float64)
 
+// mat128AVX512h0l0r is mat128AVX512h0l0 for a real matrix (the same coefficients, their imaginary parts unread).
+//
+//go:noescape
+func mat128AVX512h0l0r(x *complex128, offs *int, n, outer, stride int, m *float64)
+
 // mat128AVX512h0l1 applies a dense matrix on 0 high and 1 low targets to the runs at offs from x: n amplitudes from x, then from x+stride bytes, outer times.
 //
 //go:noescape
 func mat128AVX512h0l1(x *complex128, offs *int, n, outer, stride int, m *float64)
 
+// mat128AVX512h0l1r is mat128AVX512h0l1 for a real matrix (the same coefficients, their imaginary parts unread).
+//
+//go:noescape
+func mat128AVX512h0l1r(x *complex128, offs *int, n, outer, stride int, m *float64)
+
 // mat128AVX512h0l01 applies a dense matrix on 0 high and 2 low targets to the runs at offs from x: n amplitudes from x, then from x+stride bytes, outer times.
 //
 //go:noescape
 func mat128AVX512h0l01(x *complex128, offs *int, n, outer, stride int, m *float64)
+
+// mat128AVX512h0l01r is mat128AVX512h0l01 for a real matrix (the same coefficients, their imaginary parts unread).
+//
+//go:noescape
+func mat128AVX512h0l01r(x *complex128, offs *int, n, outer, stride int, m *float64)
 
 // mat128AVX512h1l applies a dense matrix on 1 high and 0 low targets to the runs at offs from x: n amplitudes from x, then from x+stride bytes, outer times.
 //
@@ -198,15 +213,30 @@ func mat128AVX512h1lr(x *complex128, offs *int, n, outer, stride int, m *float64
 //go:noescape
 func mat128AVX512h1l0(x *complex128, offs *int, n, outer, stride int, m *float64)
 
+// mat128AVX512h1l0r is mat128AVX512h1l0 for a real matrix (the same coefficients, their imaginary parts unread).
+//
+//go:noescape
+func mat128AVX512h1l0r(x *complex128, offs *int, n, outer, stride int, m *float64)
+
 // mat128AVX512h1l1 applies a dense matrix on 1 high and 1 low targets to the runs at offs from x: n amplitudes from x, then from x+stride bytes, outer times.
 //
 //go:noescape
 func mat128AVX512h1l1(x *complex128, offs *int, n, outer, stride int, m *float64)
 
+// mat128AVX512h1l1r is mat128AVX512h1l1 for a real matrix (the same coefficients, their imaginary parts unread).
+//
+//go:noescape
+func mat128AVX512h1l1r(x *complex128, offs *int, n, outer, stride int, m *float64)
+
 // mat128AVX512h1l01 applies a dense matrix on 1 high and 2 low targets to the runs at offs from x: n amplitudes from x, then from x+stride bytes, outer times.
 //
 //go:noescape
 func mat128AVX512h1l01(x *complex128, offs *int, n, outer, stride int, m *float64)
+
+// mat128AVX512h1l01r is mat128AVX512h1l01 for a real matrix (the same coefficients, their imaginary parts unread).
+//
+//go:noescape
+func mat128AVX512h1l01r(x *complex128, offs *int, n, outer, stride int, m *float64)
 
 // mat128AVX512h2l applies a dense matrix on 2 high and 0 low targets to the runs at offs from x: n amplitudes from x, then from x+stride bytes, outer times.
 //
@@ -223,15 +253,30 @@ func mat128AVX512h2lr(x *complex128, offs *int, n, outer, stride int, m *float64
 //go:noescape
 func mat128AVX512h2l0(x *complex128, offs *int, n, outer, stride int, m *float64)
 
+// mat128AVX512h2l0r is mat128AVX512h2l0 for a real matrix (the same coefficients, their imaginary parts unread).
+//
+//go:noescape
+func mat128AVX512h2l0r(x *complex128, offs *int, n, outer, stride int, m *float64)
+
 // mat128AVX512h2l1 applies a dense matrix on 2 high and 1 low targets to the runs at offs from x: n amplitudes from x, then from x+stride bytes, outer times.
 //
 //go:noescape
 func mat128AVX512h2l1(x *complex128, offs *int, n, outer, stride int, m *float64)
 
+// mat128AVX512h2l1r is mat128AVX512h2l1 for a real matrix (the same coefficients, their imaginary parts unread).
+//
+//go:noescape
+func mat128AVX512h2l1r(x *complex128, offs *int, n, outer, stride int, m *float64)
+
 // mat128AVX512h2l01 applies a dense matrix on 2 high and 2 low targets to the runs at offs from x: n amplitudes from x, then from x+stride bytes, outer times.
 //
 //go:noescape
 func mat128AVX512h2l01(x *complex128, offs *int, n, outer, stride int, m *float64)
+
+// mat128AVX512h2l01r is mat128AVX512h2l01 for a real matrix (the same coefficients, their imaginary parts unread).
+//
+//go:noescape
+func mat128AVX512h2l01r(x *complex128, offs *int, n, outer, stride int, m *float64)
 
 // mat128AVX512h3l applies a dense matrix on 3 high and 0 low targets to the runs at offs from x: n amplitudes from x, then from x+stride bytes, outer times.
 //
@@ -248,10 +293,20 @@ func mat128AVX512h3lr(x *complex128, offs *int, n, outer, stride int, m *float64
 //go:noescape
 func mat128AVX512h3l0(x *complex128, offs *int, n, outer, stride int, m *float64)
 
+// mat128AVX512h3l0r is mat128AVX512h3l0 for a real matrix (the same coefficients, their imaginary parts unread).
+//
+//go:noescape
+func mat128AVX512h3l0r(x *complex128, offs *int, n, outer, stride int, m *float64)
+
 // mat128AVX512h3l1 applies a dense matrix on 3 high and 1 low targets to the runs at offs from x: n amplitudes from x, then from x+stride bytes, outer times.
 //
 //go:noescape
 func mat128AVX512h3l1(x *complex128, offs *int, n, outer, stride int, m *float64)
+
+// mat128AVX512h3l1r is mat128AVX512h3l1 for a real matrix (the same coefficients, their imaginary parts unread).
+//
+//go:noescape
+func mat128AVX512h3l1r(x *complex128, offs *int, n, outer, stride int, m *float64)
 
 // mat128AVX512h4l applies a dense matrix on 4 high and 0 low targets to the runs at offs from x: n amplitudes from x, then from x+stride bytes, outer times.
 //
@@ -418,35 +473,70 @@ func mat64AVX2h4lr(x *complex64, offs *int, n, outer, stride int, m *float32)
 //go:noescape
 func mat64AVX512h0l0(x *complex64, offs *int, n, outer, stride int, m *float32)
 
+// mat64AVX512h0l0r is mat64AVX512h0l0 for a real matrix (the same coefficients, their imaginary parts unread).
+//
+//go:noescape
+func mat64AVX512h0l0r(x *complex64, offs *int, n, outer, stride int, m *float32)
+
 // mat64AVX512h0l1 applies a dense matrix on 0 high and 1 low targets to the runs at offs from x: n amplitudes from x, then from x+stride bytes, outer times.
 //
 //go:noescape
 func mat64AVX512h0l1(x *complex64, offs *int, n, outer, stride int, m *float32)
+
+// mat64AVX512h0l1r is mat64AVX512h0l1 for a real matrix (the same coefficients, their imaginary parts unread).
+//
+//go:noescape
+func mat64AVX512h0l1r(x *complex64, offs *int, n, outer, stride int, m *float32)
 
 // mat64AVX512h0l01 applies a dense matrix on 0 high and 2 low targets to the runs at offs from x: n amplitudes from x, then from x+stride bytes, outer times.
 //
 //go:noescape
 func mat64AVX512h0l01(x *complex64, offs *int, n, outer, stride int, m *float32)
 
+// mat64AVX512h0l01r is mat64AVX512h0l01 for a real matrix (the same coefficients, their imaginary parts unread).
+//
+//go:noescape
+func mat64AVX512h0l01r(x *complex64, offs *int, n, outer, stride int, m *float32)
+
 // mat64AVX512h0l2 applies a dense matrix on 0 high and 1 low targets to the runs at offs from x: n amplitudes from x, then from x+stride bytes, outer times.
 //
 //go:noescape
 func mat64AVX512h0l2(x *complex64, offs *int, n, outer, stride int, m *float32)
+
+// mat64AVX512h0l2r is mat64AVX512h0l2 for a real matrix (the same coefficients, their imaginary parts unread).
+//
+//go:noescape
+func mat64AVX512h0l2r(x *complex64, offs *int, n, outer, stride int, m *float32)
 
 // mat64AVX512h0l02 applies a dense matrix on 0 high and 2 low targets to the runs at offs from x: n amplitudes from x, then from x+stride bytes, outer times.
 //
 //go:noescape
 func mat64AVX512h0l02(x *complex64, offs *int, n, outer, stride int, m *float32)
 
+// mat64AVX512h0l02r is mat64AVX512h0l02 for a real matrix (the same coefficients, their imaginary parts unread).
+//
+//go:noescape
+func mat64AVX512h0l02r(x *complex64, offs *int, n, outer, stride int, m *float32)
+
 // mat64AVX512h0l12 applies a dense matrix on 0 high and 2 low targets to the runs at offs from x: n amplitudes from x, then from x+stride bytes, outer times.
 //
 //go:noescape
 func mat64AVX512h0l12(x *complex64, offs *int, n, outer, stride int, m *float32)
 
+// mat64AVX512h0l12r is mat64AVX512h0l12 for a real matrix (the same coefficients, their imaginary parts unread).
+//
+//go:noescape
+func mat64AVX512h0l12r(x *complex64, offs *int, n, outer, stride int, m *float32)
+
 // mat64AVX512h0l012 applies a dense matrix on 0 high and 3 low targets to the runs at offs from x: n amplitudes from x, then from x+stride bytes, outer times.
 //
 //go:noescape
 func mat64AVX512h0l012(x *complex64, offs *int, n, outer, stride int, m *float32)
+
+// mat64AVX512h0l012r is mat64AVX512h0l012 for a real matrix (the same coefficients, their imaginary parts unread).
+//
+//go:noescape
+func mat64AVX512h0l012r(x *complex64, offs *int, n, outer, stride int, m *float32)
 
 // mat64AVX512h1l applies a dense matrix on 1 high and 0 low targets to the runs at offs from x: n amplitudes from x, then from x+stride bytes, outer times.
 //
@@ -463,35 +553,70 @@ func mat64AVX512h1lr(x *complex64, offs *int, n, outer, stride int, m *float32)
 //go:noescape
 func mat64AVX512h1l0(x *complex64, offs *int, n, outer, stride int, m *float32)
 
+// mat64AVX512h1l0r is mat64AVX512h1l0 for a real matrix (the same coefficients, their imaginary parts unread).
+//
+//go:noescape
+func mat64AVX512h1l0r(x *complex64, offs *int, n, outer, stride int, m *float32)
+
 // mat64AVX512h1l1 applies a dense matrix on 1 high and 1 low targets to the runs at offs from x: n amplitudes from x, then from x+stride bytes, outer times.
 //
 //go:noescape
 func mat64AVX512h1l1(x *complex64, offs *int, n, outer, stride int, m *float32)
+
+// mat64AVX512h1l1r is mat64AVX512h1l1 for a real matrix (the same coefficients, their imaginary parts unread).
+//
+//go:noescape
+func mat64AVX512h1l1r(x *complex64, offs *int, n, outer, stride int, m *float32)
 
 // mat64AVX512h1l01 applies a dense matrix on 1 high and 2 low targets to the runs at offs from x: n amplitudes from x, then from x+stride bytes, outer times.
 //
 //go:noescape
 func mat64AVX512h1l01(x *complex64, offs *int, n, outer, stride int, m *float32)
 
+// mat64AVX512h1l01r is mat64AVX512h1l01 for a real matrix (the same coefficients, their imaginary parts unread).
+//
+//go:noescape
+func mat64AVX512h1l01r(x *complex64, offs *int, n, outer, stride int, m *float32)
+
 // mat64AVX512h1l2 applies a dense matrix on 1 high and 1 low targets to the runs at offs from x: n amplitudes from x, then from x+stride bytes, outer times.
 //
 //go:noescape
 func mat64AVX512h1l2(x *complex64, offs *int, n, outer, stride int, m *float32)
+
+// mat64AVX512h1l2r is mat64AVX512h1l2 for a real matrix (the same coefficients, their imaginary parts unread).
+//
+//go:noescape
+func mat64AVX512h1l2r(x *complex64, offs *int, n, outer, stride int, m *float32)
 
 // mat64AVX512h1l02 applies a dense matrix on 1 high and 2 low targets to the runs at offs from x: n amplitudes from x, then from x+stride bytes, outer times.
 //
 //go:noescape
 func mat64AVX512h1l02(x *complex64, offs *int, n, outer, stride int, m *float32)
 
+// mat64AVX512h1l02r is mat64AVX512h1l02 for a real matrix (the same coefficients, their imaginary parts unread).
+//
+//go:noescape
+func mat64AVX512h1l02r(x *complex64, offs *int, n, outer, stride int, m *float32)
+
 // mat64AVX512h1l12 applies a dense matrix on 1 high and 2 low targets to the runs at offs from x: n amplitudes from x, then from x+stride bytes, outer times.
 //
 //go:noescape
 func mat64AVX512h1l12(x *complex64, offs *int, n, outer, stride int, m *float32)
 
+// mat64AVX512h1l12r is mat64AVX512h1l12 for a real matrix (the same coefficients, their imaginary parts unread).
+//
+//go:noescape
+func mat64AVX512h1l12r(x *complex64, offs *int, n, outer, stride int, m *float32)
+
 // mat64AVX512h1l012 applies a dense matrix on 1 high and 3 low targets to the runs at offs from x: n amplitudes from x, then from x+stride bytes, outer times.
 //
 //go:noescape
 func mat64AVX512h1l012(x *complex64, offs *int, n, outer, stride int, m *float32)
+
+// mat64AVX512h1l012r is mat64AVX512h1l012 for a real matrix (the same coefficients, their imaginary parts unread).
+//
+//go:noescape
+func mat64AVX512h1l012r(x *complex64, offs *int, n, outer, stride int, m *float32)
 
 // mat64AVX512h2l applies a dense matrix on 2 high and 0 low targets to the runs at offs from x: n amplitudes from x, then from x+stride bytes, outer times.
 //
@@ -508,30 +633,60 @@ func mat64AVX512h2lr(x *complex64, offs *int, n, outer, stride int, m *float32)
 //go:noescape
 func mat64AVX512h2l0(x *complex64, offs *int, n, outer, stride int, m *float32)
 
+// mat64AVX512h2l0r is mat64AVX512h2l0 for a real matrix (the same coefficients, their imaginary parts unread).
+//
+//go:noescape
+func mat64AVX512h2l0r(x *complex64, offs *int, n, outer, stride int, m *float32)
+
 // mat64AVX512h2l1 applies a dense matrix on 2 high and 1 low targets to the runs at offs from x: n amplitudes from x, then from x+stride bytes, outer times.
 //
 //go:noescape
 func mat64AVX512h2l1(x *complex64, offs *int, n, outer, stride int, m *float32)
+
+// mat64AVX512h2l1r is mat64AVX512h2l1 for a real matrix (the same coefficients, their imaginary parts unread).
+//
+//go:noescape
+func mat64AVX512h2l1r(x *complex64, offs *int, n, outer, stride int, m *float32)
 
 // mat64AVX512h2l01 applies a dense matrix on 2 high and 2 low targets to the runs at offs from x: n amplitudes from x, then from x+stride bytes, outer times.
 //
 //go:noescape
 func mat64AVX512h2l01(x *complex64, offs *int, n, outer, stride int, m *float32)
 
+// mat64AVX512h2l01r is mat64AVX512h2l01 for a real matrix (the same coefficients, their imaginary parts unread).
+//
+//go:noescape
+func mat64AVX512h2l01r(x *complex64, offs *int, n, outer, stride int, m *float32)
+
 // mat64AVX512h2l2 applies a dense matrix on 2 high and 1 low targets to the runs at offs from x: n amplitudes from x, then from x+stride bytes, outer times.
 //
 //go:noescape
 func mat64AVX512h2l2(x *complex64, offs *int, n, outer, stride int, m *float32)
+
+// mat64AVX512h2l2r is mat64AVX512h2l2 for a real matrix (the same coefficients, their imaginary parts unread).
+//
+//go:noescape
+func mat64AVX512h2l2r(x *complex64, offs *int, n, outer, stride int, m *float32)
 
 // mat64AVX512h2l02 applies a dense matrix on 2 high and 2 low targets to the runs at offs from x: n amplitudes from x, then from x+stride bytes, outer times.
 //
 //go:noescape
 func mat64AVX512h2l02(x *complex64, offs *int, n, outer, stride int, m *float32)
 
+// mat64AVX512h2l02r is mat64AVX512h2l02 for a real matrix (the same coefficients, their imaginary parts unread).
+//
+//go:noescape
+func mat64AVX512h2l02r(x *complex64, offs *int, n, outer, stride int, m *float32)
+
 // mat64AVX512h2l12 applies a dense matrix on 2 high and 2 low targets to the runs at offs from x: n amplitudes from x, then from x+stride bytes, outer times.
 //
 //go:noescape
 func mat64AVX512h2l12(x *complex64, offs *int, n, outer, stride int, m *float32)
+
+// mat64AVX512h2l12r is mat64AVX512h2l12 for a real matrix (the same coefficients, their imaginary parts unread).
+//
+//go:noescape
+func mat64AVX512h2l12r(x *complex64, offs *int, n, outer, stride int, m *float32)
 
 // mat64AVX512h3l applies a dense matrix on 3 high and 0 low targets to the runs at offs from x: n amplitudes from x, then from x+stride bytes, outer times.
 //
@@ -548,15 +703,30 @@ func mat64AVX512h3lr(x *complex64, offs *int, n, outer, stride int, m *float32)
 //go:noescape
 func mat64AVX512h3l0(x *complex64, offs *int, n, outer, stride int, m *float32)
 
+// mat64AVX512h3l0r is mat64AVX512h3l0 for a real matrix (the same coefficients, their imaginary parts unread).
+//
+//go:noescape
+func mat64AVX512h3l0r(x *complex64, offs *int, n, outer, stride int, m *float32)
+
 // mat64AVX512h3l1 applies a dense matrix on 3 high and 1 low targets to the runs at offs from x: n amplitudes from x, then from x+stride bytes, outer times.
 //
 //go:noescape
 func mat64AVX512h3l1(x *complex64, offs *int, n, outer, stride int, m *float32)
 
+// mat64AVX512h3l1r is mat64AVX512h3l1 for a real matrix (the same coefficients, their imaginary parts unread).
+//
+//go:noescape
+func mat64AVX512h3l1r(x *complex64, offs *int, n, outer, stride int, m *float32)
+
 // mat64AVX512h3l2 applies a dense matrix on 3 high and 1 low targets to the runs at offs from x: n amplitudes from x, then from x+stride bytes, outer times.
 //
 //go:noescape
 func mat64AVX512h3l2(x *complex64, offs *int, n, outer, stride int, m *float32)
+
+// mat64AVX512h3l2r is mat64AVX512h3l2 for a real matrix (the same coefficients, their imaginary parts unread).
+//
+//go:noescape
+func mat64AVX512h3l2r(x *complex64, offs *int, n, outer, stride int, m *float32)
 
 // mat64AVX512h4l applies a dense matrix on 4 high and 0 low targets to the runs at offs from x: n amplitudes from x, then from x+stride bytes, outer times.
 //
@@ -589,22 +759,33 @@ var mat128Kernels = map[matKey]func(*complex128, *int, int, int, int, *float64){
 	{simdAVX2, 4, "", false}:     mat128AVX2h4l,
 	{simdAVX2, 4, "", true}:      mat128AVX2h4lr,
 	{simdAVX512, 0, "0", false}:  mat128AVX512h0l0,
+	{simdAVX512, 0, "0", true}:   mat128AVX512h0l0r,
 	{simdAVX512, 0, "1", false}:  mat128AVX512h0l1,
+	{simdAVX512, 0, "1", true}:   mat128AVX512h0l1r,
 	{simdAVX512, 0, "01", false}: mat128AVX512h0l01,
+	{simdAVX512, 0, "01", true}:  mat128AVX512h0l01r,
 	{simdAVX512, 1, "", false}:   mat128AVX512h1l,
 	{simdAVX512, 1, "", true}:    mat128AVX512h1lr,
 	{simdAVX512, 1, "0", false}:  mat128AVX512h1l0,
+	{simdAVX512, 1, "0", true}:   mat128AVX512h1l0r,
 	{simdAVX512, 1, "1", false}:  mat128AVX512h1l1,
+	{simdAVX512, 1, "1", true}:   mat128AVX512h1l1r,
 	{simdAVX512, 1, "01", false}: mat128AVX512h1l01,
+	{simdAVX512, 1, "01", true}:  mat128AVX512h1l01r,
 	{simdAVX512, 2, "", false}:   mat128AVX512h2l,
 	{simdAVX512, 2, "", true}:    mat128AVX512h2lr,
 	{simdAVX512, 2, "0", false}:  mat128AVX512h2l0,
+	{simdAVX512, 2, "0", true}:   mat128AVX512h2l0r,
 	{simdAVX512, 2, "1", false}:  mat128AVX512h2l1,
+	{simdAVX512, 2, "1", true}:   mat128AVX512h2l1r,
 	{simdAVX512, 2, "01", false}: mat128AVX512h2l01,
+	{simdAVX512, 2, "01", true}:  mat128AVX512h2l01r,
 	{simdAVX512, 3, "", false}:   mat128AVX512h3l,
 	{simdAVX512, 3, "", true}:    mat128AVX512h3lr,
 	{simdAVX512, 3, "0", false}:  mat128AVX512h3l0,
+	{simdAVX512, 3, "0", true}:   mat128AVX512h3l0r,
 	{simdAVX512, 3, "1", false}:  mat128AVX512h3l1,
+	{simdAVX512, 3, "1", true}:   mat128AVX512h3l1r,
 	{simdAVX512, 4, "", false}:   mat128AVX512h4l,
 	{simdAVX512, 4, "", true}:    mat128AVX512h4lr,
 }
@@ -641,34 +822,57 @@ var mat64Kernels = map[matKey]func(*complex64, *int, int, int, int, *float32){
 	{simdAVX2, 4, "", false}:      mat64AVX2h4l,
 	{simdAVX2, 4, "", true}:       mat64AVX2h4lr,
 	{simdAVX512, 0, "0", false}:   mat64AVX512h0l0,
+	{simdAVX512, 0, "0", true}:    mat64AVX512h0l0r,
 	{simdAVX512, 0, "1", false}:   mat64AVX512h0l1,
+	{simdAVX512, 0, "1", true}:    mat64AVX512h0l1r,
 	{simdAVX512, 0, "01", false}:  mat64AVX512h0l01,
+	{simdAVX512, 0, "01", true}:   mat64AVX512h0l01r,
 	{simdAVX512, 0, "2", false}:   mat64AVX512h0l2,
+	{simdAVX512, 0, "2", true}:    mat64AVX512h0l2r,
 	{simdAVX512, 0, "02", false}:  mat64AVX512h0l02,
+	{simdAVX512, 0, "02", true}:   mat64AVX512h0l02r,
 	{simdAVX512, 0, "12", false}:  mat64AVX512h0l12,
+	{simdAVX512, 0, "12", true}:   mat64AVX512h0l12r,
 	{simdAVX512, 0, "012", false}: mat64AVX512h0l012,
+	{simdAVX512, 0, "012", true}:  mat64AVX512h0l012r,
 	{simdAVX512, 1, "", false}:    mat64AVX512h1l,
 	{simdAVX512, 1, "", true}:     mat64AVX512h1lr,
 	{simdAVX512, 1, "0", false}:   mat64AVX512h1l0,
+	{simdAVX512, 1, "0", true}:    mat64AVX512h1l0r,
 	{simdAVX512, 1, "1", false}:   mat64AVX512h1l1,
+	{simdAVX512, 1, "1", true}:    mat64AVX512h1l1r,
 	{simdAVX512, 1, "01", false}:  mat64AVX512h1l01,
+	{simdAVX512, 1, "01", true}:   mat64AVX512h1l01r,
 	{simdAVX512, 1, "2", false}:   mat64AVX512h1l2,
+	{simdAVX512, 1, "2", true}:    mat64AVX512h1l2r,
 	{simdAVX512, 1, "02", false}:  mat64AVX512h1l02,
+	{simdAVX512, 1, "02", true}:   mat64AVX512h1l02r,
 	{simdAVX512, 1, "12", false}:  mat64AVX512h1l12,
+	{simdAVX512, 1, "12", true}:   mat64AVX512h1l12r,
 	{simdAVX512, 1, "012", false}: mat64AVX512h1l012,
+	{simdAVX512, 1, "012", true}:  mat64AVX512h1l012r,
 	{simdAVX512, 2, "", false}:    mat64AVX512h2l,
 	{simdAVX512, 2, "", true}:     mat64AVX512h2lr,
 	{simdAVX512, 2, "0", false}:   mat64AVX512h2l0,
+	{simdAVX512, 2, "0", true}:    mat64AVX512h2l0r,
 	{simdAVX512, 2, "1", false}:   mat64AVX512h2l1,
+	{simdAVX512, 2, "1", true}:    mat64AVX512h2l1r,
 	{simdAVX512, 2, "01", false}:  mat64AVX512h2l01,
+	{simdAVX512, 2, "01", true}:   mat64AVX512h2l01r,
 	{simdAVX512, 2, "2", false}:   mat64AVX512h2l2,
+	{simdAVX512, 2, "2", true}:    mat64AVX512h2l2r,
 	{simdAVX512, 2, "02", false}:  mat64AVX512h2l02,
+	{simdAVX512, 2, "02", true}:   mat64AVX512h2l02r,
 	{simdAVX512, 2, "12", false}:  mat64AVX512h2l12,
+	{simdAVX512, 2, "12", true}:   mat64AVX512h2l12r,
 	{simdAVX512, 3, "", false}:    mat64AVX512h3l,
 	{simdAVX512, 3, "", true}:     mat64AVX512h3lr,
 	{simdAVX512, 3, "0", false}:   mat64AVX512h3l0,
+	{simdAVX512, 3, "0", true}:    mat64AVX512h3l0r,
 	{simdAVX512, 3, "1", false}:   mat64AVX512h3l1,
+	{simdAVX512, 3, "1", true}:    mat64AVX512h3l1r,
 	{simdAVX512, 3, "2", false}:   mat64AVX512h3l2,
+	{simdAVX512, 3, "2", true}:    mat64AVX512h3l2r,
 	{simdAVX512, 4, "", false}:    mat64AVX512h4l,
 	{simdAVX512, 4, "", true}:     mat64AVX512h4lr,
 }

@@ -74,10 +74,19 @@ func mat128AVX2h4lr(x *complex128, offs *int, n, outer, stride int, m *float64) 
 func mat128AVX512h0l0(x *complex128, offs *int, n, outer, stride int, m *float64) {
 	panic("no vector kernels")
 }
+func mat128AVX512h0l0r(x *complex128, offs *int, n, outer, stride int, m *float64) {
+	panic("no vector kernels")
+}
 func mat128AVX512h0l1(x *complex128, offs *int, n, outer, stride int, m *float64) {
 	panic("no vector kernels")
 }
+func mat128AVX512h0l1r(x *complex128, offs *int, n, outer, stride int, m *float64) {
+	panic("no vector kernels")
+}
 func mat128AVX512h0l01(x *complex128, offs *int, n, outer, stride int, m *float64) {
+	panic("no vector kernels")
+}
+func mat128AVX512h0l01r(x *complex128, offs *int, n, outer, stride int, m *float64) {
 	panic("no vector kernels")
 }
 func mat128AVX512h1l(x *complex128, offs *int, n, outer, stride int, m *float64) {
@@ -89,10 +98,19 @@ func mat128AVX512h1lr(x *complex128, offs *int, n, outer, stride int, m *float64
 func mat128AVX512h1l0(x *complex128, offs *int, n, outer, stride int, m *float64) {
 	panic("no vector kernels")
 }
+func mat128AVX512h1l0r(x *complex128, offs *int, n, outer, stride int, m *float64) {
+	panic("no vector kernels")
+}
 func mat128AVX512h1l1(x *complex128, offs *int, n, outer, stride int, m *float64) {
 	panic("no vector kernels")
 }
+func mat128AVX512h1l1r(x *complex128, offs *int, n, outer, stride int, m *float64) {
+	panic("no vector kernels")
+}
 func mat128AVX512h1l01(x *complex128, offs *int, n, outer, stride int, m *float64) {
+	panic("no vector kernels")
+}
+func mat128AVX512h1l01r(x *complex128, offs *int, n, outer, stride int, m *float64) {
 	panic("no vector kernels")
 }
 func mat128AVX512h2l(x *complex128, offs *int, n, outer, stride int, m *float64) {
@@ -104,10 +122,19 @@ func mat128AVX512h2lr(x *complex128, offs *int, n, outer, stride int, m *float64
 func mat128AVX512h2l0(x *complex128, offs *int, n, outer, stride int, m *float64) {
 	panic("no vector kernels")
 }
+func mat128AVX512h2l0r(x *complex128, offs *int, n, outer, stride int, m *float64) {
+	panic("no vector kernels")
+}
 func mat128AVX512h2l1(x *complex128, offs *int, n, outer, stride int, m *float64) {
 	panic("no vector kernels")
 }
+func mat128AVX512h2l1r(x *complex128, offs *int, n, outer, stride int, m *float64) {
+	panic("no vector kernels")
+}
 func mat128AVX512h2l01(x *complex128, offs *int, n, outer, stride int, m *float64) {
+	panic("no vector kernels")
+}
+func mat128AVX512h2l01r(x *complex128, offs *int, n, outer, stride int, m *float64) {
 	panic("no vector kernels")
 }
 func mat128AVX512h3l(x *complex128, offs *int, n, outer, stride int, m *float64) {
@@ -119,7 +146,13 @@ func mat128AVX512h3lr(x *complex128, offs *int, n, outer, stride int, m *float64
 func mat128AVX512h3l0(x *complex128, offs *int, n, outer, stride int, m *float64) {
 	panic("no vector kernels")
 }
+func mat128AVX512h3l0r(x *complex128, offs *int, n, outer, stride int, m *float64) {
+	panic("no vector kernels")
+}
 func mat128AVX512h3l1(x *complex128, offs *int, n, outer, stride int, m *float64) {
+	panic("no vector kernels")
+}
+func mat128AVX512h3l1r(x *complex128, offs *int, n, outer, stride int, m *float64) {
 	panic("no vector kernels")
 }
 func mat128AVX512h4l(x *complex128, offs *int, n, outer, stride int, m *float64) {
@@ -221,22 +254,43 @@ func mat64AVX2h4lr(x *complex64, offs *int, n, outer, stride int, m *float32) {
 func mat64AVX512h0l0(x *complex64, offs *int, n, outer, stride int, m *float32) {
 	panic("no vector kernels")
 }
+func mat64AVX512h0l0r(x *complex64, offs *int, n, outer, stride int, m *float32) {
+	panic("no vector kernels")
+}
 func mat64AVX512h0l1(x *complex64, offs *int, n, outer, stride int, m *float32) {
+	panic("no vector kernels")
+}
+func mat64AVX512h0l1r(x *complex64, offs *int, n, outer, stride int, m *float32) {
 	panic("no vector kernels")
 }
 func mat64AVX512h0l01(x *complex64, offs *int, n, outer, stride int, m *float32) {
 	panic("no vector kernels")
 }
+func mat64AVX512h0l01r(x *complex64, offs *int, n, outer, stride int, m *float32) {
+	panic("no vector kernels")
+}
 func mat64AVX512h0l2(x *complex64, offs *int, n, outer, stride int, m *float32) {
+	panic("no vector kernels")
+}
+func mat64AVX512h0l2r(x *complex64, offs *int, n, outer, stride int, m *float32) {
 	panic("no vector kernels")
 }
 func mat64AVX512h0l02(x *complex64, offs *int, n, outer, stride int, m *float32) {
 	panic("no vector kernels")
 }
+func mat64AVX512h0l02r(x *complex64, offs *int, n, outer, stride int, m *float32) {
+	panic("no vector kernels")
+}
 func mat64AVX512h0l12(x *complex64, offs *int, n, outer, stride int, m *float32) {
 	panic("no vector kernels")
 }
+func mat64AVX512h0l12r(x *complex64, offs *int, n, outer, stride int, m *float32) {
+	panic("no vector kernels")
+}
 func mat64AVX512h0l012(x *complex64, offs *int, n, outer, stride int, m *float32) {
+	panic("no vector kernels")
+}
+func mat64AVX512h0l012r(x *complex64, offs *int, n, outer, stride int, m *float32) {
 	panic("no vector kernels")
 }
 func mat64AVX512h1l(x *complex64, offs *int, n, outer, stride int, m *float32) {
@@ -248,22 +302,43 @@ func mat64AVX512h1lr(x *complex64, offs *int, n, outer, stride int, m *float32) 
 func mat64AVX512h1l0(x *complex64, offs *int, n, outer, stride int, m *float32) {
 	panic("no vector kernels")
 }
+func mat64AVX512h1l0r(x *complex64, offs *int, n, outer, stride int, m *float32) {
+	panic("no vector kernels")
+}
 func mat64AVX512h1l1(x *complex64, offs *int, n, outer, stride int, m *float32) {
+	panic("no vector kernels")
+}
+func mat64AVX512h1l1r(x *complex64, offs *int, n, outer, stride int, m *float32) {
 	panic("no vector kernels")
 }
 func mat64AVX512h1l01(x *complex64, offs *int, n, outer, stride int, m *float32) {
 	panic("no vector kernels")
 }
+func mat64AVX512h1l01r(x *complex64, offs *int, n, outer, stride int, m *float32) {
+	panic("no vector kernels")
+}
 func mat64AVX512h1l2(x *complex64, offs *int, n, outer, stride int, m *float32) {
+	panic("no vector kernels")
+}
+func mat64AVX512h1l2r(x *complex64, offs *int, n, outer, stride int, m *float32) {
 	panic("no vector kernels")
 }
 func mat64AVX512h1l02(x *complex64, offs *int, n, outer, stride int, m *float32) {
 	panic("no vector kernels")
 }
+func mat64AVX512h1l02r(x *complex64, offs *int, n, outer, stride int, m *float32) {
+	panic("no vector kernels")
+}
 func mat64AVX512h1l12(x *complex64, offs *int, n, outer, stride int, m *float32) {
 	panic("no vector kernels")
 }
+func mat64AVX512h1l12r(x *complex64, offs *int, n, outer, stride int, m *float32) {
+	panic("no vector kernels")
+}
 func mat64AVX512h1l012(x *complex64, offs *int, n, outer, stride int, m *float32) {
+	panic("no vector kernels")
+}
+func mat64AVX512h1l012r(x *complex64, offs *int, n, outer, stride int, m *float32) {
 	panic("no vector kernels")
 }
 func mat64AVX512h2l(x *complex64, offs *int, n, outer, stride int, m *float32) {
@@ -275,19 +350,37 @@ func mat64AVX512h2lr(x *complex64, offs *int, n, outer, stride int, m *float32) 
 func mat64AVX512h2l0(x *complex64, offs *int, n, outer, stride int, m *float32) {
 	panic("no vector kernels")
 }
+func mat64AVX512h2l0r(x *complex64, offs *int, n, outer, stride int, m *float32) {
+	panic("no vector kernels")
+}
 func mat64AVX512h2l1(x *complex64, offs *int, n, outer, stride int, m *float32) {
+	panic("no vector kernels")
+}
+func mat64AVX512h2l1r(x *complex64, offs *int, n, outer, stride int, m *float32) {
 	panic("no vector kernels")
 }
 func mat64AVX512h2l01(x *complex64, offs *int, n, outer, stride int, m *float32) {
 	panic("no vector kernels")
 }
+func mat64AVX512h2l01r(x *complex64, offs *int, n, outer, stride int, m *float32) {
+	panic("no vector kernels")
+}
 func mat64AVX512h2l2(x *complex64, offs *int, n, outer, stride int, m *float32) {
+	panic("no vector kernels")
+}
+func mat64AVX512h2l2r(x *complex64, offs *int, n, outer, stride int, m *float32) {
 	panic("no vector kernels")
 }
 func mat64AVX512h2l02(x *complex64, offs *int, n, outer, stride int, m *float32) {
 	panic("no vector kernels")
 }
+func mat64AVX512h2l02r(x *complex64, offs *int, n, outer, stride int, m *float32) {
+	panic("no vector kernels")
+}
 func mat64AVX512h2l12(x *complex64, offs *int, n, outer, stride int, m *float32) {
+	panic("no vector kernels")
+}
+func mat64AVX512h2l12r(x *complex64, offs *int, n, outer, stride int, m *float32) {
 	panic("no vector kernels")
 }
 func mat64AVX512h3l(x *complex64, offs *int, n, outer, stride int, m *float32) {
@@ -299,10 +392,19 @@ func mat64AVX512h3lr(x *complex64, offs *int, n, outer, stride int, m *float32) 
 func mat64AVX512h3l0(x *complex64, offs *int, n, outer, stride int, m *float32) {
 	panic("no vector kernels")
 }
+func mat64AVX512h3l0r(x *complex64, offs *int, n, outer, stride int, m *float32) {
+	panic("no vector kernels")
+}
 func mat64AVX512h3l1(x *complex64, offs *int, n, outer, stride int, m *float32) {
 	panic("no vector kernels")
 }
+func mat64AVX512h3l1r(x *complex64, offs *int, n, outer, stride int, m *float32) {
+	panic("no vector kernels")
+}
 func mat64AVX512h3l2(x *complex64, offs *int, n, outer, stride int, m *float32) {
+	panic("no vector kernels")
+}
+func mat64AVX512h3l2r(x *complex64, offs *int, n, outer, stride int, m *float32) {
 	panic("no vector kernels")
 }
 func mat64AVX512h4l(x *complex64, offs *int, n, outer, stride int, m *float32) {

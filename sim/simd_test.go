@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"reflect"
 	"testing"
 
 	"github.com/qjobs/quantum/internal/testenv"
@@ -306,20 +307,43 @@ func TestMatKernelsForEveryHighShape(t *testing.T) {
 	}
 }
 
-// AVX2 runs real matrices with targets inside the register on kernels of
-// their own too (half the FMAs): every shape its complex kernels take.
-func TestAVX2RealKernelsWithLowTargets(t *testing.T) {
+// Both levels run real matrices with targets inside the register on
+// kernels of their own too (half the FMAs): every shape their complex
+// kernels take, and newMatPlan picks them for a real matrix.
+func TestRealKernelsWithLowTargets(t *testing.T) {
 	for key := range mat128Kernels {
-		if key.level == simdAVX2 && key.lows != "" && !key.real {
+		if key.lows != "" && !key.real {
 			if r := (matKey{key.level, key.high, key.lows, true}); mat128Kernels[r] == nil {
 				t.Errorf("no real double kernel for %+v", key)
 			}
 		}
 	}
 	for key := range mat64Kernels {
-		if key.level == simdAVX2 && key.lows != "" && !key.real {
+		if key.lows != "" && !key.real {
 			if r := (matKey{key.level, key.high, key.lows, true}); mat64Kernels[r] == nil {
 				t.Errorf("no real single kernel for %+v", key)
+			}
+		}
+	}
+	rng := rand.New(rand.NewPCG(4, 4))
+	for _, l := range simdLevels()[1:] {
+		for _, double := range []bool{false, true} {
+			// log2 of the amplitudes a register holds (regBits)
+			rb := map[simdLevel]int{simdAVX2: 2, simdAVX512: 3}[l]
+			if double {
+				rb--
+			}
+			k := newKernel(&Gate{Matrix: realMatrix(rng, 8), Targets: []int{0, rb, rb + 2}})
+			p := newMatPlan(k, double, l, rb)
+			want := matKey{l, 2, "0", true}
+			var got, wantFn uintptr
+			if double {
+				got, wantFn = reflect.ValueOf(p.f128).Pointer(), reflect.ValueOf(mat128Kernels[want]).Pointer()
+			} else {
+				got, wantFn = reflect.ValueOf(p.f64).Pointer(), reflect.ValueOf(mat64Kernels[want]).Pointer()
+			}
+			if got != wantFn {
+				t.Errorf("%s, double %v: a real matrix on a low target and two high ones does not run on the kernel %+v", l, double, want)
 			}
 		}
 	}

@@ -269,25 +269,59 @@ func (g *gen) mat(p prec, i isa, h int, lows []int) {
 		return
 	}
 	g.matLows(p, i, name, lows, runs, flips, false)
-	if i == avx2 {
-		// A real matrix with targets inside the register: its
-		// coefficients (posVectors) have no imaginary parts, so neither
-		// the swaps nor their FMAs are needed.
-		rname := name + "r"
-		g.fn(rname, fmt.Sprintf("x *%s, offs *int, n, outer, stride int, m *%s", p.goType, p.coefType), 48,
-			fmt.Sprintf("%s is %s for a real matrix (the same coefficients, their imaginary parts unread).", rname, name))
-		g.matHead(p, i, rname)
-		g.matLows(p, i, rname, lows, runs, flips, true)
-		fmt.Fprintf(g.table[p], "\t{simdAVX2, %d, %q, true}: %s,\n", h, ls, rname)
+	// A real matrix with targets inside the register: its coefficients
+	// (posVectors) have no imaginary parts, so neither the swaps nor their
+	// FMAs are needed.
+	rname := name + "r"
+	g.fn(rname, fmt.Sprintf("x *%s, offs *int, n, outer, stride int, m *%s", p.goType, p.coefType), 48,
+		fmt.Sprintf("%s is %s for a real matrix (the same coefficients, their imaginary parts unread).", rname, name))
+	g.matHead(p, i, rname)
+	g.matLows(p, i, rname, lows, runs, flips, true)
+	fmt.Fprintf(g.table[p], "\t{%s, %d, %q, true}: %s,\n", map[isa]string{avx2: "simdAVX2", avx512: "simdAVX512"}[i], h, ls, rname)
+}
+
+// lowAccs is how many registers each output of an AVX-512 kernel with
+// low targets sums into, added at the end: with few outputs (one or two
+// high runs) an output is one chain of 16 to 32 dependent FMAs, which
+// waits on each FMA's latency where independent chains would keep both
+// FMA pipes busy. As many as the registers the inputs leave, up to four.
+// AVX2 keeps one: its 16 registers leave none to spare for most shapes,
+// and its tables were measured that way.
+func lowAccs(i isa, runs, inputs int) int {
+	if i != avx512 {
+		return 1
 	}
+	a := 1
+	for a < 4 && runs*2*a+inputs <= 32 {
+		a *= 2
+	}
+	return a
 }
 
 // matLows is the body of a mat kernel with coefficients by position
 // (posVectors): the generic form, every low target shuffled inside the
 // register; real skips the swaps and the imaginary FMAs.
 func (g *gen) matLows(p prec, i isa, name string, lows []int, runs, flips int, real bool) {
-	in := func(f int) string { return r(i, runs+f) }
-	sw := func(f int) string { return r(i, runs+flips+f) }
+	inputs := 2 * flips
+	if real {
+		inputs = flips
+	}
+	terms := runs * flips * 2 // an output's products
+	if real {
+		terms = runs * flips
+	}
+	accs := min(lowAccs(i, runs, inputs), terms)
+	in := func(f int) string { return r(i, runs*accs+f) }
+	sw := func(f int) string { return r(i, runs*accs+flips+f) }
+	// acc is output o's register j; term t of an output goes to register
+	// t mod accs, the first of each a multiplication.
+	acc := func(o, j int) string { return r(i, o*accs+j) }
+	term := func(o, t int, op string, off int, a string) {
+		if t < accs {
+			op = p.mul
+		}
+		g.ins("%s %d(AX), %s, %s", op, off, a, acc(o, t%accs))
+	}
 	g.ins("JZ   %snext", name)
 	fmt.Fprintf(&g.asm, "\n%sloop:\n", name)
 	func() {
@@ -312,20 +346,24 @@ func (g *gen) matLows(p prec, i isa, name string, lows []int, runs, flips int, r
 				for f := range flips {
 					v := (o*runs+run)*flips + f
 					if real {
-						op := p.fma
-						if run == 0 && f == 0 {
-							op = p.mul
-						}
-						g.ins("%s %d(AX), %s, %s", op, v*128, in(f), r(i, o))
+						term(o, run*flips+f, p.fma, v*128, in(f))
 						continue
 					}
-					g.mulAcc(p, run == 0 && f == 0, v*128, "AX", in(f), sw(f), r(i, o))
+					t := 2 * (run*flips + f)
+					term(o, t, p.fma, v*128, in(f))
+					term(o, t+1, p.fma, v*128+64, sw(f))
 				}
 			}
 		}
+		add := map[prec]string{double: "VADDPD", single: "VADDPS"}[p]
 		for o := range runs {
+			for step := 1; step < accs; step *= 2 {
+				for j := 0; j < accs; j += 2 * step {
+					g.ins("%s %s, %s, %s", add, acc(o, j+step), acc(o, j), acc(o, j))
+				}
+			}
 			g.ins("MOVQ %d(BX), R11", 8*o)
-			g.ins("%s %s, (DI)(R11*1)", p.mov, r(i, o))
+			g.ins("%s %s, (DI)(R11*1)", p.mov, acc(o, 0))
 		}
 		g.ins("ADDQ $%d, DI", i.bytes)
 	}()
