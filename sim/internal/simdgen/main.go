@@ -96,6 +96,7 @@ func perm(p prec, i isa, t int) func(a, dst string) string {
 type gen struct {
 	asm, decl, stub bytes.Buffer
 	table           map[prec]*bytes.Buffer // mat kernels' entries
+	blk128, blk64   bytes.Buffer           // block kernels' entries
 }
 
 func (g *gen) ins(format string, args ...any) {
@@ -558,6 +559,96 @@ func (g *gen) matBroadcast(p prec, name string, runs int, real bool) {
 	g.ins("RET")
 }
 
+// block writes the AVX-512 kernel of a matrix on high targets that
+// falls apart into independent blocks (matkernels.go, blockPlan): the
+// runs it reads, each output register a sum over the m inputs of its
+// block only, m of R instead of all R. offs holds R offsets to read, in
+// the blocks' order, then R to write, which may name the runs in another
+// order (the block's rows are those of a permuted matrix): every input is
+// read into a register before the first store. Entries are scalars
+// broadcast into the FMAs, block by block, row by row; a complex matrix's
+// table starts with the signs (−1, +1, …) over 64 bytes, as
+// matBroadcast's.
+func (g *gen) block(p prec, R, m int, real bool) {
+	name := fmt.Sprintf("blk%sAVX512n%dm%d", p.suffix, R, m)
+	doc := fmt.Sprintf("%s applies a matrix of %d independent %d×%d blocks to %d runs at offs from x (reads, then writes): n amplitudes from x, then from x+stride bytes, outer times.", name, R/m, m, m, R)
+	if real {
+		name += "r"
+		doc = fmt.Sprintf("%s is %s for a real matrix, m holding one scalar an entry.", name, strings.TrimSuffix(name, "r"))
+	}
+	g.fn(name, fmt.Sprintf("x *%s, offs *int, n, outer, stride int, m *%s", p.goType, p.coefType), 48, doc)
+	g.matHead(p, avx512, name)
+	fs := p.ampBytes / 2 // bytes of a scalar
+	in := func(c int) string { return r(avx512, c) }
+	tmp := r(avx512, R)
+	split := !real && R+1+2*m <= 32
+	accR := func(j int) string { return r(avx512, R+1+j) }
+	accI := func(j int) string {
+		if split {
+			return r(avx512, R+1+m+j)
+		}
+		return accR(j)
+	}
+	mulB, fmaB := p.mul+".BCST", p.fma+".BCST"
+	add := map[prec]string{double: "VADDPD", single: "VADDPS"}[p]
+	g.ins("JZ   %snext", name)
+	fmt.Fprintf(&g.asm, "\n%sloop:\n", name)
+	for c := range R {
+		g.ins("MOVQ %d(BX), R11", 8*c)
+		g.ins("%s (DI)(R11*1), %s", p.mov, in(c))
+	}
+	for b := range R / m {
+		for c := range m {
+			if !real {
+				g.swap(p, in(b*m+c), tmp)
+				g.ins("%s (AX), %s, %s", p.mul, tmp, tmp)
+			}
+			for j := range m {
+				e := (b*m+j)*m + c
+				if real {
+					op := fmaB
+					if c == 0 {
+						op = mulB
+					}
+					g.ins("%s %d(AX), %s, %s", op, e*fs, in(b*m+c), accR(j))
+					continue
+				}
+				off := 64 + 2*e*fs
+				op := fmaB
+				if c == 0 {
+					op = mulB
+				}
+				g.ins("%s %d(AX), %s, %s", op, off, in(b*m+c), accR(j))
+				if c == 0 && split {
+					g.ins("%s %d(AX), %s, %s", mulB, off+fs, tmp, accI(j))
+				} else {
+					g.ins("%s %d(AX), %s, %s", fmaB, off+fs, tmp, accI(j))
+				}
+			}
+		}
+		for j := range m {
+			if split {
+				g.ins("%s %s, %s, %s", add, accI(j), accR(j), accR(j))
+			}
+			g.ins("MOVQ %d(BX), R11", 8*(R+b*m+j))
+			g.ins("%s %s, (DI)(R11*1)", p.mov, accR(j))
+		}
+	}
+	g.ins("ADDQ $%d, DI", avx512.bytes)
+	g.ins("DECQ CX")
+	g.ins("JNZ  %sloop", name)
+	fmt.Fprintf(&g.asm, "\n%snext:\n", name)
+	g.ins("MOVQ R13, DI")
+	g.ins("ADDQ stride+32(FP), DI")
+	g.ins("DECQ R12")
+	g.ins("JNZ  %souter", name)
+	fmt.Fprintf(&g.asm, "\n%sdone:\n", name)
+	g.ins("VZEROUPPER")
+	g.ins("RET")
+	table := map[prec]*bytes.Buffer{double: &g.blk128, single: &g.blk64}[p]
+	fmt.Fprintf(table, "\t{%d, %d, %v}: %s,\n", R, m, real, name)
+}
+
 func main() {
 	dir := flag.String("dir", ".", "where to write the files")
 	flag.Parse()
@@ -607,8 +698,25 @@ func main() {
 			}
 		}
 	}
+	// Matrices on high targets that fall apart into blocks: R runs read
+	// (up to 16), blocks of m (the runs of 2 to 4 targets cut into
+	// blocks of 2 to 8; a permutation with phases, m = 1, reads only the
+	// runs it moves or scales).
+	for _, p := range []prec{double, single} {
+		for _, real := range []bool{false, true} {
+			for R := 1; R <= 16; R++ {
+				g.block(p, R, 1, real)
+			}
+			for R := 4; R <= 16; R *= 2 {
+				for m := 2; m < R; m *= 2 {
+					g.block(p, R, m, real)
+				}
+			}
+		}
+	}
 	fmt.Fprintf(&g.decl, "\n// The mat kernels by level, number of high targets, low targets and\n// whether the matrix is real.\n\nvar mat128Kernels = map[matKey]func(*complex128, *int, int, int, int, *float64){\n%s}\n\nvar mat64Kernels = map[matKey]func(*complex64, *int, int, int, int, *float32){\n%s}\n", g.table[double], g.table[single])
-	g.stub.WriteString("\nvar (\n\tmat128Kernels map[matKey]func(*complex128, *int, int, int, int, *float64)\n\tmat64Kernels  map[matKey]func(*complex64, *int, int, int, int, *float32)\n)\n")
+	fmt.Fprintf(&g.decl, "\n// The block kernels (AVX-512) by runs read, block size and whether the\n// matrix is real.\n\nvar blk128Kernels = map[blkKey]func(*complex128, *int, int, int, int, *float64){\n%s}\n\nvar blk64Kernels = map[blkKey]func(*complex64, *int, int, int, int, *float32){\n%s}\n", &g.blk128, &g.blk64)
+	g.stub.WriteString("\nvar (\n\tmat128Kernels map[matKey]func(*complex128, *int, int, int, int, *float64)\n\tmat64Kernels  map[matKey]func(*complex64, *int, int, int, int, *float32)\n\tblk128Kernels map[blkKey]func(*complex128, *int, int, int, int, *float64)\n\tblk64Kernels  map[blkKey]func(*complex64, *int, int, int, int, *float32)\n)\n")
 	write := func(name string, b *bytes.Buffer) {
 		out := []byte(strings.TrimRight(b.String(), "\n") + "\n")
 		if strings.HasSuffix(name, ".go") {
