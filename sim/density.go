@@ -68,19 +68,12 @@ func (d *DensityMatrix) Probabilities() []float64 {
 }
 
 // newDensity returns ρ = |0…0⟩⟨0…0| on n qubits, after checking its size
-// against opts.Limits.
-func newDensity(n int, opts Options) (*State, error) {
+// against opts.Limits; ctx as newRunState.
+func newDensity(ctx context.Context, n int, opts Options) (*State, error) {
 	if err := opts.Limits.checkDensity(n, opts.Precision); err != nil {
 		return nil, err
 	}
-	rho, err := NewStatePrecision(2*n, opts.Precision, Limits{MaxQubits: 2 * n, MemoryBudget: math.MaxInt64})
-	if err != nil {
-		return nil, err
-	}
-	if opts.Workers > 0 {
-		rho.SetWorkers(opts.Workers)
-	}
-	return rho, nil
+	return newRunState(ctx, 2*n, opts.Precision, Limits{MaxQubits: 2 * n, MemoryBudget: math.MaxInt64}, opts.Workers)
 }
 
 // SimulateDensityMatrix returns the exact final density matrix of c, its
@@ -102,7 +95,7 @@ func SimulateDensityMatrix(ctx context.Context, c *Circuit, opts Options) (*Dens
 	if _, _, err := chooseMethod(c, sh, Options{Method: MethodDensityMatrix}); err != nil {
 		return nil, err
 	}
-	rho, err := newDensity(c.NumQubits, opts)
+	rho, err := newDensity(ctx, c.NumQubits, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -115,7 +108,7 @@ func SimulateDensityMatrix(ctx context.Context, c *Circuit, opts Options) (*Dens
 // runDensity runs c on the density matrix and samples shots outcomes from
 // its diagonal, keyed as sample keys them (source).
 func runDensity(ctx context.Context, c *Circuit, opts Options, src *rand.PCG, source []int, readout []float64, lim outcomeLimit, budget *workBudget) (map[string]int, error) {
-	rho, err := newDensity(c.NumQubits, opts)
+	rho, err := newDensity(ctx, c.NumQubits, opts)
 	if err != nil {
 		return nil, err
 	}

@@ -19,8 +19,8 @@ const autoMinQubits = 16
 // the state from memory, block when it runs inside a cache block (blocked
 // runs add one pass for the whole run), by its number of targets, for
 // complex matrices and for real ones (H, CX, RY and their products), which
-// take half the arithmetic where the kernels know it (AVX-512, and AVX2
-// without targets inside a register). Diagonal kernels cost table[1]
+// take half the arithmetic on both vector levels, with or without targets
+// inside a register. Diagonal kernels cost table[1]
 // whatever their width. The figures come from BenchmarkKernels: pass is a
 // kernel's time at 22 qubits over the global phase's, block its time at 14
 // qubits on one core, halved for two cores, over the same phase

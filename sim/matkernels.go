@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"fmt"
 	"slices"
 	"sync"
 )
@@ -21,9 +22,18 @@ type matKey struct {
 	real  bool // the kernel for a matrix without imaginary parts
 }
 
+// blkKey names a block kernel (AVX-512, targets above the register): the
+// runs it reads, the size of its blocks and whether the matrix is real.
+type blkKey struct {
+	runs, m int
+	real    bool
+}
+
 // matPlan is a kernel's matrix prepared for one precision and level.
 type matPlan struct {
-	offs []int // byte offset of each input run from the register's base
+	// offs is the byte offset of each input run from the register's
+	// base; for a block kernel, those it reads then those it writes.
+	offs []int
 	maxO int   // the largest offset, in amplitudes
 	lows int   // number of low targets
 	high []int // high targets, ascending
@@ -31,10 +41,14 @@ type matPlan struct {
 	// stride (bytes) up to the next high target above the consecutive
 	// ones from high[0]: outer of them (0: to the end of the state).
 	stride, outer int
-	d             []float64
-	s             []float32
-	f128          func(*complex128, *int, int, int, int, *float64)
-	f64           func(*complex64, *int, int, int, int, *float32)
+	// blockRuns is the runs a block kernel reads and writes (0 for the
+	// identity, which the plan skips), 0 for other kernels.
+	blockRuns int
+	identity  bool
+	d         []float64
+	s         []float32
+	f128      func(*complex128, *int, int, int, int, *float64)
+	f64       func(*complex64, *int, int, int, int, *float32)
 }
 
 // matPlans are built on first use, per precision and level: a 4-qubit
@@ -76,7 +90,7 @@ func newMatPlan(k *kernel, double bool, level simdLevel, rb int) *matPlan {
 	if len(lows) == 0 {
 		key.real = isRealMatrix(k)
 	}
-	if len(lows) > 0 && level == simdAVX2 && isRealMatrix(k) {
+	if len(lows) > 0 && isRealMatrix(k) {
 		// The same coefficients by position, their imaginary parts
 		// unread (posVectors below, as for a complex matrix).
 		rkey := key
@@ -131,6 +145,12 @@ func newMatPlan(k *kernel, double bool, level simdLevel, rb int) *matPlan {
 		}
 	}
 	d := 1 << len(k.targets)
+	if level == simdAVX512 && len(lows) == 0 {
+		if b := blockPlan(k, high, matIndex); b != nil {
+			p.setBlocks(b, double, ampBytes)
+			return p
+		}
+	}
 	if key.real {
 		// One scalar an entry, output by output and input by input; on
 		// AVX2, which has no broadcast operands, over a whole ymm.
@@ -188,6 +208,156 @@ func newMatPlan(k *kernel, double bool, level simdLevel, rb int) *matPlan {
 		return k.matrix(row*d + col)
 	})
 	return p
+}
+
+// blocks is a matrix on high targets taken apart: the runs (indices of
+// the targets' bits, matIndex order) of block b's rows and columns, and
+// its entries row by row. A matrix whose runs fall into independent
+// blocks (outputs that read only some inputs) costs m of R products an
+// output: a fused block of H and CX on 4 qubits whose first qubit only
+// controls is two 8×8 blocks, half the FMAs of the dense kernel. A
+// permutation with phases (swaps, CX alone) is blocks of one, and only
+// the runs it changes are read and written.
+type blocks struct {
+	rows, cols [][]int
+	e          [][]complex128
+	m          int  // rows of a block
+	real       bool // every entry real
+}
+
+// blockPlan takes k's matrix on the high targets apart into blocks of
+// equal size, or returns nil when it is one block or its blocks differ
+// in size. at maps a run (bit j: high target j) to its matrix index.
+func blockPlan(k *kernel, high []int, at func(a int) int) *blocks {
+	runs := 1 << len(high)
+	d := 1 << len(k.targets)
+	idx := make([]int, runs)
+	for i := range runs {
+		o := 0
+		for j, t := range high {
+			o |= (i >> j & 1) << t
+		}
+		idx[i] = at(o)
+	}
+	entry := func(r, c int) complex128 { return k.matrix(idx[r]*d + idx[c]) }
+	// Components of rows (0…runs−1) and columns (runs…2runs−1) joined
+	// by the non-zero entries.
+	parent := make([]int, 2*runs)
+	for i := range parent {
+		parent[i] = i
+	}
+	find := func(i int) int {
+		for parent[i] != i {
+			parent[i] = parent[parent[i]]
+			i = parent[i]
+		}
+		return i
+	}
+	for r := range runs {
+		for c := range runs {
+			if !isZero(entry(r, c)) {
+				parent[find(r)] = find(runs + c)
+			}
+		}
+	}
+	b := &blocks{real: true}
+	comp := map[int]int{} // a component's root → its block
+	for i := range 2 * runs {
+		root := find(i)
+		j, ok := comp[root]
+		if !ok {
+			j = len(b.rows)
+			comp[root] = j
+			b.rows, b.cols = append(b.rows, nil), append(b.cols, nil)
+		}
+		if i < runs {
+			b.rows[j] = append(b.rows[j], i)
+		} else {
+			b.cols[j] = append(b.cols[j], i-runs)
+		}
+	}
+	b.m = len(b.rows[0])
+	if b.m == runs {
+		return nil // one block: the dense kernel
+	}
+	for j := range b.rows {
+		if len(b.rows[j]) != b.m || len(b.cols[j]) != b.m {
+			return nil
+		}
+	}
+	if b.m == 1 {
+		// A permutation with phases: the runs it leaves as they are need
+		// no pass at all.
+		var rows, cols [][]int
+		for j := range b.rows {
+			if r, c := b.rows[j][0], b.cols[j][0]; r != c || entry(r, c) != 1 {
+				rows, cols = append(rows, b.rows[j]), append(cols, b.cols[j])
+			}
+		}
+		b.rows, b.cols = rows, cols
+	}
+	b.e = make([][]complex128, len(b.rows))
+	for j := range b.rows {
+		for _, r := range b.rows[j] {
+			for _, c := range b.cols[j] {
+				v := entry(r, c)
+				b.e[j] = append(b.e[j], v)
+				b.real = b.real && imag(v) == 0
+			}
+		}
+	}
+	return b
+}
+
+// setBlocks makes p run b on a block kernel: the runs it reads, then
+// those it writes, and the entries as the kernel reads them (internal/simdgen,
+// block).
+func (p *matPlan) setBlocks(b *blocks, double bool, ampBytes int) {
+	all := p.offs // the byte offset of every run
+	p.offs = nil
+	for _, cols := range b.cols {
+		for _, c := range cols {
+			p.offs = append(p.offs, all[c])
+		}
+	}
+	for _, rows := range b.rows {
+		for _, r := range rows {
+			p.offs = append(p.offs, all[r])
+		}
+	}
+	p.blockRuns = len(b.rows) * b.m
+	if p.blockRuns == 0 {
+		p.identity = true // a fused block that undoes itself
+		return
+	}
+	if !b.real {
+		p.d, p.s = make([]float64, 8), make([]float32, 16)
+		for j := range p.d {
+			p.d[j] = float64(2*(j%2) - 1)
+		}
+		for j := range p.s {
+			p.s[j] = float32(2*(j%2) - 1)
+		}
+	}
+	for _, es := range b.e {
+		for _, v := range es {
+			p.d = append(p.d, real(v))
+			p.s = append(p.s, float32(real(v)))
+			if !b.real {
+				p.d = append(p.d, imag(v))
+				p.s = append(p.s, float32(imag(v)))
+			}
+		}
+	}
+	key := blkKey{p.blockRuns, b.m, b.real}
+	if double {
+		p.f128 = blk128Kernels[key]
+	} else {
+		p.f64 = blk64Kernels[key]
+	}
+	if p.f128 == nil && p.f64 == nil {
+		panic("sim: no block kernel for " + fmt.Sprint(key)) // the generator writes every shape blockPlan makes
+	}
 }
 
 // isRealMatrix reports whether every entry of k's matrix is real.
@@ -265,6 +435,9 @@ func applyScalar[T amplitude](k *kernel, c *coefs[T], s []T, lo, hi int, buf []T
 
 // call runs the kernel on q stretches of n amplitudes from s[b].
 func (p *matPlan) call(s any, b, n, q int) {
+	if p.identity {
+		return
+	}
 	switch x := s.(type) {
 	case []complex128:
 		if b+(q-1)*p.stride/16+n+p.maxO > len(x) {

@@ -8,14 +8,36 @@ import (
 
 // A process-wide pool of worker goroutines runs the shares of a large
 // kernel, so that a circuit of thousands of gates does not start
-// thousands of goroutines. The caller works too: it offers the job to
-// idle workers without waiting for one, then claims shares itself until
-// none are left, so a busy pool (jobs running side by side) only means
-// fewer helpers, never a wait or a deadlock.
+// thousands of goroutines. The caller works too: it hands the job to the
+// workers that are idle, then claims shares itself until none are left,
+// so a busy pool (jobs running side by side) only means fewer helpers,
+// never a wait for a busy worker or a deadlock.
 
 var pool struct {
 	once sync.Once
 	jobs chan *parJob
+	// idle counts the workers that have no job: waiting on jobs, or on
+	// their way there. A caller takes one off the count before it sends,
+	// so its send waits at most for that worker to reach the channel. A
+	// send that gave up when no worker was at the channel at that instant
+	// lost the workers just started (the first kernel of a process, which
+	// also takes the state's page faults, ran on one core) and those just
+	// back from the last kernel.
+	idle atomic.Int64
+}
+
+// reserveIdle takes one idle worker off the count, reporting false when
+// there is none.
+func reserveIdle() bool {
+	for {
+		n := pool.idle.Load()
+		if n <= 0 {
+			return false
+		}
+		if pool.idle.CompareAndSwap(n, n-1) {
+			return true
+		}
+	}
 }
 
 // parJob is a loop of shares that any goroutine may claim one by one.
@@ -61,12 +83,16 @@ func parallelFor(shares, helpers int, run func(slot, share int)) {
 		return
 	}
 	pool.once.Do(func() {
-		// Unbuffered: an offer succeeds only while a worker waits.
 		pool.jobs = make(chan *parJob)
-		for range min(runtime.GOMAXPROCS(0), maxWorkers) - 1 {
+		workers := min(runtime.GOMAXPROCS(0), maxWorkers) - 1
+		pool.idle.Store(int64(workers))
+		for range workers {
 			go func() {
 				for j := range pool.jobs {
 					j.work()
+					// Idle again before the caller can return: its next
+					// kernel counts this worker.
+					pool.idle.Add(1)
 					j.joined.Done()
 				}
 			}()
@@ -77,15 +103,12 @@ func parallelFor(shares, helpers int, run func(slot, share int)) {
 	j.slots.Store(0)
 	j.shares, j.run = int64(shares), run
 	j.done.Add(shares)
-offer:
 	for range min(helpers, shares) - 1 {
-		j.joined.Add(1)
-		select {
-		case pool.jobs <- j:
-		default:
-			j.joined.Done()
-			break offer
+		if !reserveIdle() {
+			break
 		}
+		j.joined.Add(1)
+		pool.jobs <- j // the worker reserved is bound to receive it
 	}
 	j.work()
 	j.done.Wait()

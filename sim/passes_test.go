@@ -80,6 +80,40 @@ func TestPassesMatchTheirDefinition(t *testing.T) {
 	}
 }
 
+// A state made for a run is |0…0⟩ after its pages are touched, in both
+// precisions, on one worker and on several, on states of one chunk and of
+// many; a cancelled context stops the touch and says so.
+func TestNewRunStateIsZero(t *testing.T) {
+	check := func(t *testing.T, s *State) {
+		t.Helper()
+		for i, a := range s.Amplitudes() {
+			want := complex128(0)
+			if i == 0 {
+				want = 1
+			}
+			if a != want {
+				t.Fatalf("amplitude %d = %v, want %v", i, a, want)
+			}
+		}
+	}
+	for _, n := range []int{1, 9, 16, 17, 19} {
+		for _, p := range []Precision{Double, Single} {
+			for _, workers := range []int{1, 2, 3} {
+				s, err := newRunState(context.Background(), n, p, Limits{}, workers)
+				if err != nil {
+					t.Fatalf("%d qubits, %v, %d workers: %v", n, p, workers, err)
+				}
+				check(t, s)
+			}
+		}
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := newRunState(ctx, 18, Double, Limits{}, 2); err != context.Canceled {
+		t.Fatalf("a cancelled touch returned %v", err)
+	}
+}
+
 // A pass cancelled before it starts changes nothing and says so.
 func TestPassCancelled(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())

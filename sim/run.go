@@ -552,12 +552,9 @@ func Run(ctx context.Context, c *Circuit, opts Options) (*Result, error) {
 		}
 	}
 
-	s, err := NewStatePrecision(c.NumQubits, opts.Precision, opts.Limits)
+	s, err := newRunState(ctx, c.NumQubits, opts.Precision, opts.Limits, opts.Workers)
 	if err != nil {
 		return nil, err
-	}
-	if opts.Workers > 0 {
-		s.SetWorkers(opts.Workers)
 	}
 	res.PerShot = p.perShot
 	if p.stream {
@@ -587,6 +584,23 @@ func Run(ctx context.Context, c *Circuit, opts Options) (*Result, error) {
 	}
 	res.Work = budget.total - budget.left
 	return res, nil
+}
+
+// newRunState is |0…0⟩ on n qubits for a run, on workers goroutines (0:
+// GOMAXPROCS), its pages faulted in on the pool (vector.touch), checking
+// ctx.
+func newRunState(ctx context.Context, n int, p Precision, lim Limits, workers int) (*State, error) {
+	s, err := NewStatePrecision(n, p, lim)
+	if err != nil {
+		return nil, err
+	}
+	if workers > 0 {
+		s.SetWorkers(workers)
+	}
+	if err := s.v.touch(ctx, s.workers); err != nil {
+		return nil, err
+	}
+	return s, nil
 }
 
 // newSource is the generator of a seed: measurements, shots and sampling
@@ -710,12 +724,9 @@ func SimulateWith(ctx context.Context, c *Circuit, opts Options) (*State, error)
 	if err != nil {
 		return nil, err
 	}
-	s, err := NewStatePrecision(c.NumQubits, opts.Precision, opts.Limits)
+	s, err := newRunState(ctx, c.NumQubits, opts.Precision, opts.Limits, opts.Workers)
 	if err != nil {
 		return nil, err
-	}
-	if opts.Workers > 0 {
-		s.SetWorkers(opts.Workers)
 	}
 	if p.stream {
 		// Loops may run without end: the work is bounded as Run's.

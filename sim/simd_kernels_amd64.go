@@ -173,15 +173,30 @@ func mat128AVX2h4lr(x *complex128, offs *int, n, outer, stride int, m *float64)
 //go:noescape
 func mat128AVX512h0l0(x *complex128, offs *int, n, outer, stride int, m *float64)
 
+// mat128AVX512h0l0r is mat128AVX512h0l0 for a real matrix (the same coefficients, their imaginary parts unread).
+//
+//go:noescape
+func mat128AVX512h0l0r(x *complex128, offs *int, n, outer, stride int, m *float64)
+
 // mat128AVX512h0l1 applies a dense matrix on 0 high and 1 low targets to the runs at offs from x: n amplitudes from x, then from x+stride bytes, outer times.
 //
 //go:noescape
 func mat128AVX512h0l1(x *complex128, offs *int, n, outer, stride int, m *float64)
 
+// mat128AVX512h0l1r is mat128AVX512h0l1 for a real matrix (the same coefficients, their imaginary parts unread).
+//
+//go:noescape
+func mat128AVX512h0l1r(x *complex128, offs *int, n, outer, stride int, m *float64)
+
 // mat128AVX512h0l01 applies a dense matrix on 0 high and 2 low targets to the runs at offs from x: n amplitudes from x, then from x+stride bytes, outer times.
 //
 //go:noescape
 func mat128AVX512h0l01(x *complex128, offs *int, n, outer, stride int, m *float64)
+
+// mat128AVX512h0l01r is mat128AVX512h0l01 for a real matrix (the same coefficients, their imaginary parts unread).
+//
+//go:noescape
+func mat128AVX512h0l01r(x *complex128, offs *int, n, outer, stride int, m *float64)
 
 // mat128AVX512h1l applies a dense matrix on 1 high and 0 low targets to the runs at offs from x: n amplitudes from x, then from x+stride bytes, outer times.
 //
@@ -198,15 +213,30 @@ func mat128AVX512h1lr(x *complex128, offs *int, n, outer, stride int, m *float64
 //go:noescape
 func mat128AVX512h1l0(x *complex128, offs *int, n, outer, stride int, m *float64)
 
+// mat128AVX512h1l0r is mat128AVX512h1l0 for a real matrix (the same coefficients, their imaginary parts unread).
+//
+//go:noescape
+func mat128AVX512h1l0r(x *complex128, offs *int, n, outer, stride int, m *float64)
+
 // mat128AVX512h1l1 applies a dense matrix on 1 high and 1 low targets to the runs at offs from x: n amplitudes from x, then from x+stride bytes, outer times.
 //
 //go:noescape
 func mat128AVX512h1l1(x *complex128, offs *int, n, outer, stride int, m *float64)
 
+// mat128AVX512h1l1r is mat128AVX512h1l1 for a real matrix (the same coefficients, their imaginary parts unread).
+//
+//go:noescape
+func mat128AVX512h1l1r(x *complex128, offs *int, n, outer, stride int, m *float64)
+
 // mat128AVX512h1l01 applies a dense matrix on 1 high and 2 low targets to the runs at offs from x: n amplitudes from x, then from x+stride bytes, outer times.
 //
 //go:noescape
 func mat128AVX512h1l01(x *complex128, offs *int, n, outer, stride int, m *float64)
+
+// mat128AVX512h1l01r is mat128AVX512h1l01 for a real matrix (the same coefficients, their imaginary parts unread).
+//
+//go:noescape
+func mat128AVX512h1l01r(x *complex128, offs *int, n, outer, stride int, m *float64)
 
 // mat128AVX512h2l applies a dense matrix on 2 high and 0 low targets to the runs at offs from x: n amplitudes from x, then from x+stride bytes, outer times.
 //
@@ -223,15 +253,30 @@ func mat128AVX512h2lr(x *complex128, offs *int, n, outer, stride int, m *float64
 //go:noescape
 func mat128AVX512h2l0(x *complex128, offs *int, n, outer, stride int, m *float64)
 
+// mat128AVX512h2l0r is mat128AVX512h2l0 for a real matrix (the same coefficients, their imaginary parts unread).
+//
+//go:noescape
+func mat128AVX512h2l0r(x *complex128, offs *int, n, outer, stride int, m *float64)
+
 // mat128AVX512h2l1 applies a dense matrix on 2 high and 1 low targets to the runs at offs from x: n amplitudes from x, then from x+stride bytes, outer times.
 //
 //go:noescape
 func mat128AVX512h2l1(x *complex128, offs *int, n, outer, stride int, m *float64)
 
+// mat128AVX512h2l1r is mat128AVX512h2l1 for a real matrix (the same coefficients, their imaginary parts unread).
+//
+//go:noescape
+func mat128AVX512h2l1r(x *complex128, offs *int, n, outer, stride int, m *float64)
+
 // mat128AVX512h2l01 applies a dense matrix on 2 high and 2 low targets to the runs at offs from x: n amplitudes from x, then from x+stride bytes, outer times.
 //
 //go:noescape
 func mat128AVX512h2l01(x *complex128, offs *int, n, outer, stride int, m *float64)
+
+// mat128AVX512h2l01r is mat128AVX512h2l01 for a real matrix (the same coefficients, their imaginary parts unread).
+//
+//go:noescape
+func mat128AVX512h2l01r(x *complex128, offs *int, n, outer, stride int, m *float64)
 
 // mat128AVX512h3l applies a dense matrix on 3 high and 0 low targets to the runs at offs from x: n amplitudes from x, then from x+stride bytes, outer times.
 //
@@ -248,10 +293,20 @@ func mat128AVX512h3lr(x *complex128, offs *int, n, outer, stride int, m *float64
 //go:noescape
 func mat128AVX512h3l0(x *complex128, offs *int, n, outer, stride int, m *float64)
 
+// mat128AVX512h3l0r is mat128AVX512h3l0 for a real matrix (the same coefficients, their imaginary parts unread).
+//
+//go:noescape
+func mat128AVX512h3l0r(x *complex128, offs *int, n, outer, stride int, m *float64)
+
 // mat128AVX512h3l1 applies a dense matrix on 3 high and 1 low targets to the runs at offs from x: n amplitudes from x, then from x+stride bytes, outer times.
 //
 //go:noescape
 func mat128AVX512h3l1(x *complex128, offs *int, n, outer, stride int, m *float64)
+
+// mat128AVX512h3l1r is mat128AVX512h3l1 for a real matrix (the same coefficients, their imaginary parts unread).
+//
+//go:noescape
+func mat128AVX512h3l1r(x *complex128, offs *int, n, outer, stride int, m *float64)
 
 // mat128AVX512h4l applies a dense matrix on 4 high and 0 low targets to the runs at offs from x: n amplitudes from x, then from x+stride bytes, outer times.
 //
@@ -418,35 +473,70 @@ func mat64AVX2h4lr(x *complex64, offs *int, n, outer, stride int, m *float32)
 //go:noescape
 func mat64AVX512h0l0(x *complex64, offs *int, n, outer, stride int, m *float32)
 
+// mat64AVX512h0l0r is mat64AVX512h0l0 for a real matrix (the same coefficients, their imaginary parts unread).
+//
+//go:noescape
+func mat64AVX512h0l0r(x *complex64, offs *int, n, outer, stride int, m *float32)
+
 // mat64AVX512h0l1 applies a dense matrix on 0 high and 1 low targets to the runs at offs from x: n amplitudes from x, then from x+stride bytes, outer times.
 //
 //go:noescape
 func mat64AVX512h0l1(x *complex64, offs *int, n, outer, stride int, m *float32)
+
+// mat64AVX512h0l1r is mat64AVX512h0l1 for a real matrix (the same coefficients, their imaginary parts unread).
+//
+//go:noescape
+func mat64AVX512h0l1r(x *complex64, offs *int, n, outer, stride int, m *float32)
 
 // mat64AVX512h0l01 applies a dense matrix on 0 high and 2 low targets to the runs at offs from x: n amplitudes from x, then from x+stride bytes, outer times.
 //
 //go:noescape
 func mat64AVX512h0l01(x *complex64, offs *int, n, outer, stride int, m *float32)
 
+// mat64AVX512h0l01r is mat64AVX512h0l01 for a real matrix (the same coefficients, their imaginary parts unread).
+//
+//go:noescape
+func mat64AVX512h0l01r(x *complex64, offs *int, n, outer, stride int, m *float32)
+
 // mat64AVX512h0l2 applies a dense matrix on 0 high and 1 low targets to the runs at offs from x: n amplitudes from x, then from x+stride bytes, outer times.
 //
 //go:noescape
 func mat64AVX512h0l2(x *complex64, offs *int, n, outer, stride int, m *float32)
+
+// mat64AVX512h0l2r is mat64AVX512h0l2 for a real matrix (the same coefficients, their imaginary parts unread).
+//
+//go:noescape
+func mat64AVX512h0l2r(x *complex64, offs *int, n, outer, stride int, m *float32)
 
 // mat64AVX512h0l02 applies a dense matrix on 0 high and 2 low targets to the runs at offs from x: n amplitudes from x, then from x+stride bytes, outer times.
 //
 //go:noescape
 func mat64AVX512h0l02(x *complex64, offs *int, n, outer, stride int, m *float32)
 
+// mat64AVX512h0l02r is mat64AVX512h0l02 for a real matrix (the same coefficients, their imaginary parts unread).
+//
+//go:noescape
+func mat64AVX512h0l02r(x *complex64, offs *int, n, outer, stride int, m *float32)
+
 // mat64AVX512h0l12 applies a dense matrix on 0 high and 2 low targets to the runs at offs from x: n amplitudes from x, then from x+stride bytes, outer times.
 //
 //go:noescape
 func mat64AVX512h0l12(x *complex64, offs *int, n, outer, stride int, m *float32)
 
+// mat64AVX512h0l12r is mat64AVX512h0l12 for a real matrix (the same coefficients, their imaginary parts unread).
+//
+//go:noescape
+func mat64AVX512h0l12r(x *complex64, offs *int, n, outer, stride int, m *float32)
+
 // mat64AVX512h0l012 applies a dense matrix on 0 high and 3 low targets to the runs at offs from x: n amplitudes from x, then from x+stride bytes, outer times.
 //
 //go:noescape
 func mat64AVX512h0l012(x *complex64, offs *int, n, outer, stride int, m *float32)
+
+// mat64AVX512h0l012r is mat64AVX512h0l012 for a real matrix (the same coefficients, their imaginary parts unread).
+//
+//go:noescape
+func mat64AVX512h0l012r(x *complex64, offs *int, n, outer, stride int, m *float32)
 
 // mat64AVX512h1l applies a dense matrix on 1 high and 0 low targets to the runs at offs from x: n amplitudes from x, then from x+stride bytes, outer times.
 //
@@ -463,35 +553,70 @@ func mat64AVX512h1lr(x *complex64, offs *int, n, outer, stride int, m *float32)
 //go:noescape
 func mat64AVX512h1l0(x *complex64, offs *int, n, outer, stride int, m *float32)
 
+// mat64AVX512h1l0r is mat64AVX512h1l0 for a real matrix (the same coefficients, their imaginary parts unread).
+//
+//go:noescape
+func mat64AVX512h1l0r(x *complex64, offs *int, n, outer, stride int, m *float32)
+
 // mat64AVX512h1l1 applies a dense matrix on 1 high and 1 low targets to the runs at offs from x: n amplitudes from x, then from x+stride bytes, outer times.
 //
 //go:noescape
 func mat64AVX512h1l1(x *complex64, offs *int, n, outer, stride int, m *float32)
+
+// mat64AVX512h1l1r is mat64AVX512h1l1 for a real matrix (the same coefficients, their imaginary parts unread).
+//
+//go:noescape
+func mat64AVX512h1l1r(x *complex64, offs *int, n, outer, stride int, m *float32)
 
 // mat64AVX512h1l01 applies a dense matrix on 1 high and 2 low targets to the runs at offs from x: n amplitudes from x, then from x+stride bytes, outer times.
 //
 //go:noescape
 func mat64AVX512h1l01(x *complex64, offs *int, n, outer, stride int, m *float32)
 
+// mat64AVX512h1l01r is mat64AVX512h1l01 for a real matrix (the same coefficients, their imaginary parts unread).
+//
+//go:noescape
+func mat64AVX512h1l01r(x *complex64, offs *int, n, outer, stride int, m *float32)
+
 // mat64AVX512h1l2 applies a dense matrix on 1 high and 1 low targets to the runs at offs from x: n amplitudes from x, then from x+stride bytes, outer times.
 //
 //go:noescape
 func mat64AVX512h1l2(x *complex64, offs *int, n, outer, stride int, m *float32)
+
+// mat64AVX512h1l2r is mat64AVX512h1l2 for a real matrix (the same coefficients, their imaginary parts unread).
+//
+//go:noescape
+func mat64AVX512h1l2r(x *complex64, offs *int, n, outer, stride int, m *float32)
 
 // mat64AVX512h1l02 applies a dense matrix on 1 high and 2 low targets to the runs at offs from x: n amplitudes from x, then from x+stride bytes, outer times.
 //
 //go:noescape
 func mat64AVX512h1l02(x *complex64, offs *int, n, outer, stride int, m *float32)
 
+// mat64AVX512h1l02r is mat64AVX512h1l02 for a real matrix (the same coefficients, their imaginary parts unread).
+//
+//go:noescape
+func mat64AVX512h1l02r(x *complex64, offs *int, n, outer, stride int, m *float32)
+
 // mat64AVX512h1l12 applies a dense matrix on 1 high and 2 low targets to the runs at offs from x: n amplitudes from x, then from x+stride bytes, outer times.
 //
 //go:noescape
 func mat64AVX512h1l12(x *complex64, offs *int, n, outer, stride int, m *float32)
 
+// mat64AVX512h1l12r is mat64AVX512h1l12 for a real matrix (the same coefficients, their imaginary parts unread).
+//
+//go:noescape
+func mat64AVX512h1l12r(x *complex64, offs *int, n, outer, stride int, m *float32)
+
 // mat64AVX512h1l012 applies a dense matrix on 1 high and 3 low targets to the runs at offs from x: n amplitudes from x, then from x+stride bytes, outer times.
 //
 //go:noescape
 func mat64AVX512h1l012(x *complex64, offs *int, n, outer, stride int, m *float32)
+
+// mat64AVX512h1l012r is mat64AVX512h1l012 for a real matrix (the same coefficients, their imaginary parts unread).
+//
+//go:noescape
+func mat64AVX512h1l012r(x *complex64, offs *int, n, outer, stride int, m *float32)
 
 // mat64AVX512h2l applies a dense matrix on 2 high and 0 low targets to the runs at offs from x: n amplitudes from x, then from x+stride bytes, outer times.
 //
@@ -508,30 +633,60 @@ func mat64AVX512h2lr(x *complex64, offs *int, n, outer, stride int, m *float32)
 //go:noescape
 func mat64AVX512h2l0(x *complex64, offs *int, n, outer, stride int, m *float32)
 
+// mat64AVX512h2l0r is mat64AVX512h2l0 for a real matrix (the same coefficients, their imaginary parts unread).
+//
+//go:noescape
+func mat64AVX512h2l0r(x *complex64, offs *int, n, outer, stride int, m *float32)
+
 // mat64AVX512h2l1 applies a dense matrix on 2 high and 1 low targets to the runs at offs from x: n amplitudes from x, then from x+stride bytes, outer times.
 //
 //go:noescape
 func mat64AVX512h2l1(x *complex64, offs *int, n, outer, stride int, m *float32)
+
+// mat64AVX512h2l1r is mat64AVX512h2l1 for a real matrix (the same coefficients, their imaginary parts unread).
+//
+//go:noescape
+func mat64AVX512h2l1r(x *complex64, offs *int, n, outer, stride int, m *float32)
 
 // mat64AVX512h2l01 applies a dense matrix on 2 high and 2 low targets to the runs at offs from x: n amplitudes from x, then from x+stride bytes, outer times.
 //
 //go:noescape
 func mat64AVX512h2l01(x *complex64, offs *int, n, outer, stride int, m *float32)
 
+// mat64AVX512h2l01r is mat64AVX512h2l01 for a real matrix (the same coefficients, their imaginary parts unread).
+//
+//go:noescape
+func mat64AVX512h2l01r(x *complex64, offs *int, n, outer, stride int, m *float32)
+
 // mat64AVX512h2l2 applies a dense matrix on 2 high and 1 low targets to the runs at offs from x: n amplitudes from x, then from x+stride bytes, outer times.
 //
 //go:noescape
 func mat64AVX512h2l2(x *complex64, offs *int, n, outer, stride int, m *float32)
+
+// mat64AVX512h2l2r is mat64AVX512h2l2 for a real matrix (the same coefficients, their imaginary parts unread).
+//
+//go:noescape
+func mat64AVX512h2l2r(x *complex64, offs *int, n, outer, stride int, m *float32)
 
 // mat64AVX512h2l02 applies a dense matrix on 2 high and 2 low targets to the runs at offs from x: n amplitudes from x, then from x+stride bytes, outer times.
 //
 //go:noescape
 func mat64AVX512h2l02(x *complex64, offs *int, n, outer, stride int, m *float32)
 
+// mat64AVX512h2l02r is mat64AVX512h2l02 for a real matrix (the same coefficients, their imaginary parts unread).
+//
+//go:noescape
+func mat64AVX512h2l02r(x *complex64, offs *int, n, outer, stride int, m *float32)
+
 // mat64AVX512h2l12 applies a dense matrix on 2 high and 2 low targets to the runs at offs from x: n amplitudes from x, then from x+stride bytes, outer times.
 //
 //go:noescape
 func mat64AVX512h2l12(x *complex64, offs *int, n, outer, stride int, m *float32)
+
+// mat64AVX512h2l12r is mat64AVX512h2l12 for a real matrix (the same coefficients, their imaginary parts unread).
+//
+//go:noescape
+func mat64AVX512h2l12r(x *complex64, offs *int, n, outer, stride int, m *float32)
 
 // mat64AVX512h3l applies a dense matrix on 3 high and 0 low targets to the runs at offs from x: n amplitudes from x, then from x+stride bytes, outer times.
 //
@@ -548,15 +703,30 @@ func mat64AVX512h3lr(x *complex64, offs *int, n, outer, stride int, m *float32)
 //go:noescape
 func mat64AVX512h3l0(x *complex64, offs *int, n, outer, stride int, m *float32)
 
+// mat64AVX512h3l0r is mat64AVX512h3l0 for a real matrix (the same coefficients, their imaginary parts unread).
+//
+//go:noescape
+func mat64AVX512h3l0r(x *complex64, offs *int, n, outer, stride int, m *float32)
+
 // mat64AVX512h3l1 applies a dense matrix on 3 high and 1 low targets to the runs at offs from x: n amplitudes from x, then from x+stride bytes, outer times.
 //
 //go:noescape
 func mat64AVX512h3l1(x *complex64, offs *int, n, outer, stride int, m *float32)
 
+// mat64AVX512h3l1r is mat64AVX512h3l1 for a real matrix (the same coefficients, their imaginary parts unread).
+//
+//go:noescape
+func mat64AVX512h3l1r(x *complex64, offs *int, n, outer, stride int, m *float32)
+
 // mat64AVX512h3l2 applies a dense matrix on 3 high and 1 low targets to the runs at offs from x: n amplitudes from x, then from x+stride bytes, outer times.
 //
 //go:noescape
 func mat64AVX512h3l2(x *complex64, offs *int, n, outer, stride int, m *float32)
+
+// mat64AVX512h3l2r is mat64AVX512h3l2 for a real matrix (the same coefficients, their imaginary parts unread).
+//
+//go:noescape
+func mat64AVX512h3l2r(x *complex64, offs *int, n, outer, stride int, m *float32)
 
 // mat64AVX512h4l applies a dense matrix on 4 high and 0 low targets to the runs at offs from x: n amplitudes from x, then from x+stride bytes, outer times.
 //
@@ -567,6 +737,446 @@ func mat64AVX512h4l(x *complex64, offs *int, n, outer, stride int, m *float32)
 //
 //go:noescape
 func mat64AVX512h4lr(x *complex64, offs *int, n, outer, stride int, m *float32)
+
+// blk128AVX512n1m1 applies a matrix of 1 independent 1×1 blocks to 1 runs at offs from x (reads, then writes): n amplitudes from x, then from x+stride bytes, outer times.
+//
+//go:noescape
+func blk128AVX512n1m1(x *complex128, offs *int, n, outer, stride int, m *float64)
+
+// blk128AVX512n2m1 applies a matrix of 2 independent 1×1 blocks to 2 runs at offs from x (reads, then writes): n amplitudes from x, then from x+stride bytes, outer times.
+//
+//go:noescape
+func blk128AVX512n2m1(x *complex128, offs *int, n, outer, stride int, m *float64)
+
+// blk128AVX512n3m1 applies a matrix of 3 independent 1×1 blocks to 3 runs at offs from x (reads, then writes): n amplitudes from x, then from x+stride bytes, outer times.
+//
+//go:noescape
+func blk128AVX512n3m1(x *complex128, offs *int, n, outer, stride int, m *float64)
+
+// blk128AVX512n4m1 applies a matrix of 4 independent 1×1 blocks to 4 runs at offs from x (reads, then writes): n amplitudes from x, then from x+stride bytes, outer times.
+//
+//go:noescape
+func blk128AVX512n4m1(x *complex128, offs *int, n, outer, stride int, m *float64)
+
+// blk128AVX512n5m1 applies a matrix of 5 independent 1×1 blocks to 5 runs at offs from x (reads, then writes): n amplitudes from x, then from x+stride bytes, outer times.
+//
+//go:noescape
+func blk128AVX512n5m1(x *complex128, offs *int, n, outer, stride int, m *float64)
+
+// blk128AVX512n6m1 applies a matrix of 6 independent 1×1 blocks to 6 runs at offs from x (reads, then writes): n amplitudes from x, then from x+stride bytes, outer times.
+//
+//go:noescape
+func blk128AVX512n6m1(x *complex128, offs *int, n, outer, stride int, m *float64)
+
+// blk128AVX512n7m1 applies a matrix of 7 independent 1×1 blocks to 7 runs at offs from x (reads, then writes): n amplitudes from x, then from x+stride bytes, outer times.
+//
+//go:noescape
+func blk128AVX512n7m1(x *complex128, offs *int, n, outer, stride int, m *float64)
+
+// blk128AVX512n8m1 applies a matrix of 8 independent 1×1 blocks to 8 runs at offs from x (reads, then writes): n amplitudes from x, then from x+stride bytes, outer times.
+//
+//go:noescape
+func blk128AVX512n8m1(x *complex128, offs *int, n, outer, stride int, m *float64)
+
+// blk128AVX512n9m1 applies a matrix of 9 independent 1×1 blocks to 9 runs at offs from x (reads, then writes): n amplitudes from x, then from x+stride bytes, outer times.
+//
+//go:noescape
+func blk128AVX512n9m1(x *complex128, offs *int, n, outer, stride int, m *float64)
+
+// blk128AVX512n10m1 applies a matrix of 10 independent 1×1 blocks to 10 runs at offs from x (reads, then writes): n amplitudes from x, then from x+stride bytes, outer times.
+//
+//go:noescape
+func blk128AVX512n10m1(x *complex128, offs *int, n, outer, stride int, m *float64)
+
+// blk128AVX512n11m1 applies a matrix of 11 independent 1×1 blocks to 11 runs at offs from x (reads, then writes): n amplitudes from x, then from x+stride bytes, outer times.
+//
+//go:noescape
+func blk128AVX512n11m1(x *complex128, offs *int, n, outer, stride int, m *float64)
+
+// blk128AVX512n12m1 applies a matrix of 12 independent 1×1 blocks to 12 runs at offs from x (reads, then writes): n amplitudes from x, then from x+stride bytes, outer times.
+//
+//go:noescape
+func blk128AVX512n12m1(x *complex128, offs *int, n, outer, stride int, m *float64)
+
+// blk128AVX512n13m1 applies a matrix of 13 independent 1×1 blocks to 13 runs at offs from x (reads, then writes): n amplitudes from x, then from x+stride bytes, outer times.
+//
+//go:noescape
+func blk128AVX512n13m1(x *complex128, offs *int, n, outer, stride int, m *float64)
+
+// blk128AVX512n14m1 applies a matrix of 14 independent 1×1 blocks to 14 runs at offs from x (reads, then writes): n amplitudes from x, then from x+stride bytes, outer times.
+//
+//go:noescape
+func blk128AVX512n14m1(x *complex128, offs *int, n, outer, stride int, m *float64)
+
+// blk128AVX512n15m1 applies a matrix of 15 independent 1×1 blocks to 15 runs at offs from x (reads, then writes): n amplitudes from x, then from x+stride bytes, outer times.
+//
+//go:noescape
+func blk128AVX512n15m1(x *complex128, offs *int, n, outer, stride int, m *float64)
+
+// blk128AVX512n16m1 applies a matrix of 16 independent 1×1 blocks to 16 runs at offs from x (reads, then writes): n amplitudes from x, then from x+stride bytes, outer times.
+//
+//go:noescape
+func blk128AVX512n16m1(x *complex128, offs *int, n, outer, stride int, m *float64)
+
+// blk128AVX512n4m2 applies a matrix of 2 independent 2×2 blocks to 4 runs at offs from x (reads, then writes): n amplitudes from x, then from x+stride bytes, outer times.
+//
+//go:noescape
+func blk128AVX512n4m2(x *complex128, offs *int, n, outer, stride int, m *float64)
+
+// blk128AVX512n8m2 applies a matrix of 4 independent 2×2 blocks to 8 runs at offs from x (reads, then writes): n amplitudes from x, then from x+stride bytes, outer times.
+//
+//go:noescape
+func blk128AVX512n8m2(x *complex128, offs *int, n, outer, stride int, m *float64)
+
+// blk128AVX512n8m4 applies a matrix of 2 independent 4×4 blocks to 8 runs at offs from x (reads, then writes): n amplitudes from x, then from x+stride bytes, outer times.
+//
+//go:noescape
+func blk128AVX512n8m4(x *complex128, offs *int, n, outer, stride int, m *float64)
+
+// blk128AVX512n16m2 applies a matrix of 8 independent 2×2 blocks to 16 runs at offs from x (reads, then writes): n amplitudes from x, then from x+stride bytes, outer times.
+//
+//go:noescape
+func blk128AVX512n16m2(x *complex128, offs *int, n, outer, stride int, m *float64)
+
+// blk128AVX512n16m4 applies a matrix of 4 independent 4×4 blocks to 16 runs at offs from x (reads, then writes): n amplitudes from x, then from x+stride bytes, outer times.
+//
+//go:noescape
+func blk128AVX512n16m4(x *complex128, offs *int, n, outer, stride int, m *float64)
+
+// blk128AVX512n16m8 applies a matrix of 2 independent 8×8 blocks to 16 runs at offs from x (reads, then writes): n amplitudes from x, then from x+stride bytes, outer times.
+//
+//go:noescape
+func blk128AVX512n16m8(x *complex128, offs *int, n, outer, stride int, m *float64)
+
+// blk128AVX512n1m1r is blk128AVX512n1m1 for a real matrix, m holding one scalar an entry.
+//
+//go:noescape
+func blk128AVX512n1m1r(x *complex128, offs *int, n, outer, stride int, m *float64)
+
+// blk128AVX512n2m1r is blk128AVX512n2m1 for a real matrix, m holding one scalar an entry.
+//
+//go:noescape
+func blk128AVX512n2m1r(x *complex128, offs *int, n, outer, stride int, m *float64)
+
+// blk128AVX512n3m1r is blk128AVX512n3m1 for a real matrix, m holding one scalar an entry.
+//
+//go:noescape
+func blk128AVX512n3m1r(x *complex128, offs *int, n, outer, stride int, m *float64)
+
+// blk128AVX512n4m1r is blk128AVX512n4m1 for a real matrix, m holding one scalar an entry.
+//
+//go:noescape
+func blk128AVX512n4m1r(x *complex128, offs *int, n, outer, stride int, m *float64)
+
+// blk128AVX512n5m1r is blk128AVX512n5m1 for a real matrix, m holding one scalar an entry.
+//
+//go:noescape
+func blk128AVX512n5m1r(x *complex128, offs *int, n, outer, stride int, m *float64)
+
+// blk128AVX512n6m1r is blk128AVX512n6m1 for a real matrix, m holding one scalar an entry.
+//
+//go:noescape
+func blk128AVX512n6m1r(x *complex128, offs *int, n, outer, stride int, m *float64)
+
+// blk128AVX512n7m1r is blk128AVX512n7m1 for a real matrix, m holding one scalar an entry.
+//
+//go:noescape
+func blk128AVX512n7m1r(x *complex128, offs *int, n, outer, stride int, m *float64)
+
+// blk128AVX512n8m1r is blk128AVX512n8m1 for a real matrix, m holding one scalar an entry.
+//
+//go:noescape
+func blk128AVX512n8m1r(x *complex128, offs *int, n, outer, stride int, m *float64)
+
+// blk128AVX512n9m1r is blk128AVX512n9m1 for a real matrix, m holding one scalar an entry.
+//
+//go:noescape
+func blk128AVX512n9m1r(x *complex128, offs *int, n, outer, stride int, m *float64)
+
+// blk128AVX512n10m1r is blk128AVX512n10m1 for a real matrix, m holding one scalar an entry.
+//
+//go:noescape
+func blk128AVX512n10m1r(x *complex128, offs *int, n, outer, stride int, m *float64)
+
+// blk128AVX512n11m1r is blk128AVX512n11m1 for a real matrix, m holding one scalar an entry.
+//
+//go:noescape
+func blk128AVX512n11m1r(x *complex128, offs *int, n, outer, stride int, m *float64)
+
+// blk128AVX512n12m1r is blk128AVX512n12m1 for a real matrix, m holding one scalar an entry.
+//
+//go:noescape
+func blk128AVX512n12m1r(x *complex128, offs *int, n, outer, stride int, m *float64)
+
+// blk128AVX512n13m1r is blk128AVX512n13m1 for a real matrix, m holding one scalar an entry.
+//
+//go:noescape
+func blk128AVX512n13m1r(x *complex128, offs *int, n, outer, stride int, m *float64)
+
+// blk128AVX512n14m1r is blk128AVX512n14m1 for a real matrix, m holding one scalar an entry.
+//
+//go:noescape
+func blk128AVX512n14m1r(x *complex128, offs *int, n, outer, stride int, m *float64)
+
+// blk128AVX512n15m1r is blk128AVX512n15m1 for a real matrix, m holding one scalar an entry.
+//
+//go:noescape
+func blk128AVX512n15m1r(x *complex128, offs *int, n, outer, stride int, m *float64)
+
+// blk128AVX512n16m1r is blk128AVX512n16m1 for a real matrix, m holding one scalar an entry.
+//
+//go:noescape
+func blk128AVX512n16m1r(x *complex128, offs *int, n, outer, stride int, m *float64)
+
+// blk128AVX512n4m2r is blk128AVX512n4m2 for a real matrix, m holding one scalar an entry.
+//
+//go:noescape
+func blk128AVX512n4m2r(x *complex128, offs *int, n, outer, stride int, m *float64)
+
+// blk128AVX512n8m2r is blk128AVX512n8m2 for a real matrix, m holding one scalar an entry.
+//
+//go:noescape
+func blk128AVX512n8m2r(x *complex128, offs *int, n, outer, stride int, m *float64)
+
+// blk128AVX512n8m4r is blk128AVX512n8m4 for a real matrix, m holding one scalar an entry.
+//
+//go:noescape
+func blk128AVX512n8m4r(x *complex128, offs *int, n, outer, stride int, m *float64)
+
+// blk128AVX512n16m2r is blk128AVX512n16m2 for a real matrix, m holding one scalar an entry.
+//
+//go:noescape
+func blk128AVX512n16m2r(x *complex128, offs *int, n, outer, stride int, m *float64)
+
+// blk128AVX512n16m4r is blk128AVX512n16m4 for a real matrix, m holding one scalar an entry.
+//
+//go:noescape
+func blk128AVX512n16m4r(x *complex128, offs *int, n, outer, stride int, m *float64)
+
+// blk128AVX512n16m8r is blk128AVX512n16m8 for a real matrix, m holding one scalar an entry.
+//
+//go:noescape
+func blk128AVX512n16m8r(x *complex128, offs *int, n, outer, stride int, m *float64)
+
+// blk64AVX512n1m1 applies a matrix of 1 independent 1×1 blocks to 1 runs at offs from x (reads, then writes): n amplitudes from x, then from x+stride bytes, outer times.
+//
+//go:noescape
+func blk64AVX512n1m1(x *complex64, offs *int, n, outer, stride int, m *float32)
+
+// blk64AVX512n2m1 applies a matrix of 2 independent 1×1 blocks to 2 runs at offs from x (reads, then writes): n amplitudes from x, then from x+stride bytes, outer times.
+//
+//go:noescape
+func blk64AVX512n2m1(x *complex64, offs *int, n, outer, stride int, m *float32)
+
+// blk64AVX512n3m1 applies a matrix of 3 independent 1×1 blocks to 3 runs at offs from x (reads, then writes): n amplitudes from x, then from x+stride bytes, outer times.
+//
+//go:noescape
+func blk64AVX512n3m1(x *complex64, offs *int, n, outer, stride int, m *float32)
+
+// blk64AVX512n4m1 applies a matrix of 4 independent 1×1 blocks to 4 runs at offs from x (reads, then writes): n amplitudes from x, then from x+stride bytes, outer times.
+//
+//go:noescape
+func blk64AVX512n4m1(x *complex64, offs *int, n, outer, stride int, m *float32)
+
+// blk64AVX512n5m1 applies a matrix of 5 independent 1×1 blocks to 5 runs at offs from x (reads, then writes): n amplitudes from x, then from x+stride bytes, outer times.
+//
+//go:noescape
+func blk64AVX512n5m1(x *complex64, offs *int, n, outer, stride int, m *float32)
+
+// blk64AVX512n6m1 applies a matrix of 6 independent 1×1 blocks to 6 runs at offs from x (reads, then writes): n amplitudes from x, then from x+stride bytes, outer times.
+//
+//go:noescape
+func blk64AVX512n6m1(x *complex64, offs *int, n, outer, stride int, m *float32)
+
+// blk64AVX512n7m1 applies a matrix of 7 independent 1×1 blocks to 7 runs at offs from x (reads, then writes): n amplitudes from x, then from x+stride bytes, outer times.
+//
+//go:noescape
+func blk64AVX512n7m1(x *complex64, offs *int, n, outer, stride int, m *float32)
+
+// blk64AVX512n8m1 applies a matrix of 8 independent 1×1 blocks to 8 runs at offs from x (reads, then writes): n amplitudes from x, then from x+stride bytes, outer times.
+//
+//go:noescape
+func blk64AVX512n8m1(x *complex64, offs *int, n, outer, stride int, m *float32)
+
+// blk64AVX512n9m1 applies a matrix of 9 independent 1×1 blocks to 9 runs at offs from x (reads, then writes): n amplitudes from x, then from x+stride bytes, outer times.
+//
+//go:noescape
+func blk64AVX512n9m1(x *complex64, offs *int, n, outer, stride int, m *float32)
+
+// blk64AVX512n10m1 applies a matrix of 10 independent 1×1 blocks to 10 runs at offs from x (reads, then writes): n amplitudes from x, then from x+stride bytes, outer times.
+//
+//go:noescape
+func blk64AVX512n10m1(x *complex64, offs *int, n, outer, stride int, m *float32)
+
+// blk64AVX512n11m1 applies a matrix of 11 independent 1×1 blocks to 11 runs at offs from x (reads, then writes): n amplitudes from x, then from x+stride bytes, outer times.
+//
+//go:noescape
+func blk64AVX512n11m1(x *complex64, offs *int, n, outer, stride int, m *float32)
+
+// blk64AVX512n12m1 applies a matrix of 12 independent 1×1 blocks to 12 runs at offs from x (reads, then writes): n amplitudes from x, then from x+stride bytes, outer times.
+//
+//go:noescape
+func blk64AVX512n12m1(x *complex64, offs *int, n, outer, stride int, m *float32)
+
+// blk64AVX512n13m1 applies a matrix of 13 independent 1×1 blocks to 13 runs at offs from x (reads, then writes): n amplitudes from x, then from x+stride bytes, outer times.
+//
+//go:noescape
+func blk64AVX512n13m1(x *complex64, offs *int, n, outer, stride int, m *float32)
+
+// blk64AVX512n14m1 applies a matrix of 14 independent 1×1 blocks to 14 runs at offs from x (reads, then writes): n amplitudes from x, then from x+stride bytes, outer times.
+//
+//go:noescape
+func blk64AVX512n14m1(x *complex64, offs *int, n, outer, stride int, m *float32)
+
+// blk64AVX512n15m1 applies a matrix of 15 independent 1×1 blocks to 15 runs at offs from x (reads, then writes): n amplitudes from x, then from x+stride bytes, outer times.
+//
+//go:noescape
+func blk64AVX512n15m1(x *complex64, offs *int, n, outer, stride int, m *float32)
+
+// blk64AVX512n16m1 applies a matrix of 16 independent 1×1 blocks to 16 runs at offs from x (reads, then writes): n amplitudes from x, then from x+stride bytes, outer times.
+//
+//go:noescape
+func blk64AVX512n16m1(x *complex64, offs *int, n, outer, stride int, m *float32)
+
+// blk64AVX512n4m2 applies a matrix of 2 independent 2×2 blocks to 4 runs at offs from x (reads, then writes): n amplitudes from x, then from x+stride bytes, outer times.
+//
+//go:noescape
+func blk64AVX512n4m2(x *complex64, offs *int, n, outer, stride int, m *float32)
+
+// blk64AVX512n8m2 applies a matrix of 4 independent 2×2 blocks to 8 runs at offs from x (reads, then writes): n amplitudes from x, then from x+stride bytes, outer times.
+//
+//go:noescape
+func blk64AVX512n8m2(x *complex64, offs *int, n, outer, stride int, m *float32)
+
+// blk64AVX512n8m4 applies a matrix of 2 independent 4×4 blocks to 8 runs at offs from x (reads, then writes): n amplitudes from x, then from x+stride bytes, outer times.
+//
+//go:noescape
+func blk64AVX512n8m4(x *complex64, offs *int, n, outer, stride int, m *float32)
+
+// blk64AVX512n16m2 applies a matrix of 8 independent 2×2 blocks to 16 runs at offs from x (reads, then writes): n amplitudes from x, then from x+stride bytes, outer times.
+//
+//go:noescape
+func blk64AVX512n16m2(x *complex64, offs *int, n, outer, stride int, m *float32)
+
+// blk64AVX512n16m4 applies a matrix of 4 independent 4×4 blocks to 16 runs at offs from x (reads, then writes): n amplitudes from x, then from x+stride bytes, outer times.
+//
+//go:noescape
+func blk64AVX512n16m4(x *complex64, offs *int, n, outer, stride int, m *float32)
+
+// blk64AVX512n16m8 applies a matrix of 2 independent 8×8 blocks to 16 runs at offs from x (reads, then writes): n amplitudes from x, then from x+stride bytes, outer times.
+//
+//go:noescape
+func blk64AVX512n16m8(x *complex64, offs *int, n, outer, stride int, m *float32)
+
+// blk64AVX512n1m1r is blk64AVX512n1m1 for a real matrix, m holding one scalar an entry.
+//
+//go:noescape
+func blk64AVX512n1m1r(x *complex64, offs *int, n, outer, stride int, m *float32)
+
+// blk64AVX512n2m1r is blk64AVX512n2m1 for a real matrix, m holding one scalar an entry.
+//
+//go:noescape
+func blk64AVX512n2m1r(x *complex64, offs *int, n, outer, stride int, m *float32)
+
+// blk64AVX512n3m1r is blk64AVX512n3m1 for a real matrix, m holding one scalar an entry.
+//
+//go:noescape
+func blk64AVX512n3m1r(x *complex64, offs *int, n, outer, stride int, m *float32)
+
+// blk64AVX512n4m1r is blk64AVX512n4m1 for a real matrix, m holding one scalar an entry.
+//
+//go:noescape
+func blk64AVX512n4m1r(x *complex64, offs *int, n, outer, stride int, m *float32)
+
+// blk64AVX512n5m1r is blk64AVX512n5m1 for a real matrix, m holding one scalar an entry.
+//
+//go:noescape
+func blk64AVX512n5m1r(x *complex64, offs *int, n, outer, stride int, m *float32)
+
+// blk64AVX512n6m1r is blk64AVX512n6m1 for a real matrix, m holding one scalar an entry.
+//
+//go:noescape
+func blk64AVX512n6m1r(x *complex64, offs *int, n, outer, stride int, m *float32)
+
+// blk64AVX512n7m1r is blk64AVX512n7m1 for a real matrix, m holding one scalar an entry.
+//
+//go:noescape
+func blk64AVX512n7m1r(x *complex64, offs *int, n, outer, stride int, m *float32)
+
+// blk64AVX512n8m1r is blk64AVX512n8m1 for a real matrix, m holding one scalar an entry.
+//
+//go:noescape
+func blk64AVX512n8m1r(x *complex64, offs *int, n, outer, stride int, m *float32)
+
+// blk64AVX512n9m1r is blk64AVX512n9m1 for a real matrix, m holding one scalar an entry.
+//
+//go:noescape
+func blk64AVX512n9m1r(x *complex64, offs *int, n, outer, stride int, m *float32)
+
+// blk64AVX512n10m1r is blk64AVX512n10m1 for a real matrix, m holding one scalar an entry.
+//
+//go:noescape
+func blk64AVX512n10m1r(x *complex64, offs *int, n, outer, stride int, m *float32)
+
+// blk64AVX512n11m1r is blk64AVX512n11m1 for a real matrix, m holding one scalar an entry.
+//
+//go:noescape
+func blk64AVX512n11m1r(x *complex64, offs *int, n, outer, stride int, m *float32)
+
+// blk64AVX512n12m1r is blk64AVX512n12m1 for a real matrix, m holding one scalar an entry.
+//
+//go:noescape
+func blk64AVX512n12m1r(x *complex64, offs *int, n, outer, stride int, m *float32)
+
+// blk64AVX512n13m1r is blk64AVX512n13m1 for a real matrix, m holding one scalar an entry.
+//
+//go:noescape
+func blk64AVX512n13m1r(x *complex64, offs *int, n, outer, stride int, m *float32)
+
+// blk64AVX512n14m1r is blk64AVX512n14m1 for a real matrix, m holding one scalar an entry.
+//
+//go:noescape
+func blk64AVX512n14m1r(x *complex64, offs *int, n, outer, stride int, m *float32)
+
+// blk64AVX512n15m1r is blk64AVX512n15m1 for a real matrix, m holding one scalar an entry.
+//
+//go:noescape
+func blk64AVX512n15m1r(x *complex64, offs *int, n, outer, stride int, m *float32)
+
+// blk64AVX512n16m1r is blk64AVX512n16m1 for a real matrix, m holding one scalar an entry.
+//
+//go:noescape
+func blk64AVX512n16m1r(x *complex64, offs *int, n, outer, stride int, m *float32)
+
+// blk64AVX512n4m2r is blk64AVX512n4m2 for a real matrix, m holding one scalar an entry.
+//
+//go:noescape
+func blk64AVX512n4m2r(x *complex64, offs *int, n, outer, stride int, m *float32)
+
+// blk64AVX512n8m2r is blk64AVX512n8m2 for a real matrix, m holding one scalar an entry.
+//
+//go:noescape
+func blk64AVX512n8m2r(x *complex64, offs *int, n, outer, stride int, m *float32)
+
+// blk64AVX512n8m4r is blk64AVX512n8m4 for a real matrix, m holding one scalar an entry.
+//
+//go:noescape
+func blk64AVX512n8m4r(x *complex64, offs *int, n, outer, stride int, m *float32)
+
+// blk64AVX512n16m2r is blk64AVX512n16m2 for a real matrix, m holding one scalar an entry.
+//
+//go:noescape
+func blk64AVX512n16m2r(x *complex64, offs *int, n, outer, stride int, m *float32)
+
+// blk64AVX512n16m4r is blk64AVX512n16m4 for a real matrix, m holding one scalar an entry.
+//
+//go:noescape
+func blk64AVX512n16m4r(x *complex64, offs *int, n, outer, stride int, m *float32)
+
+// blk64AVX512n16m8r is blk64AVX512n16m8 for a real matrix, m holding one scalar an entry.
+//
+//go:noescape
+func blk64AVX512n16m8r(x *complex64, offs *int, n, outer, stride int, m *float32)
 
 // The mat kernels by level, number of high targets, low targets and
 // whether the matrix is real.
@@ -589,22 +1199,33 @@ var mat128Kernels = map[matKey]func(*complex128, *int, int, int, int, *float64){
 	{simdAVX2, 4, "", false}:     mat128AVX2h4l,
 	{simdAVX2, 4, "", true}:      mat128AVX2h4lr,
 	{simdAVX512, 0, "0", false}:  mat128AVX512h0l0,
+	{simdAVX512, 0, "0", true}:   mat128AVX512h0l0r,
 	{simdAVX512, 0, "1", false}:  mat128AVX512h0l1,
+	{simdAVX512, 0, "1", true}:   mat128AVX512h0l1r,
 	{simdAVX512, 0, "01", false}: mat128AVX512h0l01,
+	{simdAVX512, 0, "01", true}:  mat128AVX512h0l01r,
 	{simdAVX512, 1, "", false}:   mat128AVX512h1l,
 	{simdAVX512, 1, "", true}:    mat128AVX512h1lr,
 	{simdAVX512, 1, "0", false}:  mat128AVX512h1l0,
+	{simdAVX512, 1, "0", true}:   mat128AVX512h1l0r,
 	{simdAVX512, 1, "1", false}:  mat128AVX512h1l1,
+	{simdAVX512, 1, "1", true}:   mat128AVX512h1l1r,
 	{simdAVX512, 1, "01", false}: mat128AVX512h1l01,
+	{simdAVX512, 1, "01", true}:  mat128AVX512h1l01r,
 	{simdAVX512, 2, "", false}:   mat128AVX512h2l,
 	{simdAVX512, 2, "", true}:    mat128AVX512h2lr,
 	{simdAVX512, 2, "0", false}:  mat128AVX512h2l0,
+	{simdAVX512, 2, "0", true}:   mat128AVX512h2l0r,
 	{simdAVX512, 2, "1", false}:  mat128AVX512h2l1,
+	{simdAVX512, 2, "1", true}:   mat128AVX512h2l1r,
 	{simdAVX512, 2, "01", false}: mat128AVX512h2l01,
+	{simdAVX512, 2, "01", true}:  mat128AVX512h2l01r,
 	{simdAVX512, 3, "", false}:   mat128AVX512h3l,
 	{simdAVX512, 3, "", true}:    mat128AVX512h3lr,
 	{simdAVX512, 3, "0", false}:  mat128AVX512h3l0,
+	{simdAVX512, 3, "0", true}:   mat128AVX512h3l0r,
 	{simdAVX512, 3, "1", false}:  mat128AVX512h3l1,
+	{simdAVX512, 3, "1", true}:   mat128AVX512h3l1r,
 	{simdAVX512, 4, "", false}:   mat128AVX512h4l,
 	{simdAVX512, 4, "", true}:    mat128AVX512h4lr,
 }
@@ -641,34 +1262,154 @@ var mat64Kernels = map[matKey]func(*complex64, *int, int, int, int, *float32){
 	{simdAVX2, 4, "", false}:      mat64AVX2h4l,
 	{simdAVX2, 4, "", true}:       mat64AVX2h4lr,
 	{simdAVX512, 0, "0", false}:   mat64AVX512h0l0,
+	{simdAVX512, 0, "0", true}:    mat64AVX512h0l0r,
 	{simdAVX512, 0, "1", false}:   mat64AVX512h0l1,
+	{simdAVX512, 0, "1", true}:    mat64AVX512h0l1r,
 	{simdAVX512, 0, "01", false}:  mat64AVX512h0l01,
+	{simdAVX512, 0, "01", true}:   mat64AVX512h0l01r,
 	{simdAVX512, 0, "2", false}:   mat64AVX512h0l2,
+	{simdAVX512, 0, "2", true}:    mat64AVX512h0l2r,
 	{simdAVX512, 0, "02", false}:  mat64AVX512h0l02,
+	{simdAVX512, 0, "02", true}:   mat64AVX512h0l02r,
 	{simdAVX512, 0, "12", false}:  mat64AVX512h0l12,
+	{simdAVX512, 0, "12", true}:   mat64AVX512h0l12r,
 	{simdAVX512, 0, "012", false}: mat64AVX512h0l012,
+	{simdAVX512, 0, "012", true}:  mat64AVX512h0l012r,
 	{simdAVX512, 1, "", false}:    mat64AVX512h1l,
 	{simdAVX512, 1, "", true}:     mat64AVX512h1lr,
 	{simdAVX512, 1, "0", false}:   mat64AVX512h1l0,
+	{simdAVX512, 1, "0", true}:    mat64AVX512h1l0r,
 	{simdAVX512, 1, "1", false}:   mat64AVX512h1l1,
+	{simdAVX512, 1, "1", true}:    mat64AVX512h1l1r,
 	{simdAVX512, 1, "01", false}:  mat64AVX512h1l01,
+	{simdAVX512, 1, "01", true}:   mat64AVX512h1l01r,
 	{simdAVX512, 1, "2", false}:   mat64AVX512h1l2,
+	{simdAVX512, 1, "2", true}:    mat64AVX512h1l2r,
 	{simdAVX512, 1, "02", false}:  mat64AVX512h1l02,
+	{simdAVX512, 1, "02", true}:   mat64AVX512h1l02r,
 	{simdAVX512, 1, "12", false}:  mat64AVX512h1l12,
+	{simdAVX512, 1, "12", true}:   mat64AVX512h1l12r,
 	{simdAVX512, 1, "012", false}: mat64AVX512h1l012,
+	{simdAVX512, 1, "012", true}:  mat64AVX512h1l012r,
 	{simdAVX512, 2, "", false}:    mat64AVX512h2l,
 	{simdAVX512, 2, "", true}:     mat64AVX512h2lr,
 	{simdAVX512, 2, "0", false}:   mat64AVX512h2l0,
+	{simdAVX512, 2, "0", true}:    mat64AVX512h2l0r,
 	{simdAVX512, 2, "1", false}:   mat64AVX512h2l1,
+	{simdAVX512, 2, "1", true}:    mat64AVX512h2l1r,
 	{simdAVX512, 2, "01", false}:  mat64AVX512h2l01,
+	{simdAVX512, 2, "01", true}:   mat64AVX512h2l01r,
 	{simdAVX512, 2, "2", false}:   mat64AVX512h2l2,
+	{simdAVX512, 2, "2", true}:    mat64AVX512h2l2r,
 	{simdAVX512, 2, "02", false}:  mat64AVX512h2l02,
+	{simdAVX512, 2, "02", true}:   mat64AVX512h2l02r,
 	{simdAVX512, 2, "12", false}:  mat64AVX512h2l12,
+	{simdAVX512, 2, "12", true}:   mat64AVX512h2l12r,
 	{simdAVX512, 3, "", false}:    mat64AVX512h3l,
 	{simdAVX512, 3, "", true}:     mat64AVX512h3lr,
 	{simdAVX512, 3, "0", false}:   mat64AVX512h3l0,
+	{simdAVX512, 3, "0", true}:    mat64AVX512h3l0r,
 	{simdAVX512, 3, "1", false}:   mat64AVX512h3l1,
+	{simdAVX512, 3, "1", true}:    mat64AVX512h3l1r,
 	{simdAVX512, 3, "2", false}:   mat64AVX512h3l2,
+	{simdAVX512, 3, "2", true}:    mat64AVX512h3l2r,
 	{simdAVX512, 4, "", false}:    mat64AVX512h4l,
 	{simdAVX512, 4, "", true}:     mat64AVX512h4lr,
+}
+
+// The block kernels (AVX-512) by runs read, block size and whether the
+// matrix is real.
+
+var blk128Kernels = map[blkKey]func(*complex128, *int, int, int, int, *float64){
+	{1, 1, false}:  blk128AVX512n1m1,
+	{2, 1, false}:  blk128AVX512n2m1,
+	{3, 1, false}:  blk128AVX512n3m1,
+	{4, 1, false}:  blk128AVX512n4m1,
+	{5, 1, false}:  blk128AVX512n5m1,
+	{6, 1, false}:  blk128AVX512n6m1,
+	{7, 1, false}:  blk128AVX512n7m1,
+	{8, 1, false}:  blk128AVX512n8m1,
+	{9, 1, false}:  blk128AVX512n9m1,
+	{10, 1, false}: blk128AVX512n10m1,
+	{11, 1, false}: blk128AVX512n11m1,
+	{12, 1, false}: blk128AVX512n12m1,
+	{13, 1, false}: blk128AVX512n13m1,
+	{14, 1, false}: blk128AVX512n14m1,
+	{15, 1, false}: blk128AVX512n15m1,
+	{16, 1, false}: blk128AVX512n16m1,
+	{4, 2, false}:  blk128AVX512n4m2,
+	{8, 2, false}:  blk128AVX512n8m2,
+	{8, 4, false}:  blk128AVX512n8m4,
+	{16, 2, false}: blk128AVX512n16m2,
+	{16, 4, false}: blk128AVX512n16m4,
+	{16, 8, false}: blk128AVX512n16m8,
+	{1, 1, true}:   blk128AVX512n1m1r,
+	{2, 1, true}:   blk128AVX512n2m1r,
+	{3, 1, true}:   blk128AVX512n3m1r,
+	{4, 1, true}:   blk128AVX512n4m1r,
+	{5, 1, true}:   blk128AVX512n5m1r,
+	{6, 1, true}:   blk128AVX512n6m1r,
+	{7, 1, true}:   blk128AVX512n7m1r,
+	{8, 1, true}:   blk128AVX512n8m1r,
+	{9, 1, true}:   blk128AVX512n9m1r,
+	{10, 1, true}:  blk128AVX512n10m1r,
+	{11, 1, true}:  blk128AVX512n11m1r,
+	{12, 1, true}:  blk128AVX512n12m1r,
+	{13, 1, true}:  blk128AVX512n13m1r,
+	{14, 1, true}:  blk128AVX512n14m1r,
+	{15, 1, true}:  blk128AVX512n15m1r,
+	{16, 1, true}:  blk128AVX512n16m1r,
+	{4, 2, true}:   blk128AVX512n4m2r,
+	{8, 2, true}:   blk128AVX512n8m2r,
+	{8, 4, true}:   blk128AVX512n8m4r,
+	{16, 2, true}:  blk128AVX512n16m2r,
+	{16, 4, true}:  blk128AVX512n16m4r,
+	{16, 8, true}:  blk128AVX512n16m8r,
+}
+
+var blk64Kernels = map[blkKey]func(*complex64, *int, int, int, int, *float32){
+	{1, 1, false}:  blk64AVX512n1m1,
+	{2, 1, false}:  blk64AVX512n2m1,
+	{3, 1, false}:  blk64AVX512n3m1,
+	{4, 1, false}:  blk64AVX512n4m1,
+	{5, 1, false}:  blk64AVX512n5m1,
+	{6, 1, false}:  blk64AVX512n6m1,
+	{7, 1, false}:  blk64AVX512n7m1,
+	{8, 1, false}:  blk64AVX512n8m1,
+	{9, 1, false}:  blk64AVX512n9m1,
+	{10, 1, false}: blk64AVX512n10m1,
+	{11, 1, false}: blk64AVX512n11m1,
+	{12, 1, false}: blk64AVX512n12m1,
+	{13, 1, false}: blk64AVX512n13m1,
+	{14, 1, false}: blk64AVX512n14m1,
+	{15, 1, false}: blk64AVX512n15m1,
+	{16, 1, false}: blk64AVX512n16m1,
+	{4, 2, false}:  blk64AVX512n4m2,
+	{8, 2, false}:  blk64AVX512n8m2,
+	{8, 4, false}:  blk64AVX512n8m4,
+	{16, 2, false}: blk64AVX512n16m2,
+	{16, 4, false}: blk64AVX512n16m4,
+	{16, 8, false}: blk64AVX512n16m8,
+	{1, 1, true}:   blk64AVX512n1m1r,
+	{2, 1, true}:   blk64AVX512n2m1r,
+	{3, 1, true}:   blk64AVX512n3m1r,
+	{4, 1, true}:   blk64AVX512n4m1r,
+	{5, 1, true}:   blk64AVX512n5m1r,
+	{6, 1, true}:   blk64AVX512n6m1r,
+	{7, 1, true}:   blk64AVX512n7m1r,
+	{8, 1, true}:   blk64AVX512n8m1r,
+	{9, 1, true}:   blk64AVX512n9m1r,
+	{10, 1, true}:  blk64AVX512n10m1r,
+	{11, 1, true}:  blk64AVX512n11m1r,
+	{12, 1, true}:  blk64AVX512n12m1r,
+	{13, 1, true}:  blk64AVX512n13m1r,
+	{14, 1, true}:  blk64AVX512n14m1r,
+	{15, 1, true}:  blk64AVX512n15m1r,
+	{16, 1, true}:  blk64AVX512n16m1r,
+	{4, 2, true}:   blk64AVX512n4m2r,
+	{8, 2, true}:   blk64AVX512n8m2r,
+	{8, 4, true}:   blk64AVX512n8m4r,
+	{16, 2, true}:  blk64AVX512n16m2r,
+	{16, 4, true}:  blk64AVX512n16m4r,
+	{16, 8, true}:  blk64AVX512n16m8r,
 }

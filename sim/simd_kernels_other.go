@@ -74,10 +74,19 @@ func mat128AVX2h4lr(x *complex128, offs *int, n, outer, stride int, m *float64) 
 func mat128AVX512h0l0(x *complex128, offs *int, n, outer, stride int, m *float64) {
 	panic("no vector kernels")
 }
+func mat128AVX512h0l0r(x *complex128, offs *int, n, outer, stride int, m *float64) {
+	panic("no vector kernels")
+}
 func mat128AVX512h0l1(x *complex128, offs *int, n, outer, stride int, m *float64) {
 	panic("no vector kernels")
 }
+func mat128AVX512h0l1r(x *complex128, offs *int, n, outer, stride int, m *float64) {
+	panic("no vector kernels")
+}
 func mat128AVX512h0l01(x *complex128, offs *int, n, outer, stride int, m *float64) {
+	panic("no vector kernels")
+}
+func mat128AVX512h0l01r(x *complex128, offs *int, n, outer, stride int, m *float64) {
 	panic("no vector kernels")
 }
 func mat128AVX512h1l(x *complex128, offs *int, n, outer, stride int, m *float64) {
@@ -89,10 +98,19 @@ func mat128AVX512h1lr(x *complex128, offs *int, n, outer, stride int, m *float64
 func mat128AVX512h1l0(x *complex128, offs *int, n, outer, stride int, m *float64) {
 	panic("no vector kernels")
 }
+func mat128AVX512h1l0r(x *complex128, offs *int, n, outer, stride int, m *float64) {
+	panic("no vector kernels")
+}
 func mat128AVX512h1l1(x *complex128, offs *int, n, outer, stride int, m *float64) {
 	panic("no vector kernels")
 }
+func mat128AVX512h1l1r(x *complex128, offs *int, n, outer, stride int, m *float64) {
+	panic("no vector kernels")
+}
 func mat128AVX512h1l01(x *complex128, offs *int, n, outer, stride int, m *float64) {
+	panic("no vector kernels")
+}
+func mat128AVX512h1l01r(x *complex128, offs *int, n, outer, stride int, m *float64) {
 	panic("no vector kernels")
 }
 func mat128AVX512h2l(x *complex128, offs *int, n, outer, stride int, m *float64) {
@@ -104,10 +122,19 @@ func mat128AVX512h2lr(x *complex128, offs *int, n, outer, stride int, m *float64
 func mat128AVX512h2l0(x *complex128, offs *int, n, outer, stride int, m *float64) {
 	panic("no vector kernels")
 }
+func mat128AVX512h2l0r(x *complex128, offs *int, n, outer, stride int, m *float64) {
+	panic("no vector kernels")
+}
 func mat128AVX512h2l1(x *complex128, offs *int, n, outer, stride int, m *float64) {
 	panic("no vector kernels")
 }
+func mat128AVX512h2l1r(x *complex128, offs *int, n, outer, stride int, m *float64) {
+	panic("no vector kernels")
+}
 func mat128AVX512h2l01(x *complex128, offs *int, n, outer, stride int, m *float64) {
+	panic("no vector kernels")
+}
+func mat128AVX512h2l01r(x *complex128, offs *int, n, outer, stride int, m *float64) {
 	panic("no vector kernels")
 }
 func mat128AVX512h3l(x *complex128, offs *int, n, outer, stride int, m *float64) {
@@ -119,7 +146,13 @@ func mat128AVX512h3lr(x *complex128, offs *int, n, outer, stride int, m *float64
 func mat128AVX512h3l0(x *complex128, offs *int, n, outer, stride int, m *float64) {
 	panic("no vector kernels")
 }
+func mat128AVX512h3l0r(x *complex128, offs *int, n, outer, stride int, m *float64) {
+	panic("no vector kernels")
+}
 func mat128AVX512h3l1(x *complex128, offs *int, n, outer, stride int, m *float64) {
+	panic("no vector kernels")
+}
+func mat128AVX512h3l1r(x *complex128, offs *int, n, outer, stride int, m *float64) {
 	panic("no vector kernels")
 }
 func mat128AVX512h4l(x *complex128, offs *int, n, outer, stride int, m *float64) {
@@ -221,22 +254,43 @@ func mat64AVX2h4lr(x *complex64, offs *int, n, outer, stride int, m *float32) {
 func mat64AVX512h0l0(x *complex64, offs *int, n, outer, stride int, m *float32) {
 	panic("no vector kernels")
 }
+func mat64AVX512h0l0r(x *complex64, offs *int, n, outer, stride int, m *float32) {
+	panic("no vector kernels")
+}
 func mat64AVX512h0l1(x *complex64, offs *int, n, outer, stride int, m *float32) {
+	panic("no vector kernels")
+}
+func mat64AVX512h0l1r(x *complex64, offs *int, n, outer, stride int, m *float32) {
 	panic("no vector kernels")
 }
 func mat64AVX512h0l01(x *complex64, offs *int, n, outer, stride int, m *float32) {
 	panic("no vector kernels")
 }
+func mat64AVX512h0l01r(x *complex64, offs *int, n, outer, stride int, m *float32) {
+	panic("no vector kernels")
+}
 func mat64AVX512h0l2(x *complex64, offs *int, n, outer, stride int, m *float32) {
+	panic("no vector kernels")
+}
+func mat64AVX512h0l2r(x *complex64, offs *int, n, outer, stride int, m *float32) {
 	panic("no vector kernels")
 }
 func mat64AVX512h0l02(x *complex64, offs *int, n, outer, stride int, m *float32) {
 	panic("no vector kernels")
 }
+func mat64AVX512h0l02r(x *complex64, offs *int, n, outer, stride int, m *float32) {
+	panic("no vector kernels")
+}
 func mat64AVX512h0l12(x *complex64, offs *int, n, outer, stride int, m *float32) {
 	panic("no vector kernels")
 }
+func mat64AVX512h0l12r(x *complex64, offs *int, n, outer, stride int, m *float32) {
+	panic("no vector kernels")
+}
 func mat64AVX512h0l012(x *complex64, offs *int, n, outer, stride int, m *float32) {
+	panic("no vector kernels")
+}
+func mat64AVX512h0l012r(x *complex64, offs *int, n, outer, stride int, m *float32) {
 	panic("no vector kernels")
 }
 func mat64AVX512h1l(x *complex64, offs *int, n, outer, stride int, m *float32) {
@@ -248,22 +302,43 @@ func mat64AVX512h1lr(x *complex64, offs *int, n, outer, stride int, m *float32) 
 func mat64AVX512h1l0(x *complex64, offs *int, n, outer, stride int, m *float32) {
 	panic("no vector kernels")
 }
+func mat64AVX512h1l0r(x *complex64, offs *int, n, outer, stride int, m *float32) {
+	panic("no vector kernels")
+}
 func mat64AVX512h1l1(x *complex64, offs *int, n, outer, stride int, m *float32) {
+	panic("no vector kernels")
+}
+func mat64AVX512h1l1r(x *complex64, offs *int, n, outer, stride int, m *float32) {
 	panic("no vector kernels")
 }
 func mat64AVX512h1l01(x *complex64, offs *int, n, outer, stride int, m *float32) {
 	panic("no vector kernels")
 }
+func mat64AVX512h1l01r(x *complex64, offs *int, n, outer, stride int, m *float32) {
+	panic("no vector kernels")
+}
 func mat64AVX512h1l2(x *complex64, offs *int, n, outer, stride int, m *float32) {
+	panic("no vector kernels")
+}
+func mat64AVX512h1l2r(x *complex64, offs *int, n, outer, stride int, m *float32) {
 	panic("no vector kernels")
 }
 func mat64AVX512h1l02(x *complex64, offs *int, n, outer, stride int, m *float32) {
 	panic("no vector kernels")
 }
+func mat64AVX512h1l02r(x *complex64, offs *int, n, outer, stride int, m *float32) {
+	panic("no vector kernels")
+}
 func mat64AVX512h1l12(x *complex64, offs *int, n, outer, stride int, m *float32) {
 	panic("no vector kernels")
 }
+func mat64AVX512h1l12r(x *complex64, offs *int, n, outer, stride int, m *float32) {
+	panic("no vector kernels")
+}
 func mat64AVX512h1l012(x *complex64, offs *int, n, outer, stride int, m *float32) {
+	panic("no vector kernels")
+}
+func mat64AVX512h1l012r(x *complex64, offs *int, n, outer, stride int, m *float32) {
 	panic("no vector kernels")
 }
 func mat64AVX512h2l(x *complex64, offs *int, n, outer, stride int, m *float32) {
@@ -275,19 +350,37 @@ func mat64AVX512h2lr(x *complex64, offs *int, n, outer, stride int, m *float32) 
 func mat64AVX512h2l0(x *complex64, offs *int, n, outer, stride int, m *float32) {
 	panic("no vector kernels")
 }
+func mat64AVX512h2l0r(x *complex64, offs *int, n, outer, stride int, m *float32) {
+	panic("no vector kernels")
+}
 func mat64AVX512h2l1(x *complex64, offs *int, n, outer, stride int, m *float32) {
+	panic("no vector kernels")
+}
+func mat64AVX512h2l1r(x *complex64, offs *int, n, outer, stride int, m *float32) {
 	panic("no vector kernels")
 }
 func mat64AVX512h2l01(x *complex64, offs *int, n, outer, stride int, m *float32) {
 	panic("no vector kernels")
 }
+func mat64AVX512h2l01r(x *complex64, offs *int, n, outer, stride int, m *float32) {
+	panic("no vector kernels")
+}
 func mat64AVX512h2l2(x *complex64, offs *int, n, outer, stride int, m *float32) {
+	panic("no vector kernels")
+}
+func mat64AVX512h2l2r(x *complex64, offs *int, n, outer, stride int, m *float32) {
 	panic("no vector kernels")
 }
 func mat64AVX512h2l02(x *complex64, offs *int, n, outer, stride int, m *float32) {
 	panic("no vector kernels")
 }
+func mat64AVX512h2l02r(x *complex64, offs *int, n, outer, stride int, m *float32) {
+	panic("no vector kernels")
+}
 func mat64AVX512h2l12(x *complex64, offs *int, n, outer, stride int, m *float32) {
+	panic("no vector kernels")
+}
+func mat64AVX512h2l12r(x *complex64, offs *int, n, outer, stride int, m *float32) {
 	panic("no vector kernels")
 }
 func mat64AVX512h3l(x *complex64, offs *int, n, outer, stride int, m *float32) {
@@ -299,10 +392,19 @@ func mat64AVX512h3lr(x *complex64, offs *int, n, outer, stride int, m *float32) 
 func mat64AVX512h3l0(x *complex64, offs *int, n, outer, stride int, m *float32) {
 	panic("no vector kernels")
 }
+func mat64AVX512h3l0r(x *complex64, offs *int, n, outer, stride int, m *float32) {
+	panic("no vector kernels")
+}
 func mat64AVX512h3l1(x *complex64, offs *int, n, outer, stride int, m *float32) {
 	panic("no vector kernels")
 }
+func mat64AVX512h3l1r(x *complex64, offs *int, n, outer, stride int, m *float32) {
+	panic("no vector kernels")
+}
 func mat64AVX512h3l2(x *complex64, offs *int, n, outer, stride int, m *float32) {
+	panic("no vector kernels")
+}
+func mat64AVX512h3l2r(x *complex64, offs *int, n, outer, stride int, m *float32) {
 	panic("no vector kernels")
 }
 func mat64AVX512h4l(x *complex64, offs *int, n, outer, stride int, m *float32) {
@@ -311,8 +413,274 @@ func mat64AVX512h4l(x *complex64, offs *int, n, outer, stride int, m *float32) {
 func mat64AVX512h4lr(x *complex64, offs *int, n, outer, stride int, m *float32) {
 	panic("no vector kernels")
 }
+func blk128AVX512n1m1(x *complex128, offs *int, n, outer, stride int, m *float64) {
+	panic("no vector kernels")
+}
+func blk128AVX512n2m1(x *complex128, offs *int, n, outer, stride int, m *float64) {
+	panic("no vector kernels")
+}
+func blk128AVX512n3m1(x *complex128, offs *int, n, outer, stride int, m *float64) {
+	panic("no vector kernels")
+}
+func blk128AVX512n4m1(x *complex128, offs *int, n, outer, stride int, m *float64) {
+	panic("no vector kernels")
+}
+func blk128AVX512n5m1(x *complex128, offs *int, n, outer, stride int, m *float64) {
+	panic("no vector kernels")
+}
+func blk128AVX512n6m1(x *complex128, offs *int, n, outer, stride int, m *float64) {
+	panic("no vector kernels")
+}
+func blk128AVX512n7m1(x *complex128, offs *int, n, outer, stride int, m *float64) {
+	panic("no vector kernels")
+}
+func blk128AVX512n8m1(x *complex128, offs *int, n, outer, stride int, m *float64) {
+	panic("no vector kernels")
+}
+func blk128AVX512n9m1(x *complex128, offs *int, n, outer, stride int, m *float64) {
+	panic("no vector kernels")
+}
+func blk128AVX512n10m1(x *complex128, offs *int, n, outer, stride int, m *float64) {
+	panic("no vector kernels")
+}
+func blk128AVX512n11m1(x *complex128, offs *int, n, outer, stride int, m *float64) {
+	panic("no vector kernels")
+}
+func blk128AVX512n12m1(x *complex128, offs *int, n, outer, stride int, m *float64) {
+	panic("no vector kernels")
+}
+func blk128AVX512n13m1(x *complex128, offs *int, n, outer, stride int, m *float64) {
+	panic("no vector kernels")
+}
+func blk128AVX512n14m1(x *complex128, offs *int, n, outer, stride int, m *float64) {
+	panic("no vector kernels")
+}
+func blk128AVX512n15m1(x *complex128, offs *int, n, outer, stride int, m *float64) {
+	panic("no vector kernels")
+}
+func blk128AVX512n16m1(x *complex128, offs *int, n, outer, stride int, m *float64) {
+	panic("no vector kernels")
+}
+func blk128AVX512n4m2(x *complex128, offs *int, n, outer, stride int, m *float64) {
+	panic("no vector kernels")
+}
+func blk128AVX512n8m2(x *complex128, offs *int, n, outer, stride int, m *float64) {
+	panic("no vector kernels")
+}
+func blk128AVX512n8m4(x *complex128, offs *int, n, outer, stride int, m *float64) {
+	panic("no vector kernels")
+}
+func blk128AVX512n16m2(x *complex128, offs *int, n, outer, stride int, m *float64) {
+	panic("no vector kernels")
+}
+func blk128AVX512n16m4(x *complex128, offs *int, n, outer, stride int, m *float64) {
+	panic("no vector kernels")
+}
+func blk128AVX512n16m8(x *complex128, offs *int, n, outer, stride int, m *float64) {
+	panic("no vector kernels")
+}
+func blk128AVX512n1m1r(x *complex128, offs *int, n, outer, stride int, m *float64) {
+	panic("no vector kernels")
+}
+func blk128AVX512n2m1r(x *complex128, offs *int, n, outer, stride int, m *float64) {
+	panic("no vector kernels")
+}
+func blk128AVX512n3m1r(x *complex128, offs *int, n, outer, stride int, m *float64) {
+	panic("no vector kernels")
+}
+func blk128AVX512n4m1r(x *complex128, offs *int, n, outer, stride int, m *float64) {
+	panic("no vector kernels")
+}
+func blk128AVX512n5m1r(x *complex128, offs *int, n, outer, stride int, m *float64) {
+	panic("no vector kernels")
+}
+func blk128AVX512n6m1r(x *complex128, offs *int, n, outer, stride int, m *float64) {
+	panic("no vector kernels")
+}
+func blk128AVX512n7m1r(x *complex128, offs *int, n, outer, stride int, m *float64) {
+	panic("no vector kernels")
+}
+func blk128AVX512n8m1r(x *complex128, offs *int, n, outer, stride int, m *float64) {
+	panic("no vector kernels")
+}
+func blk128AVX512n9m1r(x *complex128, offs *int, n, outer, stride int, m *float64) {
+	panic("no vector kernels")
+}
+func blk128AVX512n10m1r(x *complex128, offs *int, n, outer, stride int, m *float64) {
+	panic("no vector kernels")
+}
+func blk128AVX512n11m1r(x *complex128, offs *int, n, outer, stride int, m *float64) {
+	panic("no vector kernels")
+}
+func blk128AVX512n12m1r(x *complex128, offs *int, n, outer, stride int, m *float64) {
+	panic("no vector kernels")
+}
+func blk128AVX512n13m1r(x *complex128, offs *int, n, outer, stride int, m *float64) {
+	panic("no vector kernels")
+}
+func blk128AVX512n14m1r(x *complex128, offs *int, n, outer, stride int, m *float64) {
+	panic("no vector kernels")
+}
+func blk128AVX512n15m1r(x *complex128, offs *int, n, outer, stride int, m *float64) {
+	panic("no vector kernels")
+}
+func blk128AVX512n16m1r(x *complex128, offs *int, n, outer, stride int, m *float64) {
+	panic("no vector kernels")
+}
+func blk128AVX512n4m2r(x *complex128, offs *int, n, outer, stride int, m *float64) {
+	panic("no vector kernels")
+}
+func blk128AVX512n8m2r(x *complex128, offs *int, n, outer, stride int, m *float64) {
+	panic("no vector kernels")
+}
+func blk128AVX512n8m4r(x *complex128, offs *int, n, outer, stride int, m *float64) {
+	panic("no vector kernels")
+}
+func blk128AVX512n16m2r(x *complex128, offs *int, n, outer, stride int, m *float64) {
+	panic("no vector kernels")
+}
+func blk128AVX512n16m4r(x *complex128, offs *int, n, outer, stride int, m *float64) {
+	panic("no vector kernels")
+}
+func blk128AVX512n16m8r(x *complex128, offs *int, n, outer, stride int, m *float64) {
+	panic("no vector kernels")
+}
+func blk64AVX512n1m1(x *complex64, offs *int, n, outer, stride int, m *float32) {
+	panic("no vector kernels")
+}
+func blk64AVX512n2m1(x *complex64, offs *int, n, outer, stride int, m *float32) {
+	panic("no vector kernels")
+}
+func blk64AVX512n3m1(x *complex64, offs *int, n, outer, stride int, m *float32) {
+	panic("no vector kernels")
+}
+func blk64AVX512n4m1(x *complex64, offs *int, n, outer, stride int, m *float32) {
+	panic("no vector kernels")
+}
+func blk64AVX512n5m1(x *complex64, offs *int, n, outer, stride int, m *float32) {
+	panic("no vector kernels")
+}
+func blk64AVX512n6m1(x *complex64, offs *int, n, outer, stride int, m *float32) {
+	panic("no vector kernels")
+}
+func blk64AVX512n7m1(x *complex64, offs *int, n, outer, stride int, m *float32) {
+	panic("no vector kernels")
+}
+func blk64AVX512n8m1(x *complex64, offs *int, n, outer, stride int, m *float32) {
+	panic("no vector kernels")
+}
+func blk64AVX512n9m1(x *complex64, offs *int, n, outer, stride int, m *float32) {
+	panic("no vector kernels")
+}
+func blk64AVX512n10m1(x *complex64, offs *int, n, outer, stride int, m *float32) {
+	panic("no vector kernels")
+}
+func blk64AVX512n11m1(x *complex64, offs *int, n, outer, stride int, m *float32) {
+	panic("no vector kernels")
+}
+func blk64AVX512n12m1(x *complex64, offs *int, n, outer, stride int, m *float32) {
+	panic("no vector kernels")
+}
+func blk64AVX512n13m1(x *complex64, offs *int, n, outer, stride int, m *float32) {
+	panic("no vector kernels")
+}
+func blk64AVX512n14m1(x *complex64, offs *int, n, outer, stride int, m *float32) {
+	panic("no vector kernels")
+}
+func blk64AVX512n15m1(x *complex64, offs *int, n, outer, stride int, m *float32) {
+	panic("no vector kernels")
+}
+func blk64AVX512n16m1(x *complex64, offs *int, n, outer, stride int, m *float32) {
+	panic("no vector kernels")
+}
+func blk64AVX512n4m2(x *complex64, offs *int, n, outer, stride int, m *float32) {
+	panic("no vector kernels")
+}
+func blk64AVX512n8m2(x *complex64, offs *int, n, outer, stride int, m *float32) {
+	panic("no vector kernels")
+}
+func blk64AVX512n8m4(x *complex64, offs *int, n, outer, stride int, m *float32) {
+	panic("no vector kernels")
+}
+func blk64AVX512n16m2(x *complex64, offs *int, n, outer, stride int, m *float32) {
+	panic("no vector kernels")
+}
+func blk64AVX512n16m4(x *complex64, offs *int, n, outer, stride int, m *float32) {
+	panic("no vector kernels")
+}
+func blk64AVX512n16m8(x *complex64, offs *int, n, outer, stride int, m *float32) {
+	panic("no vector kernels")
+}
+func blk64AVX512n1m1r(x *complex64, offs *int, n, outer, stride int, m *float32) {
+	panic("no vector kernels")
+}
+func blk64AVX512n2m1r(x *complex64, offs *int, n, outer, stride int, m *float32) {
+	panic("no vector kernels")
+}
+func blk64AVX512n3m1r(x *complex64, offs *int, n, outer, stride int, m *float32) {
+	panic("no vector kernels")
+}
+func blk64AVX512n4m1r(x *complex64, offs *int, n, outer, stride int, m *float32) {
+	panic("no vector kernels")
+}
+func blk64AVX512n5m1r(x *complex64, offs *int, n, outer, stride int, m *float32) {
+	panic("no vector kernels")
+}
+func blk64AVX512n6m1r(x *complex64, offs *int, n, outer, stride int, m *float32) {
+	panic("no vector kernels")
+}
+func blk64AVX512n7m1r(x *complex64, offs *int, n, outer, stride int, m *float32) {
+	panic("no vector kernels")
+}
+func blk64AVX512n8m1r(x *complex64, offs *int, n, outer, stride int, m *float32) {
+	panic("no vector kernels")
+}
+func blk64AVX512n9m1r(x *complex64, offs *int, n, outer, stride int, m *float32) {
+	panic("no vector kernels")
+}
+func blk64AVX512n10m1r(x *complex64, offs *int, n, outer, stride int, m *float32) {
+	panic("no vector kernels")
+}
+func blk64AVX512n11m1r(x *complex64, offs *int, n, outer, stride int, m *float32) {
+	panic("no vector kernels")
+}
+func blk64AVX512n12m1r(x *complex64, offs *int, n, outer, stride int, m *float32) {
+	panic("no vector kernels")
+}
+func blk64AVX512n13m1r(x *complex64, offs *int, n, outer, stride int, m *float32) {
+	panic("no vector kernels")
+}
+func blk64AVX512n14m1r(x *complex64, offs *int, n, outer, stride int, m *float32) {
+	panic("no vector kernels")
+}
+func blk64AVX512n15m1r(x *complex64, offs *int, n, outer, stride int, m *float32) {
+	panic("no vector kernels")
+}
+func blk64AVX512n16m1r(x *complex64, offs *int, n, outer, stride int, m *float32) {
+	panic("no vector kernels")
+}
+func blk64AVX512n4m2r(x *complex64, offs *int, n, outer, stride int, m *float32) {
+	panic("no vector kernels")
+}
+func blk64AVX512n8m2r(x *complex64, offs *int, n, outer, stride int, m *float32) {
+	panic("no vector kernels")
+}
+func blk64AVX512n8m4r(x *complex64, offs *int, n, outer, stride int, m *float32) {
+	panic("no vector kernels")
+}
+func blk64AVX512n16m2r(x *complex64, offs *int, n, outer, stride int, m *float32) {
+	panic("no vector kernels")
+}
+func blk64AVX512n16m4r(x *complex64, offs *int, n, outer, stride int, m *float32) {
+	panic("no vector kernels")
+}
+func blk64AVX512n16m8r(x *complex64, offs *int, n, outer, stride int, m *float32) {
+	panic("no vector kernels")
+}
 
 var (
 	mat128Kernels map[matKey]func(*complex128, *int, int, int, int, *float64)
 	mat64Kernels  map[matKey]func(*complex64, *int, int, int, int, *float32)
+	blk128Kernels map[blkKey]func(*complex128, *int, int, int, int, *float64)
+	blk64Kernels  map[blkKey]func(*complex64, *int, int, int, int, *float32)
 )

@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"reflect"
 	"testing"
 
 	"github.com/qjobs/quantum/internal/testenv"
@@ -147,6 +148,136 @@ func TestVectorKernelsMatchPureGo(t *testing.T) {
 				return nil
 			}, rng)
 		}
+	}
+}
+
+// blockMatrix is a d×d matrix of d/m blocks of m×m, random (real when
+// real), its rows and columns permuted at random: the shape of a fused
+// block whose qubits only control, or of a permutation (m = 1). With m =
+// 1, fixed leaves the first runs as they are (entry 1 on the diagonal), as
+// a swap leaves two of its four.
+func blockMatrix(rng *rand.Rand, d, m, fixed int, real bool) []complex128 {
+	entry := func() complex128 {
+		if real {
+			return complex(rng.Float64()*2-1, 0)
+		}
+		return randomComplex(rng)
+	}
+	rows, cols := rng.Perm(d), rng.Perm(d)
+	if m == 1 {
+		// the first fixed rows keep their columns; the others are
+		// shuffled among themselves
+		copy(cols, rows)
+		rest := cols[fixed:]
+		rng.Shuffle(len(rest), func(i, j int) { rest[i], rest[j] = rest[j], rest[i] })
+	}
+	a := make([]complex128, d*d)
+	for b := range d / m {
+		for j := range m {
+			for k := range m {
+				v := entry()
+				if m == 1 && b < fixed {
+					v = 1
+				}
+				a[rows[b*m+j]*d+cols[b*m+k]] = v
+			}
+		}
+	}
+	return a
+}
+
+// Matrices on targets above the register that fall apart into blocks
+// (permutations with phases, swaps, blocks of 2 to 8, the identity) run
+// on the block kernels on AVX-512, and give what the pure-Go loops give,
+// in both precisions, real and complex, on shares cut anywhere.
+func TestBlockKernelsMatchPureGo(t *testing.T) {
+	t.Cleanup(func() { simd = bestSIMD })
+	rng := rand.New(rand.NewPCG(21, 5))
+	const n = 8 // targets from 3 up lie above a register in both precisions
+	for h := 1; h <= 4; h++ {
+		d := 1 << h
+		for m := 1; m < d; m *= 2 {
+			for _, real := range []bool{false, true} {
+				fixes := []int{0}
+				if m == 1 {
+					// d−1 of d runs moved or scaled down to one, and none
+					fixes = []int{0, 1, d / 2, d - 1, d}
+				}
+				for _, fixed := range fixes {
+					for _, low := range []bool{false, true} {
+						ts := rng.Perm(n - 3)[:h]
+						for i := range ts {
+							ts[i] += 3
+						}
+						if low {
+							// the same shape with a target inside the
+							// register: the mat kernels with low targets
+							ts[rng.IntN(h)] = rng.IntN(3)
+						}
+						checkBlockShape(t, rng, n, ts, d, m, fixed, real, low)
+					}
+				}
+			}
+		}
+	}
+}
+
+// Block-shaped matrices on qubits above the register and inside a cache
+// block run through the cache-blocked path too (kernels renamed onto a
+// block, two workers), and give what the pure-Go loops give.
+func TestBlockKernelsBlocked(t *testing.T) {
+	t.Cleanup(func() { simd = bestSIMD })
+	rng := rand.New(rand.NewPCG(22, 7))
+	const n = blockBits + 2
+	var ks []*kernel
+	for _, c := range []struct {
+		ts       []int
+		m, fixed int
+		real     bool
+	}{
+		{[]int{3, 4}, 1, 2, true},         // a swap
+		{[]int{5, 3, 9}, 2, 0, true},      // H+CX-like, one qubit controls
+		{[]int{3, 4, 5, 6}, 8, 0, true},   // two 8×8 blocks
+		{[]int{7, 3, 12, 4}, 4, 0, false}, // four complex 4×4 blocks
+		{[]int{4, 6, 8, 10}, 1, 5, false}, // a permutation with phases
+		{[]int{blockBits - 1, 3}, 1, 0, false},
+	} {
+		d := 1 << len(c.ts)
+		ks = append(ks, newKernel(&Gate{Matrix: blockMatrix(rng, d, c.m, c.fixed, c.real), Targets: c.ts}))
+	}
+	checkLevels(t, "blocked", n, 1e-9, func(v *vec[complex128]) error { return v.applyBlocked(context.Background(), ks, n, 2) }, rng)
+	checkLevels(t, "blocked/single", n, 1e-4, func(v *vec[complex64]) error { return v.applyBlocked(context.Background(), ks, n, 2) }, rng)
+}
+
+// checkBlockShape applies a blockMatrix on targets ts (at least one inside
+// the register when low) with every level, both precisions, and on shares
+// cut anywhere, against the pure-Go loops; without a low target, on
+// AVX-512, the plan must be a block kernel.
+func checkBlockShape(t *testing.T, rng *rand.Rand, n int, ts []int, d, m, fixed int, real, low bool) {
+	t.Helper()
+	g := Gate{Matrix: blockMatrix(rng, d, m, fixed, real), Targets: ts}
+	k := newKernel(&g)
+	name := fmt.Sprintf("%v blocks of %d, %d fixed, real %v", ts, m, fixed, real)
+	// (a diagonal has kernels of its own, without a matrix plan)
+	if bestSIMD == simdAVX512 && k.mats != nil && !low {
+		for _, double := range []bool{false, true} {
+			rb := 3
+			if double {
+				rb = 2
+			}
+			if p := newMatPlan(k, double, simdAVX512, rb); p == nil || p.blockRuns == 0 && !p.identity {
+				t.Errorf("%s: not a block kernel (double %v)", name, double)
+			}
+		}
+	}
+	checkLevels(t, name, n, 1e-12, func(v *vec[complex128]) error { return v.apply(context.Background(), k, n, 1) }, rng)
+	checkLevels(t, name+"/single", n, 2e-6, func(v *vec[complex64]) error { return v.apply(context.Background(), k, n, 1) }, rng)
+	for _, cut := range []int{1, 3, k.groups(n) / 3} {
+		checkLevels(t, fmt.Sprintf("%s/cut %d", name, cut), n, 1e-12, func(v *vec[complex128]) error {
+			applyKernel(k, &k.c128, v.a, 0, cut, v.scratch(0, len(k.off)))
+			applyKernel(k, &k.c128, v.a, cut, k.groups(n), v.scratch(0, len(k.off)))
+			return nil
+		}, rng)
 	}
 }
 
@@ -306,20 +437,43 @@ func TestMatKernelsForEveryHighShape(t *testing.T) {
 	}
 }
 
-// AVX2 runs real matrices with targets inside the register on kernels of
-// their own too (half the FMAs): every shape its complex kernels take.
-func TestAVX2RealKernelsWithLowTargets(t *testing.T) {
+// Both levels run real matrices with targets inside the register on
+// kernels of their own too (half the FMAs): every shape their complex
+// kernels take, and newMatPlan picks them for a real matrix.
+func TestRealKernelsWithLowTargets(t *testing.T) {
 	for key := range mat128Kernels {
-		if key.level == simdAVX2 && key.lows != "" && !key.real {
+		if key.lows != "" && !key.real {
 			if r := (matKey{key.level, key.high, key.lows, true}); mat128Kernels[r] == nil {
 				t.Errorf("no real double kernel for %+v", key)
 			}
 		}
 	}
 	for key := range mat64Kernels {
-		if key.level == simdAVX2 && key.lows != "" && !key.real {
+		if key.lows != "" && !key.real {
 			if r := (matKey{key.level, key.high, key.lows, true}); mat64Kernels[r] == nil {
 				t.Errorf("no real single kernel for %+v", key)
+			}
+		}
+	}
+	rng := rand.New(rand.NewPCG(4, 4))
+	for _, l := range simdLevels()[1:] {
+		for _, double := range []bool{false, true} {
+			// log2 of the amplitudes a register holds (regBits)
+			rb := map[simdLevel]int{simdAVX2: 2, simdAVX512: 3}[l]
+			if double {
+				rb--
+			}
+			k := newKernel(&Gate{Matrix: realMatrix(rng, 8), Targets: []int{0, rb, rb + 2}})
+			p := newMatPlan(k, double, l, rb)
+			want := matKey{l, 2, "0", true}
+			var got, wantFn uintptr
+			if double {
+				got, wantFn = reflect.ValueOf(p.f128).Pointer(), reflect.ValueOf(mat128Kernels[want]).Pointer()
+			} else {
+				got, wantFn = reflect.ValueOf(p.f64).Pointer(), reflect.ValueOf(mat64Kernels[want]).Pointer()
+			}
+			if got != wantFn {
+				t.Errorf("%s, double %v: a real matrix on a low target and two high ones does not run on the kernel %+v", l, double, want)
 			}
 		}
 	}

@@ -30,6 +30,9 @@ type vector interface {
 	copyFrom(ctx context.Context, o vector, workers int) error
 	// reset sets |0…0⟩.
 	reset(ctx context.Context, workers int) error
+	// touch faults in the pages of a state just made, still |0…0⟩
+	// (passes.go).
+	touch(ctx context.Context, workers int) error
 	// pick draws a basis state by its probability, u uniform in [0, 1)
 	// (tail.go).
 	pick(ctx context.Context, u float64, workers int) (int, error)

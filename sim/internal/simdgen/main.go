@@ -96,6 +96,7 @@ func perm(p prec, i isa, t int) func(a, dst string) string {
 type gen struct {
 	asm, decl, stub bytes.Buffer
 	table           map[prec]*bytes.Buffer // mat kernels' entries
+	blk128, blk64   bytes.Buffer           // block kernels' entries
 }
 
 func (g *gen) ins(format string, args ...any) {
@@ -269,25 +270,59 @@ func (g *gen) mat(p prec, i isa, h int, lows []int) {
 		return
 	}
 	g.matLows(p, i, name, lows, runs, flips, false)
-	if i == avx2 {
-		// A real matrix with targets inside the register: its
-		// coefficients (posVectors) have no imaginary parts, so neither
-		// the swaps nor their FMAs are needed.
-		rname := name + "r"
-		g.fn(rname, fmt.Sprintf("x *%s, offs *int, n, outer, stride int, m *%s", p.goType, p.coefType), 48,
-			fmt.Sprintf("%s is %s for a real matrix (the same coefficients, their imaginary parts unread).", rname, name))
-		g.matHead(p, i, rname)
-		g.matLows(p, i, rname, lows, runs, flips, true)
-		fmt.Fprintf(g.table[p], "\t{simdAVX2, %d, %q, true}: %s,\n", h, ls, rname)
+	// A real matrix with targets inside the register: its coefficients
+	// (posVectors) have no imaginary parts, so neither the swaps nor their
+	// FMAs are needed.
+	rname := name + "r"
+	g.fn(rname, fmt.Sprintf("x *%s, offs *int, n, outer, stride int, m *%s", p.goType, p.coefType), 48,
+		fmt.Sprintf("%s is %s for a real matrix (the same coefficients, their imaginary parts unread).", rname, name))
+	g.matHead(p, i, rname)
+	g.matLows(p, i, rname, lows, runs, flips, true)
+	fmt.Fprintf(g.table[p], "\t{%s, %d, %q, true}: %s,\n", map[isa]string{avx2: "simdAVX2", avx512: "simdAVX512"}[i], h, ls, rname)
+}
+
+// lowAccs is how many registers each output of an AVX-512 kernel with
+// low targets sums into, added at the end: with few outputs (one or two
+// high runs) an output is one chain of 16 to 32 dependent FMAs, which
+// waits on each FMA's latency where independent chains would keep both
+// FMA pipes busy. As many as the registers the inputs leave, up to four.
+// AVX2 keeps one: its 16 registers leave none to spare for most shapes,
+// and its tables were measured that way.
+func lowAccs(i isa, runs, inputs int) int {
+	if i != avx512 {
+		return 1
 	}
+	a := 1
+	for a < 4 && runs*2*a+inputs <= 32 {
+		a *= 2
+	}
+	return a
 }
 
 // matLows is the body of a mat kernel with coefficients by position
 // (posVectors): the generic form, every low target shuffled inside the
 // register; real skips the swaps and the imaginary FMAs.
 func (g *gen) matLows(p prec, i isa, name string, lows []int, runs, flips int, real bool) {
-	in := func(f int) string { return r(i, runs+f) }
-	sw := func(f int) string { return r(i, runs+flips+f) }
+	inputs := 2 * flips
+	if real {
+		inputs = flips
+	}
+	terms := runs * flips * 2 // an output's products
+	if real {
+		terms = runs * flips
+	}
+	accs := min(lowAccs(i, runs, inputs), terms)
+	in := func(f int) string { return r(i, runs*accs+f) }
+	sw := func(f int) string { return r(i, runs*accs+flips+f) }
+	// acc is output o's register j; term t of an output goes to register
+	// t mod accs, the first of each a multiplication.
+	acc := func(o, j int) string { return r(i, o*accs+j) }
+	term := func(o, t int, op string, off int, a string) {
+		if t < accs {
+			op = p.mul
+		}
+		g.ins("%s %d(AX), %s, %s", op, off, a, acc(o, t%accs))
+	}
 	g.ins("JZ   %snext", name)
 	fmt.Fprintf(&g.asm, "\n%sloop:\n", name)
 	func() {
@@ -312,20 +347,24 @@ func (g *gen) matLows(p prec, i isa, name string, lows []int, runs, flips int, r
 				for f := range flips {
 					v := (o*runs+run)*flips + f
 					if real {
-						op := p.fma
-						if run == 0 && f == 0 {
-							op = p.mul
-						}
-						g.ins("%s %d(AX), %s, %s", op, v*128, in(f), r(i, o))
+						term(o, run*flips+f, p.fma, v*128, in(f))
 						continue
 					}
-					g.mulAcc(p, run == 0 && f == 0, v*128, "AX", in(f), sw(f), r(i, o))
+					t := 2 * (run*flips + f)
+					term(o, t, p.fma, v*128, in(f))
+					term(o, t+1, p.fma, v*128+64, sw(f))
 				}
 			}
 		}
+		add := map[prec]string{double: "VADDPD", single: "VADDPS"}[p]
 		for o := range runs {
+			for step := 1; step < accs; step *= 2 {
+				for j := 0; j < accs; j += 2 * step {
+					g.ins("%s %s, %s, %s", add, acc(o, j+step), acc(o, j), acc(o, j))
+				}
+			}
 			g.ins("MOVQ %d(BX), R11", 8*o)
-			g.ins("%s %s, (DI)(R11*1)", p.mov, r(i, o))
+			g.ins("%s %s, (DI)(R11*1)", p.mov, acc(o, 0))
 		}
 		g.ins("ADDQ $%d, DI", i.bytes)
 	}()
@@ -520,6 +559,96 @@ func (g *gen) matBroadcast(p prec, name string, runs int, real bool) {
 	g.ins("RET")
 }
 
+// block writes the AVX-512 kernel of a matrix on high targets that
+// falls apart into independent blocks (matkernels.go, blockPlan): the
+// runs it reads, each output register a sum over the m inputs of its
+// block only, m of R instead of all R. offs holds R offsets to read, in
+// the blocks' order, then R to write, which may name the runs in another
+// order (the block's rows are those of a permuted matrix): every input is
+// read into a register before the first store. Entries are scalars
+// broadcast into the FMAs, block by block, row by row; a complex matrix's
+// table starts with the signs (−1, +1, …) over 64 bytes, as
+// matBroadcast's.
+func (g *gen) block(p prec, R, m int, real bool) {
+	name := fmt.Sprintf("blk%sAVX512n%dm%d", p.suffix, R, m)
+	doc := fmt.Sprintf("%s applies a matrix of %d independent %d×%d blocks to %d runs at offs from x (reads, then writes): n amplitudes from x, then from x+stride bytes, outer times.", name, R/m, m, m, R)
+	if real {
+		name += "r"
+		doc = fmt.Sprintf("%s is %s for a real matrix, m holding one scalar an entry.", name, strings.TrimSuffix(name, "r"))
+	}
+	g.fn(name, fmt.Sprintf("x *%s, offs *int, n, outer, stride int, m *%s", p.goType, p.coefType), 48, doc)
+	g.matHead(p, avx512, name)
+	fs := p.ampBytes / 2 // bytes of a scalar
+	in := func(c int) string { return r(avx512, c) }
+	tmp := r(avx512, R)
+	split := !real && R+1+2*m <= 32
+	accR := func(j int) string { return r(avx512, R+1+j) }
+	accI := func(j int) string {
+		if split {
+			return r(avx512, R+1+m+j)
+		}
+		return accR(j)
+	}
+	mulB, fmaB := p.mul+".BCST", p.fma+".BCST"
+	add := map[prec]string{double: "VADDPD", single: "VADDPS"}[p]
+	g.ins("JZ   %snext", name)
+	fmt.Fprintf(&g.asm, "\n%sloop:\n", name)
+	for c := range R {
+		g.ins("MOVQ %d(BX), R11", 8*c)
+		g.ins("%s (DI)(R11*1), %s", p.mov, in(c))
+	}
+	for b := range R / m {
+		for c := range m {
+			if !real {
+				g.swap(p, in(b*m+c), tmp)
+				g.ins("%s (AX), %s, %s", p.mul, tmp, tmp)
+			}
+			for j := range m {
+				e := (b*m+j)*m + c
+				if real {
+					op := fmaB
+					if c == 0 {
+						op = mulB
+					}
+					g.ins("%s %d(AX), %s, %s", op, e*fs, in(b*m+c), accR(j))
+					continue
+				}
+				off := 64 + 2*e*fs
+				op := fmaB
+				if c == 0 {
+					op = mulB
+				}
+				g.ins("%s %d(AX), %s, %s", op, off, in(b*m+c), accR(j))
+				if c == 0 && split {
+					g.ins("%s %d(AX), %s, %s", mulB, off+fs, tmp, accI(j))
+				} else {
+					g.ins("%s %d(AX), %s, %s", fmaB, off+fs, tmp, accI(j))
+				}
+			}
+		}
+		for j := range m {
+			if split {
+				g.ins("%s %s, %s, %s", add, accI(j), accR(j), accR(j))
+			}
+			g.ins("MOVQ %d(BX), R11", 8*(R+b*m+j))
+			g.ins("%s %s, (DI)(R11*1)", p.mov, accR(j))
+		}
+	}
+	g.ins("ADDQ $%d, DI", avx512.bytes)
+	g.ins("DECQ CX")
+	g.ins("JNZ  %sloop", name)
+	fmt.Fprintf(&g.asm, "\n%snext:\n", name)
+	g.ins("MOVQ R13, DI")
+	g.ins("ADDQ stride+32(FP), DI")
+	g.ins("DECQ R12")
+	g.ins("JNZ  %souter", name)
+	fmt.Fprintf(&g.asm, "\n%sdone:\n", name)
+	g.ins("VZEROUPPER")
+	g.ins("RET")
+	table := map[prec]*bytes.Buffer{double: &g.blk128, single: &g.blk64}[p]
+	fmt.Fprintf(table, "\t{%d, %d, %v}: %s,\n", R, m, real, name)
+}
+
 func main() {
 	dir := flag.String("dir", ".", "where to write the files")
 	flag.Parse()
@@ -569,8 +698,25 @@ func main() {
 			}
 		}
 	}
+	// Matrices on high targets that fall apart into blocks: R runs read
+	// (up to 16), blocks of m (the runs of 2 to 4 targets cut into
+	// blocks of 2 to 8; a permutation with phases, m = 1, reads only the
+	// runs it moves or scales).
+	for _, p := range []prec{double, single} {
+		for _, real := range []bool{false, true} {
+			for R := 1; R <= 16; R++ {
+				g.block(p, R, 1, real)
+			}
+			for R := 4; R <= 16; R *= 2 {
+				for m := 2; m < R; m *= 2 {
+					g.block(p, R, m, real)
+				}
+			}
+		}
+	}
 	fmt.Fprintf(&g.decl, "\n// The mat kernels by level, number of high targets, low targets and\n// whether the matrix is real.\n\nvar mat128Kernels = map[matKey]func(*complex128, *int, int, int, int, *float64){\n%s}\n\nvar mat64Kernels = map[matKey]func(*complex64, *int, int, int, int, *float32){\n%s}\n", g.table[double], g.table[single])
-	g.stub.WriteString("\nvar (\n\tmat128Kernels map[matKey]func(*complex128, *int, int, int, int, *float64)\n\tmat64Kernels  map[matKey]func(*complex64, *int, int, int, int, *float32)\n)\n")
+	fmt.Fprintf(&g.decl, "\n// The block kernels (AVX-512) by runs read, block size and whether the\n// matrix is real.\n\nvar blk128Kernels = map[blkKey]func(*complex128, *int, int, int, int, *float64){\n%s}\n\nvar blk64Kernels = map[blkKey]func(*complex64, *int, int, int, int, *float32){\n%s}\n", &g.blk128, &g.blk64)
+	g.stub.WriteString("\nvar (\n\tmat128Kernels map[matKey]func(*complex128, *int, int, int, int, *float64)\n\tmat64Kernels  map[matKey]func(*complex64, *int, int, int, int, *float32)\n\tblk128Kernels map[blkKey]func(*complex128, *int, int, int, int, *float64)\n\tblk64Kernels  map[blkKey]func(*complex64, *int, int, int, int, *float32)\n)\n")
 	write := func(name string, b *bytes.Buffer) {
 		out := []byte(strings.TrimRight(b.String(), "\n") + "\n")
 		if strings.HasSuffix(name, ".go") {
