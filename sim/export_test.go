@@ -104,3 +104,21 @@ const (
 	PopcountTallyBits = popcountTallyBits
 	DenseTallyBits    = denseTallyBits
 )
+
+// FinalSwapsDropped is how many swaps a sampled run of c leaves out
+// (dropFinalSwaps), 0 for a circuit not sampled from one state.
+func FinalSwapsDropped(c *Circuit) int {
+	p, err := prepare(context.Background(), c, nil, fusion{}, false)
+	if err != nil || p.perShot || p.stream {
+		return 0
+	}
+	head := p.head
+	p.dropFinalSwaps(nil)
+	n := 0
+	for _, op := range head[len(p.head):] {
+		if op.Kind == OpGate {
+			n++
+		}
+	}
+	return n
+}

@@ -564,10 +564,11 @@ func Run(ctx context.Context, c *Circuit, opts Options) (*Result, error) {
 		}
 		res.Counts, err = sample(ctx, s, src, opts.Shots, run.sources(k), lim)
 	} else if !p.perShot {
+		source := p.dropFinalSwaps(sourcesOf(c, extra, k))
 		if err := p.applyHead(ctx, s, &budget); err != nil {
 			return nil, err
 		}
-		res.Counts, err = sample(ctx, s, src, opts.Shots, sourcesOf(c, extra, k), lim)
+		res.Counts, err = sample(ctx, s, src, opts.Shots, source, lim)
 	} else if ok, maxEv := groupable(c, sh, opts.Shots); ok {
 		if err := p.applyHead(ctx, s, &budget); err != nil {
 			return nil, err
