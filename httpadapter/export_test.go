@@ -1,6 +1,10 @@
 package httpadapter
 
-import "net/http"
+import (
+	"net/http"
+
+	"github.com/qjobs/quantum"
+)
 
 // RateBuckets is the number of users the handler's rate limit holds a
 // bucket for (0 without WithRateLimit), for tests of its memory bound.
@@ -14,3 +18,8 @@ func RateBuckets(h http.Handler) int {
 // MaxRefusing is how many refused connections LimitListener answers at
 // once.
 const MaxRefusing = maxRefusing
+
+// WriteJob writes job as the handler answers a create or a poll.
+func WriteJob(w http.ResponseWriter, status int, job *quantum.Job) {
+	(&handler{}).okJob(w, status, job)
+}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/google/uuid"
 	"go.uber.org/zap"
+	"go.uber.org/zap/zapcore"
 
 	"github.com/qjobs/quantum"
 	"github.com/qjobs/quantum/qtype"
@@ -114,10 +115,7 @@ func (h *handler) routes() {
 
 type ctxKey int
 
-const (
-	requestIDKey ctxKey = iota
-	userKey
-)
+const requestIDKey ctxKey = 0
 
 func requestID(r *http.Request) string {
 	id, _ := r.Context().Value(requestIDKey).(string)
@@ -144,17 +142,21 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 		took := time.Since(start)
 		h.obs.Request(routeName(pattern), rec.status, took)
-		fields := []zap.Field{
-			zap.String("requestId", id),
-			zap.String("method", r.Method),
-			zap.String("route", routeName(pattern)),
-			zap.Int("status", rec.status),
-			zap.Duration("duration", took),
-			zap.Int64("bytes", rec.bytes)}
-		if job := rec.job; job != "" {
-			fields = append(fields, zap.String("job", job))
+		// Checked first, so that a logger that drops the line costs no
+		// fields.
+		if ce := h.log.Check(zapcore.InfoLevel, "request"); ce != nil {
+			fields := append(make([]zap.Field, 0, 7),
+				zap.String("requestId", id),
+				zap.String("method", r.Method),
+				zap.String("route", routeName(pattern)),
+				zap.Int("status", rec.status),
+				zap.Duration("duration", took),
+				zap.Int64("bytes", rec.bytes))
+			if job := rec.job; job != "" {
+				fields = append(fields, zap.String("job", job))
+			}
+			ce.Write(fields...)
 		}
-		h.log.Info("request", fields...)
 	}()
 
 	if pattern == "" {
@@ -219,7 +221,7 @@ func (h *handler) authed(next func(http.ResponseWriter, *http.Request, quantum.U
 			h.fail(w, r, err)
 			return
 		}
-		next(w, r.WithContext(context.WithValue(r.Context(), userKey, u)), u)
+		next(w, r, u)
 	}
 }
 

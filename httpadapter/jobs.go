@@ -30,7 +30,7 @@ func (h *handler) createJob(w http.ResponseWriter, r *http.Request, u quantum.Us
 	if rec, ok := w.(*recorder); ok {
 		rec.job = job.JobQRN
 	}
-	h.ok(w, http.StatusCreated, job)
+	h.okJob(w, http.StatusCreated, job)
 }
 
 func (h *handler) decodeJobRequest(w http.ResponseWriter, r *http.Request) (quantum.JobRequest, error) {
@@ -177,7 +177,7 @@ func (h *handler) getJob(w http.ResponseWriter, r *http.Request, u quantum.User)
 		h.fail(w, r, err)
 		return
 	}
-	h.ok(w, http.StatusOK, job)
+	h.okJob(w, http.StatusOK, job)
 }
 
 func (h *handler) getJobResult(w http.ResponseWriter, r *http.Request, u quantum.User) {

@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"slices"
 	"strconv"
+	"sync"
 
 	"github.com/qjobs/quantum"
 	"github.com/qjobs/quantum/qtype"
@@ -18,6 +19,11 @@ import (
 // first (which a slow reader would then pin). The bytes are those
 // encoding/json would write for the same envelope (the tests check it):
 // keys sorted, the same escaping.
+
+// resultWriters keeps the buffers of writeResult: one of 32 KiB for every
+// result read would be most of what a small job allocates, and so most of
+// the collector's work.
+var resultWriters = sync.Pool{New: func() any { return bufio.NewWriterSize(nil, 32<<10) }}
 
 // resultHead is every field of a quantum.JobResult but the counts, in its
 // JSON order.
@@ -34,7 +40,12 @@ func writeResult(w http.ResponseWriter, res *quantum.JobResult) error {
 	}
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
 	w.WriteHeader(http.StatusOK)
-	bw := bufio.NewWriterSize(w, 32<<10)
+	bw := resultWriters.Get().(*bufio.Writer)
+	bw.Reset(w)
+	defer func() {
+		bw.Reset(nil) // hold no connection in the pool
+		resultWriters.Put(bw)
+	}()
 	bw.WriteString(`{"success":true,"data":`)
 	bw.Write(head[:len(head)-1]) // without its closing brace
 	if res.Results == nil {
