@@ -21,6 +21,15 @@ import (
 // An empty body reads as an empty object. Numbers stay json.Number so that
 // 3 and 3.5 can be told apart.
 func (h *handler) readBody(w http.ResponseWriter, r *http.Request) (map[string]json.RawMessage, error) {
+	body, err := h.readRaw(w, r)
+	if err != nil {
+		return nil, err
+	}
+	return bodyFields(body)
+}
+
+// readRaw reads a body that may be JSON, enforcing the size limit.
+func (h *handler) readRaw(w http.ResponseWriter, r *http.Request) ([]byte, error) {
 	if err := checkContentType(r); err != nil {
 		return nil, err
 	}
@@ -35,6 +44,11 @@ func (h *handler) readBody(w http.ResponseWriter, r *http.Request) (map[string]j
 		}
 		return nil, validation("body", "could not be read")
 	}
+	return body, nil
+}
+
+// bodyFields reads a body as a JSON object's fields.
+func bodyFields(body []byte) (map[string]json.RawMessage, error) {
 	fields := map[string]json.RawMessage{}
 	if len(bytes.TrimSpace(body)) == 0 {
 		return fields, nil

@@ -23,3 +23,17 @@ const MaxRefusing = maxRefusing
 func WriteJob(w http.ResponseWriter, status int, job *quantum.Job) {
 	(&handler{}).okJob(w, status, job)
 }
+
+// DecodeCreate reads body as a create's: in one pass where the quick
+// reader takes it (quickOK), and field by field as the general reader does.
+func DecodeCreate(body []byte) (quick quantum.JobRequest, quickOK bool, general quantum.JobRequest, err error) {
+	quick, quickOK = quickJobRequest(body)
+	general, err = jobRequestOf(body)
+	return quick, quickOK, general, err
+}
+
+// WriteResult writes res as the handler answers a result's read.
+func WriteResult(w http.ResponseWriter, res *quantum.JobResult) error { return writeResult(w, res) }
+
+// RequestID makes a request id as the handler does for each request.
+func RequestID() string { return requestIDs.next() }

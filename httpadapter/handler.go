@@ -6,7 +6,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/google/uuid"
 	"go.uber.org/zap"
 	"go.uber.org/zap/zapcore"
 
@@ -127,7 +126,7 @@ func requestID(r *http.Request) string {
 // handler that panics.
 func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	start := h.now()
-	id := uuid.NewString()
+	id := requestIDs.next()
 	r = r.WithContext(context.WithValue(r.Context(), requestIDKey, id))
 	w.Header().Set("X-Request-Id", id)
 	rec := &recorder{ResponseWriter: w, status: http.StatusOK}

@@ -34,11 +34,23 @@ func (h *handler) createJob(w http.ResponseWriter, r *http.Request, u quantum.Us
 }
 
 func (h *handler) decodeJobRequest(w http.ResponseWriter, r *http.Request) (quantum.JobRequest, error) {
-	var req quantum.JobRequest
-	body, err := h.readBody(w, r)
+	raw, err := h.readRaw(w, r)
 	if err != nil {
-		return req, err
+		return quantum.JobRequest{}, err
 	}
+	if req, ok := quickJobRequest(raw); ok {
+		return req, nil
+	}
+	return jobRequestOf(raw)
+}
+
+// jobRequestOf reads a create's body field by field, naming every problem.
+func jobRequestOf(raw []byte) (quantum.JobRequest, error) {
+	body, err := bodyFields(raw)
+	if err != nil {
+		return quantum.JobRequest{}, err
+	}
+	var req quantum.JobRequest
 	var fe fieldErrors
 	hasProgram := present(body["program"])
 	if raw := body["program"]; hasProgram {

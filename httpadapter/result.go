@@ -25,16 +25,26 @@ import (
 // the collector's work.
 var resultWriters = sync.Pool{New: func() any { return bufio.NewWriterSize(nil, 32<<10) }}
 
-// resultHead is every field of a quantum.JobResult but the counts, in its
-// JSON order.
-type resultHead struct {
-	Status     quantum.JobStatus `json:"status"`
-	Cost       float64           `json:"cost"`
-	TimeStamps qtype.TimeStamps  `json:"timeStamps"`
+// resultHead writes every field of a result but its data, in
+// quantum.JobResult's JSON order, without the closing brace: by hand, as
+// a job is (appendJob).
+func resultHead(b []byte, status quantum.JobStatus, cost float64, ts qtype.TimeStamps) ([]byte, error) {
+	b = append(b, `{"status":`...)
+	b = appendString(b, string(status))
+	b = append(b, `,"cost":`...)
+	b, ok := appendFloat(b, cost)
+	if !ok {
+		_, err := json.Marshal(cost) // encoding/json's refusal
+		return b, err
+	}
+	b = append(b, `,"timeStamps":`...)
+	t, err := ts.MarshalJSON()
+	return append(b, t...), err
 }
 
 func writeResult(w http.ResponseWriter, res *quantum.JobResult) error {
-	head, err := json.Marshal(resultHead{Status: res.Status, Cost: res.Cost, TimeStamps: res.TimeStamps})
+	var buf [160]byte
+	head, err := resultHead(buf[:0], res.Status, res.Cost, res.TimeStamps)
 	if err != nil {
 		return err
 	}
@@ -47,7 +57,7 @@ func writeResult(w http.ResponseWriter, res *quantum.JobResult) error {
 		resultWriters.Put(bw)
 	}()
 	bw.WriteString(`{"success":true,"data":`)
-	bw.Write(head[:len(head)-1]) // without its closing brace
+	bw.Write(head)
 	if res.Results == nil {
 		if err := writeResultData(bw, res.ResultData); err != nil {
 			return err
@@ -60,11 +70,11 @@ func writeResult(w http.ResponseWriter, res *quantum.JobResult) error {
 		if i > 0 {
 			bw.WriteByte(',')
 		}
-		head, err := json.Marshal(resultHead{Status: c.Status, Cost: c.Cost, TimeStamps: c.TimeStamps})
+		head, err := resultHead(buf[:0], c.Status, c.Cost, c.TimeStamps)
 		if err != nil {
 			return err
 		}
-		bw.Write(head[:len(head)-1])
+		bw.Write(head)
 		if err := writeResultData(bw, c.ResultData); err != nil {
 			return err
 		}
