@@ -112,13 +112,19 @@ func (h *handler) routes() {
 	h.controlRoutes()
 }
 
-type ctxKey int
-
-const requestIDKey ctxKey = 0
-
-func requestID(r *http.Request) string {
-	id, _ := r.Context().Value(requestIDKey).(string)
-	return id
+// requestID is the id of the request w answers: the one in its
+// X-Request-Id and its log line.
+func requestID(w http.ResponseWriter) string {
+	for {
+		switch x := w.(type) {
+		case *recorder:
+			return x.id
+		case interface{ Unwrap() http.ResponseWriter }:
+			w = x.Unwrap()
+		default:
+			return ""
+		}
+	}
 }
 
 // ServeHTTP wraps every request: a request id (echoed in X-Request-Id), a
@@ -126,35 +132,24 @@ func requestID(r *http.Request) string {
 // handler that panics.
 func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	start := h.now()
-	id := requestIDs.next()
-	r = r.WithContext(context.WithValue(r.Context(), requestIDKey, id))
-	w.Header().Set("X-Request-Id", id)
-	rec := &recorder{ResponseWriter: w, status: http.StatusOK}
+	rec := &recorder{ResponseWriter: w, status: http.StatusOK, id: requestIDs.next(), method: r.Method}
+	w.Header().Set("X-Request-Id", rec.id)
 
 	_, pattern := h.mux.Handler(r)
+	rec.route = routeName(pattern)
 	defer func() {
 		if p := recover(); p != nil {
-			h.log.Error("handler panic", zap.String("requestId", id), zap.Any("panic", p), zap.Stack("stack"))
+			h.log.Error("handler panic", zap.String("requestId", rec.id), zap.Any("panic", p), zap.Stack("stack"))
 			if !rec.wrote {
 				h.fail(rec, r, errPanic)
 			}
 		}
-		took := time.Since(start)
-		h.obs.Request(routeName(pattern), rec.status, took)
-		// Checked first, so that a logger that drops the line costs no
-		// fields.
+		rec.took = time.Since(start)
+		h.obs.Request(rec.route, rec.status, rec.took)
+		// Checked first, so that a logger that drops the line costs
+		// nothing; the fields are the recorder's, not a slice of their own.
 		if ce := h.log.Check(zapcore.InfoLevel, "request"); ce != nil {
-			fields := append(make([]zap.Field, 0, 7),
-				zap.String("requestId", id),
-				zap.String("method", r.Method),
-				zap.String("route", routeName(pattern)),
-				zap.Int("status", rec.status),
-				zap.Duration("duration", took),
-				zap.Int64("bytes", rec.bytes))
-			if job := rec.job; job != "" {
-				fields = append(fields, zap.String("job", job))
-			}
-			ce.Write(fields...)
+			ce.Write(zap.Inline((*requestLine)(rec)))
 		}
 	}()
 
@@ -255,7 +250,7 @@ func (h *handler) readyz(w http.ResponseWriter, r *http.Request) {
 	ctx, cancel := context.WithTimeout(r.Context(), readyWait)
 	defer cancel()
 	if err := h.svc.Ready(ctx); err != nil {
-		h.log.Warn("not ready", zap.String("requestId", requestID(r)), zap.Error(err))
+		h.log.Warn("not ready", zap.String("requestId", requestID(w)), zap.Error(err))
 		writeJSON(w, http.StatusServiceUnavailable, successBody{Success: false, Data: map[string]string{"status": "unready"}})
 		return
 	}
@@ -266,13 +261,34 @@ func (h *handler) verifyUser(w http.ResponseWriter, r *http.Request, u quantum.U
 	h.ok(w, http.StatusOK, u)
 }
 
-// recorder remembers the status and size of a response for the log line.
+// recorder remembers what the log line of a request says: its id, its
+// route, the status and size of its response.
 type recorder struct {
 	http.ResponseWriter
+	id     string
+	method string
+	route  string
 	status int
 	bytes  int64
+	took   time.Duration
 	wrote  bool
 	job    string // the QRN of the job the request is about, for the log line
+}
+
+// requestLine is a recorder as its log line's fields.
+type requestLine recorder
+
+func (l *requestLine) MarshalLogObject(enc zapcore.ObjectEncoder) error {
+	enc.AddString("requestId", l.id)
+	enc.AddString("method", l.method)
+	enc.AddString("route", l.route)
+	enc.AddInt64("status", int64(l.status))
+	enc.AddDuration("duration", l.took)
+	enc.AddInt64("bytes", l.bytes)
+	if l.job != "" {
+		enc.AddString("job", l.job)
+	}
+	return nil
 }
 
 func (r *recorder) WriteHeader(status int) {

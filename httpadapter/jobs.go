@@ -199,7 +199,7 @@ func (h *handler) getJobResult(w http.ResponseWriter, r *http.Request, u quantum
 		return
 	}
 	if err := writeResult(w, res); err != nil && r.Context().Err() == nil {
-		h.log.Info("result not fully written", zap.String("requestId", requestID(r)), zap.Error(err))
+		h.log.Info("result not fully written", zap.String("requestId", requestID(w)), zap.Error(err))
 	}
 }
 

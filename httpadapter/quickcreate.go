@@ -1,6 +1,7 @@
 package httpadapter
 
 import (
+	"strings"
 	"unicode/utf16"
 	"unicode/utf8"
 
@@ -155,14 +156,24 @@ func (s *scanner) str() (string, bool) {
 
 // escaped reads the rest of a string from its first escape on.
 func (s *scanner) escaped(start int) (string, bool) {
-	out := append(make([]byte, 0, s.i-start+64), s.b[start:s.i]...)
+	// The text is no longer than its source: one allocation holds it.
+	end := s.i
+	for end < len(s.b) && s.b[end] != '"' {
+		if s.b[end] == '\\' {
+			end++
+		}
+		end++
+	}
+	var out strings.Builder
+	out.Grow(end - start)
+	out.Write(s.b[start:s.i])
 	for s.i < len(s.b) {
 		c := s.b[s.i]
 		s.i++
 		switch {
 		case c == '"':
 			// Escapes are ASCII: the text is valid where its source is.
-			return string(out), utf8.Valid(s.b[start : s.i-1])
+			return out.String(), utf8.Valid(s.b[start : s.i-1])
 		case c == '\\':
 			if s.i == len(s.b) {
 				return "", false
@@ -171,30 +182,30 @@ func (s *scanner) escaped(start int) (string, bool) {
 			s.i++
 			switch e {
 			case '"', '\\', '/':
-				out = append(out, e)
+				out.WriteByte(e)
 			case 'b':
-				out = append(out, '\b')
+				out.WriteByte('\b')
 			case 'f':
-				out = append(out, '\f')
+				out.WriteByte('\f')
 			case 'n':
-				out = append(out, '\n')
+				out.WriteByte('\n')
 			case 'r':
-				out = append(out, '\r')
+				out.WriteByte('\r')
 			case 't':
-				out = append(out, '\t')
+				out.WriteByte('\t')
 			case 'u':
 				r, ok := s.hex4()
 				if !ok || utf16.IsSurrogate(r) {
 					return "", false
 				}
-				out = utf8.AppendRune(out, r)
+				out.WriteRune(r)
 			default:
 				return "", false
 			}
 		case c < 0x20:
 			return "", false
 		default:
-			out = append(out, c)
+			out.WriteByte(c)
 		}
 	}
 	return "", false
