@@ -9,6 +9,7 @@ import (
 	"sync"
 
 	"github.com/qjobs/quantum"
+	"github.com/qjobs/quantum/qtype"
 )
 
 // A create and every poll answer one job: encoding it by reflection was
@@ -88,11 +89,7 @@ func appendJob(b []byte, j *quantum.Job) (_ []byte, ok bool) {
 		b = strconv.AppendInt(b, int64(*j.QueuePosition), 10)
 	}
 	b = append(b, `,"timeStamps":`...)
-	ts, err := j.TimeStamps.MarshalJSON()
-	if err != nil {
-		return b, false
-	}
-	b = append(b, ts...)
+	b = appendTimeStamps(b, j.TimeStamps)
 	b = append(b, `,"cost":`...)
 	if b, ok = appendFloat(b, j.Cost); !ok {
 		return b, false
@@ -174,6 +171,24 @@ func appendFloat(b []byte, f float64) (_ []byte, ok bool) {
 		return b, false
 	}
 	return append(b, raw...), true
+}
+
+// appendTimeStamps writes what qtype.TimeStamps.MarshalJSON writes,
+// without a slice of its own.
+func appendTimeStamps(b []byte, t qtype.TimeStamps) []byte {
+	b = append(b, `{"createdAt":"`...)
+	b = t.CreatedAt.UTC().AppendFormat(b, qtype.TimestampLayout)
+	b = append(b, `","endedAt":`...)
+	if t.EndedAt != nil {
+		b = append(b, '"')
+		b = t.EndedAt.UTC().AppendFormat(b, qtype.TimestampLayout)
+		b = append(b, '"')
+	} else {
+		b = append(b, "null"...)
+	}
+	b = append(b, `,"executionDuration":`...)
+	b = strconv.AppendInt(b, t.ExecutionDuration, 10)
+	return append(b, '}')
 }
 
 func appendStringPtr(b []byte, s *string) []byte {

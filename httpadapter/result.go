@@ -38,8 +38,7 @@ func resultHead(b []byte, status quantum.JobStatus, cost float64, ts qtype.TimeS
 		return b, err
 	}
 	b = append(b, `,"timeStamps":`...)
-	t, err := ts.MarshalJSON()
-	return append(b, t...), err
+	return appendTimeStamps(b, ts), nil
 }
 
 func writeResult(w http.ResponseWriter, res *quantum.JobResult) error {
