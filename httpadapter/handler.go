@@ -132,18 +132,17 @@ func requestID(w http.ResponseWriter) string {
 // handler that panics.
 func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	start := h.now()
-	rec := &recorder{ResponseWriter: w, status: http.StatusOK, id: requestIDs.next(), method: r.Method}
+	rec := &recorder{ResponseWriter: w, status: http.StatusOK, id: requestIDs.next(), method: r.Method, req: r}
 	w.Header().Set("X-Request-Id", rec.id)
-
-	_, pattern := h.mux.Handler(r)
-	rec.route = routeName(pattern)
 	defer func() {
+		rec.serving = false
 		if p := recover(); p != nil {
 			h.log.Error("handler panic", zap.String("requestId", rec.id), zap.Any("panic", p), zap.Stack("stack"))
 			if !rec.wrote {
 				h.fail(rec, r, errPanic)
 			}
 		}
+		rec.route = routeName(r.Pattern)
 		rec.took = time.Since(start)
 		h.obs.Request(rec.route, rec.status, rec.took)
 		// Checked first, so that a logger that drops the line costs
@@ -153,33 +152,44 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 	}()
 
-	if pattern == "" {
-		// Authentication applies to every route under /api/v1, unknown
-		// ones too, so that a route's existence is no secret.
-		if strings.HasPrefix(r.URL.Path, "/api/") {
-			if _, err := h.authenticate(r); err != nil {
-				h.fail(rec, r, err)
-				return
-			}
-		}
-		if strings.HasPrefix(r.URL.Path, "/control/") && h.controlKey != nil {
-			if err := h.checkControlKey(r); err != nil {
-				h.fail(rec, r, err)
-				return
-			}
-		}
-		// No route: the mux would answer 404 or 405 in plain text. Let it
-		// decide which (it sets Allow for 405), then write our body.
-		h.mux.ServeHTTP(&statusOnly{ResponseWriter: rec}, r)
-		code, msg := quantum.ENOTFOUND, "no route for "+r.Method+" "+r.URL.Path
-		if rec.status == http.StatusMethodNotAllowed {
-			code, msg = quantum.EMETHODNOTALLOWED, "method "+r.Method+" not allowed; allowed: "+rec.Header().Get("Allow")
-		}
-		h.fail(rec, r, &quantum.Error{Code: code, Message: msg})
+	// The mux matches the request once, and sets r.Pattern before it
+	// calls a handler: a route's handler writes through rec; the mux's own
+	// answer to a request no route takes (404, 405 with Allow, a redirect)
+	// is held apart (recorder.held) for the JSON answer below.
+	rec.job = jobOfPath(r.URL.Path)
+	r.Pattern, rec.serving = "", true
+	h.mux.ServeHTTP(rec, r)
+	rec.serving = false
+	if r.Pattern != "" {
 		return
 	}
-	rec.job = jobOfPath(r.URL.Path)
-	h.mux.ServeHTTP(rec, r)
+	rec.job = ""
+	// Authentication applies to every route under /api/v1, unknown ones
+	// too, so that a route's existence is no secret: nothing of the mux's
+	// answer is shown without it.
+	if strings.HasPrefix(r.URL.Path, "/api/") {
+		if _, err := h.authenticate(r); err != nil {
+			h.fail(rec, r, err)
+			return
+		}
+	}
+	if strings.HasPrefix(r.URL.Path, "/control/") && h.controlKey != nil {
+		if err := h.checkControlKey(r); err != nil {
+			h.fail(rec, r, err)
+			return
+		}
+	}
+	// The mux's headers (Allow) but its plain text's.
+	for k, v := range rec.held {
+		if k != "Content-Type" && k != "X-Content-Type-Options" {
+			rec.Header()[k] = v
+		}
+	}
+	code, msg := quantum.ENOTFOUND, "no route for "+r.Method+" "+r.URL.Path
+	if rec.status == http.StatusMethodNotAllowed {
+		code, msg = quantum.EMETHODNOTALLOWED, "method "+r.Method+" not allowed; allowed: "+rec.Header().Get("Allow")
+	}
+	h.fail(rec, r, &quantum.Error{Code: code, Message: msg})
 }
 
 // jobOfPath is the job QRN in a path under /api/v1/jobs/, for the log
@@ -273,6 +283,25 @@ type recorder struct {
 	took   time.Duration
 	wrote  bool
 	job    string // the QRN of the job the request is about, for the log line
+
+	// While the mux serves req (serving) without a route (req.Pattern
+	// empty), what it writes is its own plain-text answer: its status is
+	// kept, its headers are held, its body dropped.
+	req     *http.Request
+	serving bool
+	held    http.Header
+}
+
+func (r *recorder) unrouted() bool { return r.serving && r.req.Pattern == "" }
+
+func (r *recorder) Header() http.Header {
+	if r.unrouted() {
+		if r.held == nil {
+			r.held = http.Header{}
+		}
+		return r.held
+	}
+	return r.ResponseWriter.Header()
 }
 
 // requestLine is a recorder as its log line's fields.
@@ -292,6 +321,10 @@ func (l *requestLine) MarshalLogObject(enc zapcore.ObjectEncoder) error {
 }
 
 func (r *recorder) WriteHeader(status int) {
+	if r.unrouted() {
+		r.status = status
+		return
+	}
 	if r.wrote {
 		return
 	}
@@ -304,22 +337,13 @@ func (r *recorder) WriteHeader(status int) {
 func (r *recorder) Unwrap() http.ResponseWriter { return r.ResponseWriter }
 
 func (r *recorder) Write(p []byte) (int, error) {
+	if r.unrouted() {
+		return len(p), nil
+	}
 	if !r.wrote {
 		r.WriteHeader(http.StatusOK)
 	}
 	n, err := r.ResponseWriter.Write(p)
 	r.bytes += int64(n)
 	return n, err
-}
-
-// statusOnly keeps the status and headers the mux sets for an unmatched
-// request and drops its plain-text body.
-type statusOnly struct{ ResponseWriter *recorder }
-
-func (s *statusOnly) Header() http.Header         { return s.ResponseWriter.Header() }
-func (s *statusOnly) Write(p []byte) (int, error) { return len(p), nil }
-func (s *statusOnly) WriteHeader(status int) {
-	s.ResponseWriter.status = status
-	s.ResponseWriter.Header().Del("Content-Type")
-	s.ResponseWriter.Header().Del("X-Content-Type-Options")
 }

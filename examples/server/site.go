@@ -11,7 +11,7 @@ import (
 // the console is at / and at /console/. The console's page
 // calls the API from the browser on the same origin, with the key the
 // user signs in with: it has no access of its own.
-func site(api http.Handler) http.Handler {
+func site(api http.Handler) *http.ServeMux {
 	mux := http.NewServeMux()
 	mux.Handle("/api/", api)
 	mux.Handle("/control/", api)
