@@ -58,7 +58,8 @@ func logFormat(given string, w io.Writer) string {
 }
 
 // newLogger logs lines at level and above to w (nowhere when w is nil),
-// as JSON or for the console.
+// as JSON or for the console; to a file or a pipe, in batches
+// (logbatch.go): the logger's Sync writes what waits.
 func newLogger(level, format string, w io.Writer) (*zap.Logger, error) {
 	lvl, err := zapcore.ParseLevel(level)
 	if err != nil {
@@ -73,7 +74,7 @@ func newLogger(level, format string, w io.Writer) (*zap.Logger, error) {
 	if format == "console" {
 		encoder = zapcore.NewConsoleEncoder(enc)
 	}
-	return zap.New(zapcore.NewCore(encoder, zapcore.Lock(zapcore.AddSync(w)), lvl)), nil
+	return zap.New(logCore(encoder, w, lvl, logDelay)), nil
 }
 
 // serveMetrics puts /metrics beside the API on the main listener (a route
