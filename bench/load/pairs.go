@@ -82,6 +82,18 @@ func pairs(ctx context.Context, floor contender, servers []contender, key string
 		}
 		fmt.Printf("%s ÷ %s, pair by pair: cpu/job %s  p99 %s\n", s.name, floor.name, median(cpu, "%.2f"), median(p99, "%.2f"))
 	}
+	// Each later server against the first (after against before), from
+	// the same pairs.
+	for _, s := range servers[min(1, len(servers)):] {
+		first := servers[0]
+		var cpu, p99 []float64
+		for i, f := range results[first.name] {
+			o := results[s.name][i]
+			cpu = append(cpu, float64(o.cpuPerJob)/float64(f.cpuPerJob))
+			p99 = append(p99, float64(o.p99)/float64(f.p99))
+		}
+		fmt.Printf("%s ÷ %s, pair by pair: cpu/job %s  p99 %s\n", s.name, first.name, median(cpu, "%.2f"), median(p99, "%.2f"))
+	}
 	return failed
 }
 
