@@ -82,7 +82,7 @@ func newLogger(level, format string, w io.Writer) (*zap.Logger, error) {
 // request), or, with an address of its own, on a listener of its own
 // (kept off the public network, say). It returns the main handler and
 // what stops the metrics listener.
-func serveMetrics(addr string, site *http.ServeMux, m *metrics.Metrics, log *zap.Logger) (http.Handler, func(), error) {
+func serveMetrics(addr string, site *siteMux, m *metrics.Metrics, log *zap.Logger) (http.Handler, func(), error) {
 	if addr == "" {
 		site.Handle("GET /metrics", m.Handler())
 		return site, func() {}, nil
