@@ -21,6 +21,15 @@ import (
 // An empty body reads as an empty object. Numbers stay json.Number so that
 // 3 and 3.5 can be told apart.
 func (h *handler) readBody(w http.ResponseWriter, r *http.Request) (map[string]json.RawMessage, error) {
+	body, err := h.readRaw(w, r)
+	if err != nil {
+		return nil, err
+	}
+	return bodyFields(body)
+}
+
+// readRaw reads a body that may be JSON, enforcing the size limit.
+func (h *handler) readRaw(w http.ResponseWriter, r *http.Request) ([]byte, error) {
 	if err := checkContentType(r); err != nil {
 		return nil, err
 	}
@@ -35,6 +44,11 @@ func (h *handler) readBody(w http.ResponseWriter, r *http.Request) (map[string]j
 		}
 		return nil, validation("body", "could not be read")
 	}
+	return body, nil
+}
+
+// bodyFields reads a body as a JSON object's fields.
+func bodyFields(body []byte) (map[string]json.RawMessage, error) {
 	fields := map[string]json.RawMessage{}
 	if len(bytes.TrimSpace(body)) == 0 {
 		return fields, nil
@@ -58,9 +72,21 @@ func (h *handler) readBody(w http.ResponseWriter, r *http.Request) (map[string]j
 // it has sent.
 func readAll(r io.Reader, declared, limit int64) ([]byte, error) {
 	size := min(max(declared, 0), limit, 64<<10)
-	buf := bytes.NewBuffer(make([]byte, 0, size+1)) // +1: ReadFrom then finds EOF without growing
-	_, err := buf.ReadFrom(r)
-	return buf.Bytes(), err
+	// +1: finding EOF needs no room. Not bytes.Buffer.ReadFrom: it wants
+	// 512 bytes free for each read, and so copied every small body once.
+	buf := make([]byte, 0, size+1)
+	for {
+		n, err := r.Read(buf[len(buf):cap(buf)])
+		buf = buf[:len(buf)+n]
+		switch {
+		case err == io.EOF:
+			return buf, nil
+		case err != nil:
+			return buf, err
+		case len(buf) == cap(buf):
+			buf = append(buf, 0)[:len(buf)] // as io.ReadAll grows
+		}
+	}
 }
 
 // checkContentType accepts a body that says it is JSON (application/json

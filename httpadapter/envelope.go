@@ -68,10 +68,10 @@ func (h *handler) fail(w http.ResponseWriter, r *http.Request, err error) {
 	var qe *quantum.Error
 	switch {
 	case r.Context().Err() != nil:
-		h.log.Info("client went away", zap.String("requestId", requestID(r)), zap.String("path", r.URL.Path))
+		h.log.Info("client went away", zap.String("requestId", requestID(w)), zap.String("path", r.URL.Path))
 		qe = &quantum.Error{Code: quantum.ECANCELED, Message: "the request was cancelled"}
 	case !errors.As(err, &qe) || httpStatus(qe.Code) == http.StatusInternalServerError:
-		id := requestID(r)
+		id := requestID(w)
 		h.log.Error("request failed", zap.String("requestId", id), zap.String("path", r.URL.Path), zap.Error(err))
 		qe = &quantum.Error{Code: quantum.EINTERNAL, Message: "internal error; request id " + id}
 	}

@@ -127,7 +127,7 @@ func (h *handler) stream(w http.ResponseWriter, r *http.Request, watch *quantum.
 				// The status is sent; ending the stream makes the client
 				// resume, which reads the job again.
 				if ctx.Err() == nil && quantum.ErrorCode(err) != quantum.EBUSY {
-					h.log.Warn("event stream ended by an error", zap.String("requestId", requestID(r)), zap.Error(err))
+					h.log.Warn("event stream ended by an error", zap.String("requestId", requestID(w)), zap.Error(err))
 				}
 				return
 			}

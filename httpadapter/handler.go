@@ -6,8 +6,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/google/uuid"
 	"go.uber.org/zap"
+	"go.uber.org/zap/zapcore"
 
 	"github.com/qjobs/quantum"
 	"github.com/qjobs/quantum/qtype"
@@ -112,16 +112,19 @@ func (h *handler) routes() {
 	h.controlRoutes()
 }
 
-type ctxKey int
-
-const (
-	requestIDKey ctxKey = iota
-	userKey
-)
-
-func requestID(r *http.Request) string {
-	id, _ := r.Context().Value(requestIDKey).(string)
-	return id
+// requestID is the id of the request w answers: the one in its
+// X-Request-Id and its log line.
+func requestID(w http.ResponseWriter) string {
+	for {
+		switch x := w.(type) {
+		case *recorder:
+			return x.id
+		case interface{ Unwrap() http.ResponseWriter }:
+			w = x.Unwrap()
+		default:
+			return ""
+		}
+	}
 }
 
 // ServeHTTP wraps every request: a request id (echoed in X-Request-Id), a
@@ -129,61 +132,64 @@ func requestID(r *http.Request) string {
 // handler that panics.
 func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	start := h.now()
-	id := uuid.NewString()
-	r = r.WithContext(context.WithValue(r.Context(), requestIDKey, id))
-	w.Header().Set("X-Request-Id", id)
-	rec := &recorder{ResponseWriter: w, status: http.StatusOK}
-
-	_, pattern := h.mux.Handler(r)
+	rec := &recorder{ResponseWriter: w, status: http.StatusOK, id: requestIDs.next(), method: r.Method, req: r}
+	w.Header().Set("X-Request-Id", rec.id)
 	defer func() {
+		rec.serving = false
 		if p := recover(); p != nil {
-			h.log.Error("handler panic", zap.String("requestId", id), zap.Any("panic", p), zap.Stack("stack"))
+			h.log.Error("handler panic", zap.String("requestId", rec.id), zap.Any("panic", p), zap.Stack("stack"))
 			if !rec.wrote {
 				h.fail(rec, r, errPanic)
 			}
 		}
-		took := time.Since(start)
-		h.obs.Request(routeName(pattern), rec.status, took)
-		fields := []zap.Field{
-			zap.String("requestId", id),
-			zap.String("method", r.Method),
-			zap.String("route", routeName(pattern)),
-			zap.Int("status", rec.status),
-			zap.Duration("duration", took),
-			zap.Int64("bytes", rec.bytes)}
-		if job := rec.job; job != "" {
-			fields = append(fields, zap.String("job", job))
+		rec.route = routeName(r.Pattern)
+		rec.took = time.Since(start)
+		h.obs.Request(rec.route, rec.status, rec.took)
+		// Checked first, so that a logger that drops the line costs
+		// nothing; the fields are the recorder's, not a slice of their own.
+		if ce := h.log.Check(zapcore.InfoLevel, "request"); ce != nil {
+			ce.Write(zap.Inline((*requestLine)(rec)))
 		}
-		h.log.Info("request", fields...)
 	}()
 
-	if pattern == "" {
-		// Authentication applies to every route under /api/v1, unknown
-		// ones too, so that a route's existence is no secret.
-		if strings.HasPrefix(r.URL.Path, "/api/") {
-			if _, err := h.authenticate(r); err != nil {
-				h.fail(rec, r, err)
-				return
-			}
-		}
-		if strings.HasPrefix(r.URL.Path, "/control/") && h.controlKey != nil {
-			if err := h.checkControlKey(r); err != nil {
-				h.fail(rec, r, err)
-				return
-			}
-		}
-		// No route: the mux would answer 404 or 405 in plain text. Let it
-		// decide which (it sets Allow for 405), then write our body.
-		h.mux.ServeHTTP(&statusOnly{ResponseWriter: rec}, r)
-		code, msg := quantum.ENOTFOUND, "no route for "+r.Method+" "+r.URL.Path
-		if rec.status == http.StatusMethodNotAllowed {
-			code, msg = quantum.EMETHODNOTALLOWED, "method "+r.Method+" not allowed; allowed: "+rec.Header().Get("Allow")
-		}
-		h.fail(rec, r, &quantum.Error{Code: code, Message: msg})
+	// The mux matches the request once, and sets r.Pattern before it
+	// calls a handler: a route's handler writes through rec; the mux's own
+	// answer to a request no route takes (404, 405 with Allow, a redirect)
+	// is held apart (recorder.held) for the JSON answer below.
+	rec.job = jobOfPath(r.URL.Path)
+	r.Pattern, rec.serving = "", true
+	h.mux.ServeHTTP(rec, r)
+	rec.serving = false
+	if r.Pattern != "" {
 		return
 	}
-	rec.job = jobOfPath(r.URL.Path)
-	h.mux.ServeHTTP(rec, r)
+	rec.job = ""
+	// Authentication applies to every route under /api/v1, unknown ones
+	// too, so that a route's existence is no secret: nothing of the mux's
+	// answer is shown without it.
+	if strings.HasPrefix(r.URL.Path, "/api/") {
+		if _, err := h.authenticate(r); err != nil {
+			h.fail(rec, r, err)
+			return
+		}
+	}
+	if strings.HasPrefix(r.URL.Path, "/control/") && h.controlKey != nil {
+		if err := h.checkControlKey(r); err != nil {
+			h.fail(rec, r, err)
+			return
+		}
+	}
+	// The mux's headers (Allow) but its plain text's.
+	for k, v := range rec.held {
+		if k != "Content-Type" && k != "X-Content-Type-Options" {
+			rec.Header()[k] = v
+		}
+	}
+	code, msg := quantum.ENOTFOUND, "no route for "+r.Method+" "+r.URL.Path
+	if rec.status == http.StatusMethodNotAllowed {
+		code, msg = quantum.EMETHODNOTALLOWED, "method "+r.Method+" not allowed; allowed: "+rec.Header().Get("Allow")
+	}
+	h.fail(rec, r, &quantum.Error{Code: code, Message: msg})
 }
 
 // jobOfPath is the job QRN in a path under /api/v1/jobs/, for the log
@@ -219,7 +225,7 @@ func (h *handler) authed(next func(http.ResponseWriter, *http.Request, quantum.U
 			h.fail(w, r, err)
 			return
 		}
-		next(w, r.WithContext(context.WithValue(r.Context(), userKey, u)), u)
+		next(w, r, u)
 	}
 }
 
@@ -254,7 +260,7 @@ func (h *handler) readyz(w http.ResponseWriter, r *http.Request) {
 	ctx, cancel := context.WithTimeout(r.Context(), readyWait)
 	defer cancel()
 	if err := h.svc.Ready(ctx); err != nil {
-		h.log.Warn("not ready", zap.String("requestId", requestID(r)), zap.Error(err))
+		h.log.Warn("not ready", zap.String("requestId", requestID(w)), zap.Error(err))
 		writeJSON(w, http.StatusServiceUnavailable, successBody{Success: false, Data: map[string]string{"status": "unready"}})
 		return
 	}
@@ -265,16 +271,60 @@ func (h *handler) verifyUser(w http.ResponseWriter, r *http.Request, u quantum.U
 	h.ok(w, http.StatusOK, u)
 }
 
-// recorder remembers the status and size of a response for the log line.
+// recorder remembers what the log line of a request says: its id, its
+// route, the status and size of its response.
 type recorder struct {
 	http.ResponseWriter
+	id     string
+	method string
+	route  string
 	status int
 	bytes  int64
+	took   time.Duration
 	wrote  bool
 	job    string // the QRN of the job the request is about, for the log line
+
+	// While the mux serves req (serving) without a route (req.Pattern
+	// empty), what it writes is its own plain-text answer: its status is
+	// kept, its headers are held, its body dropped.
+	req     *http.Request
+	serving bool
+	held    http.Header
+}
+
+func (r *recorder) unrouted() bool { return r.serving && r.req.Pattern == "" }
+
+func (r *recorder) Header() http.Header {
+	if r.unrouted() {
+		if r.held == nil {
+			r.held = http.Header{}
+		}
+		return r.held
+	}
+	return r.ResponseWriter.Header()
+}
+
+// requestLine is a recorder as its log line's fields.
+type requestLine recorder
+
+func (l *requestLine) MarshalLogObject(enc zapcore.ObjectEncoder) error {
+	enc.AddString("requestId", l.id)
+	enc.AddString("method", l.method)
+	enc.AddString("route", l.route)
+	enc.AddInt64("status", int64(l.status))
+	enc.AddDuration("duration", l.took)
+	enc.AddInt64("bytes", l.bytes)
+	if l.job != "" {
+		enc.AddString("job", l.job)
+	}
+	return nil
 }
 
 func (r *recorder) WriteHeader(status int) {
+	if r.unrouted() {
+		r.status = status
+		return
+	}
 	if r.wrote {
 		return
 	}
@@ -287,22 +337,13 @@ func (r *recorder) WriteHeader(status int) {
 func (r *recorder) Unwrap() http.ResponseWriter { return r.ResponseWriter }
 
 func (r *recorder) Write(p []byte) (int, error) {
+	if r.unrouted() {
+		return len(p), nil
+	}
 	if !r.wrote {
 		r.WriteHeader(http.StatusOK)
 	}
 	n, err := r.ResponseWriter.Write(p)
 	r.bytes += int64(n)
 	return n, err
-}
-
-// statusOnly keeps the status and headers the mux sets for an unmatched
-// request and drops its plain-text body.
-type statusOnly struct{ ResponseWriter *recorder }
-
-func (s *statusOnly) Header() http.Header         { return s.ResponseWriter.Header() }
-func (s *statusOnly) Write(p []byte) (int, error) { return len(p), nil }
-func (s *statusOnly) WriteHeader(status int) {
-	s.ResponseWriter.status = status
-	s.ResponseWriter.Header().Del("Content-Type")
-	s.ResponseWriter.Header().Del("X-Content-Type-Options")
 }

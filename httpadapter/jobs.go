@@ -30,15 +30,27 @@ func (h *handler) createJob(w http.ResponseWriter, r *http.Request, u quantum.Us
 	if rec, ok := w.(*recorder); ok {
 		rec.job = job.JobQRN
 	}
-	h.ok(w, http.StatusCreated, job)
+	h.okJob(w, http.StatusCreated, job)
 }
 
 func (h *handler) decodeJobRequest(w http.ResponseWriter, r *http.Request) (quantum.JobRequest, error) {
-	var req quantum.JobRequest
-	body, err := h.readBody(w, r)
+	raw, err := h.readRaw(w, r)
 	if err != nil {
-		return req, err
+		return quantum.JobRequest{}, err
 	}
+	if req, ok := quickJobRequest(raw); ok {
+		return req, nil
+	}
+	return jobRequestOf(raw)
+}
+
+// jobRequestOf reads a create's body field by field, naming every problem.
+func jobRequestOf(raw []byte) (quantum.JobRequest, error) {
+	body, err := bodyFields(raw)
+	if err != nil {
+		return quantum.JobRequest{}, err
+	}
+	var req quantum.JobRequest
 	var fe fieldErrors
 	hasProgram := present(body["program"])
 	if raw := body["program"]; hasProgram {
@@ -177,7 +189,7 @@ func (h *handler) getJob(w http.ResponseWriter, r *http.Request, u quantum.User)
 		h.fail(w, r, err)
 		return
 	}
-	h.ok(w, http.StatusOK, job)
+	h.okJob(w, http.StatusOK, job)
 }
 
 func (h *handler) getJobResult(w http.ResponseWriter, r *http.Request, u quantum.User) {
@@ -187,7 +199,7 @@ func (h *handler) getJobResult(w http.ResponseWriter, r *http.Request, u quantum
 		return
 	}
 	if err := writeResult(w, res); err != nil && r.Context().Err() == nil {
-		h.log.Info("result not fully written", zap.String("requestId", requestID(r)), zap.Error(err))
+		h.log.Info("result not fully written", zap.String("requestId", requestID(w)), zap.Error(err))
 	}
 }
 

@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"slices"
 	"strconv"
+	"sync"
 
 	"github.com/qjobs/quantum"
 	"github.com/qjobs/quantum/qtype"
@@ -19,24 +20,43 @@ import (
 // encoding/json would write for the same envelope (the tests check it):
 // keys sorted, the same escaping.
 
-// resultHead is every field of a quantum.JobResult but the counts, in its
-// JSON order.
-type resultHead struct {
-	Status     quantum.JobStatus `json:"status"`
-	Cost       float64           `json:"cost"`
-	TimeStamps qtype.TimeStamps  `json:"timeStamps"`
+// resultWriters keeps the buffers of writeResult: one of 32 KiB for every
+// result read would be most of what a small job allocates, and so most of
+// the collector's work.
+var resultWriters = sync.Pool{New: func() any { return bufio.NewWriterSize(nil, 32<<10) }}
+
+// resultHead writes every field of a result but its data, in
+// quantum.JobResult's JSON order, without the closing brace: by hand, as
+// a job is (appendJob).
+func resultHead(b []byte, status quantum.JobStatus, cost float64, ts qtype.TimeStamps) ([]byte, error) {
+	b = append(b, `{"status":`...)
+	b = appendString(b, string(status))
+	b = append(b, `,"cost":`...)
+	b, ok := appendFloat(b, cost)
+	if !ok {
+		_, err := json.Marshal(cost) // encoding/json's refusal
+		return b, err
+	}
+	b = append(b, `,"timeStamps":`...)
+	return appendTimeStamps(b, ts), nil
 }
 
 func writeResult(w http.ResponseWriter, res *quantum.JobResult) error {
-	head, err := json.Marshal(resultHead{Status: res.Status, Cost: res.Cost, TimeStamps: res.TimeStamps})
+	var buf [160]byte
+	head, err := resultHead(buf[:0], res.Status, res.Cost, res.TimeStamps)
 	if err != nil {
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
 	w.WriteHeader(http.StatusOK)
-	bw := bufio.NewWriterSize(w, 32<<10)
+	bw := resultWriters.Get().(*bufio.Writer)
+	bw.Reset(w)
+	defer func() {
+		bw.Reset(nil) // hold no connection in the pool
+		resultWriters.Put(bw)
+	}()
 	bw.WriteString(`{"success":true,"data":`)
-	bw.Write(head[:len(head)-1]) // without its closing brace
+	bw.Write(head)
 	if res.Results == nil {
 		if err := writeResultData(bw, res.ResultData); err != nil {
 			return err
@@ -49,11 +69,11 @@ func writeResult(w http.ResponseWriter, res *quantum.JobResult) error {
 		if i > 0 {
 			bw.WriteByte(',')
 		}
-		head, err := json.Marshal(resultHead{Status: c.Status, Cost: c.Cost, TimeStamps: c.TimeStamps})
+		head, err := resultHead(buf[:0], c.Status, c.Cost, c.TimeStamps)
 		if err != nil {
 			return err
 		}
-		bw.Write(head[:len(head)-1])
+		bw.Write(head)
 		if err := writeResultData(bw, c.ResultData); err != nil {
 			return err
 		}

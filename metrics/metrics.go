@@ -48,6 +48,22 @@ type Metrics struct {
 	// devices holds the devices whose failure series exist (at 0 until
 	// their first failure).
 	devices sync.Map
+
+	// The series of the hottest paths, found without the vectors' hashing.
+	routes children[routeStatus, requestSeries]
+	ops    children[string, prometheus.Observer]
+}
+
+// routeStatus is the label values of a request's series.
+type routeStatus struct {
+	route  string
+	status int
+}
+
+// requestSeries is a request's count and latency series.
+type requestSeries struct {
+	count prometheus.Counter
+	time  prometheus.Observer
 }
 
 // Buckets, in seconds: jobs wait and run from milliseconds to many
@@ -158,7 +174,7 @@ func (m *Metrics) JobEnded(device string, status quantum.JobStatus, reason strin
 
 // StoreCall implements quantum.Observer.
 func (m *Metrics) StoreCall(op string, took time.Duration, err error) {
-	m.storeTime.WithLabelValues(op).Observe(took.Seconds())
+	m.ops.get(op, func() prometheus.Observer { return m.storeTime.WithLabelValues(op) }).Observe(took.Seconds())
 	if err != nil {
 		m.storeErrs.WithLabelValues(op).Inc()
 	}
@@ -176,8 +192,11 @@ func (m *Metrics) CreditsCharged(device string, credits float64) {
 
 // Request implements httpadapter.Observer.
 func (m *Metrics) Request(route string, status int, took time.Duration) {
-	m.requests.WithLabelValues(route, strconv.Itoa(status)).Inc()
-	m.reqTime.WithLabelValues(route).Observe(took.Seconds())
+	r := m.routes.get(routeStatus{route, status}, func() requestSeries {
+		return requestSeries{m.requests.WithLabelValues(route, strconv.Itoa(status)), m.reqTime.WithLabelValues(route)}
+	})
+	r.count.Inc()
+	r.time.Observe(took.Seconds())
 }
 
 // Streams implements httpadapter.Observer.

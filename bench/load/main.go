@@ -7,226 +7,137 @@
 //	cd bench && go run ./load -jobs 20000 -clients 64
 //	cd bench && go run ./load -url http://127.0.0.1:8080 -key KEY
 //
+// With -floor and -server it measures servers as processes of their own
+// against the floor (bench/floor: the least a server can do to answer the
+// same requests), in pairs run in turn, and reports each server's own CPU
+// time a job (from /proc/PID/stat, Linux only) beside jobs/s and latency:
+//
+//	go build -o /tmp/server ./examples/server
+//	cd bench && go build -o /tmp/floor ./floor
+//	go run ./load -floor /tmp/floor -server /tmp/server -reps 5
+//
 // The run is bounded by -jobs and -timeout and talks only to the address
-// it is given (by default a server it starts itself on 127.0.0.1).
+// it is given (by default servers it starts itself on 127.0.0.1); the
+// servers it starts end with it, whatever way it ends.
 package main
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
-	"io"
 	"net"
-	"net/http"
 	"net/url"
 	"os"
+	"os/signal"
 	"runtime"
-	"runtime/pprof"
 	"slices"
-	"sync"
-	"sync/atomic"
+	"strings"
+	"syscall"
 	"time"
-
-	"github.com/qjobs/quantum"
-	"github.com/qjobs/quantum/httpadapter"
-	"github.com/qjobs/quantum/store"
 )
 
-const bell = "OPENQASM 2.0;\ninclude \"qelib1.inc\";\nqreg q[2];\ncreg c[2];\nh q[0];\ncx q[0],q[1];\nmeasure q -> c;\n"
-
 func main() {
+	if err := run(); err != nil {
+		fmt.Fprintln(os.Stderr, "load:", err)
+		os.Exit(1)
+	}
+}
+
+// servers is -server, repeated: [NAME=]BIN.
+type servers []contender
+
+func (s *servers) String() string { return fmt.Sprint(len(*s), " servers") }
+
+func (s *servers) Set(v string) error {
+	name, bin, ok := strings.Cut(v, "=")
+	if !ok {
+		name, bin = "ours", v
+		if len(*s) > 0 {
+			name = fmt.Sprintf("ours%d", len(*s)+1)
+		}
+	}
+	if name == "" || bin == "" || name == "floor" {
+		return fmt.Errorf("want [NAME=]BIN, a NAME other than floor, got %q", v)
+	}
+	*s = append(*s, contender{name: name, bin: bin})
+	return nil
+}
+
+func run() error {
 	target := flag.String("url", "", "base URL of a running server (default: start one in-process on 127.0.0.1)")
 	key := flag.String("key", "load-test-key", "API key")
-	jobs := flag.Int("jobs", 10000, "jobs to run in all")
+	jobs := flag.Int("jobs", 10000, "jobs to run in all (with -floor: in each run)")
 	clients := flag.Int("clients", 32, "concurrent clients")
 	shots := flag.Int("shots", 1000, "shots per job")
 	poll := flag.Duration("poll", time.Millisecond, "pause between polls of one job")
-	timeout := flag.Duration("timeout", 2*time.Minute, "bound on the whole run")
-	cpuProfile := flag.String("cpuprofile", "", "write a CPU profile of the run (server and clients) to this file")
-	memProfile := flag.String("memprofile", "", "write an allocation profile of the run to this file")
+	timeout := flag.Duration("timeout", 10*time.Minute, "bound on the whole run")
+	cpuProfile := flag.String("cpuprofile", "", "write a CPU profile of this process (with an in-process server: server and clients) to this file")
+	memProfile := flag.String("memprofile", "", "write an allocation profile of this process to this file")
+	floor := flag.String("floor", "", "the floor server's binary (bench/floor): measure -server against it, each in a process of its own")
+	var against servers
+	flag.Var(&against, "server", "a server binary to measure against -floor, as `[NAME=]BIN` (repeatable; started with -addr, -api-key and -store memory)")
+	serverFlags := flag.String("server-flags", "", "more flags for each -server, separated by spaces (such as \"-cpuprofile /tmp/cpu.prof\")")
+	reps := flag.Int("reps", 5, "with -floor: the pairs to run")
+	warmup := flag.Int("warmup", 1000, "with -floor: jobs each server runs before it is measured")
 	flag.Parse()
+	l := load{jobs: *jobs, clients: *clients, shots: *shots, poll: *poll}
+	if l.jobs < 1 || l.clients < 1 || l.shots < 1 || *reps < 1 || *warmup < 0 {
+		return errors.New("-jobs, -clients, -shots and -reps must be at least 1, -warmup at least 0")
+	}
+	if (*floor == "") != (len(against) == 0) {
+		return errors.New("-floor and -server go together")
+	}
+	if *floor != "" && *target != "" {
+		return errors.New("-url measures a running server; -floor and -server start their own")
+	}
 	if *cpuProfile != "" || *memProfile != "" {
 		stop, err := profile(*cpuProfile, *memProfile)
 		if err != nil {
-			fmt.Fprintln(os.Stderr, err)
-			os.Exit(1)
+			return err
 		}
 		defer stop()
+	}
+	// A signal ends the run as the timeout does, through the deferred
+	// stops: no server this started outlives it.
+	ctx, cancel := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer cancel()
+	ctx, cancelTimeout := context.WithTimeout(ctx, *timeout)
+	defer cancelTimeout()
+
+	if *floor != "" {
+		args := []string{"-addr", "127.0.0.1:0", "-api-key", *key}
+		for i := range against {
+			against[i].args = append(append(slices.Clone(args), "-store", "memory"), strings.Fields(*serverFlags)...)
+		}
+		return pairs(ctx, contender{name: "floor", bin: *floor, args: args}, against, *key, l, *warmup, *reps)
 	}
 
 	base := *target
 	if base == "" {
 		addr, stop, err := startServer(*key)
 		if err != nil {
-			fmt.Fprintln(os.Stderr, err)
-			os.Exit(1)
+			return err
 		}
 		defer stop()
 		base = "http://" + addr
 	} else if u, err := url.Parse(base); err != nil || !isLoopback(u.Hostname()) {
-		fmt.Fprintln(os.Stderr, "-url must be a loopback address (127.0.0.0/8, localhost or ::1)")
-		os.Exit(2)
+		return errors.New("-url must be a loopback address (127.0.0.0/8, localhost or ::1)")
 	}
 
-	ctx, cancel := context.WithTimeout(context.Background(), *timeout)
-	defer cancel()
-	tr := &http.Transport{MaxIdleConns: *clients * 2, MaxIdleConnsPerHost: *clients * 2}
-	hc := &http.Client{Transport: tr, Timeout: 30 * time.Second}
-	body, _ := json.Marshal(map[string]any{
-		"program":   map[string]any{"format": "qasm2", "data": bell},
-		"shots":     *shots,
-		"deviceQrn": "qbraid:qbraid:sim:qir-sv",
-	})
-
-	var next atomic.Int64
-	var failures atomic.Int64
-	latencies := make([][]time.Duration, *clients)
-	var wg sync.WaitGroup
-	start := time.Now()
-	for c := range *clients {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for next.Add(1) <= int64(*jobs) && ctx.Err() == nil {
-				t0 := time.Now()
-				if err := oneJob(ctx, hc, base, *key, body, *poll, *shots); err != nil {
-					if failures.Add(1) <= 5 {
-						fmt.Fprintln(os.Stderr, "job failed:", err)
-					}
-					continue
-				}
-				latencies[c] = append(latencies[c], time.Since(t0))
-			}
-		}()
+	o := drive(ctx, base, *key, l)
+	if len(o.latencies) == 0 {
+		return errors.New("no job completed")
 	}
-	wg.Wait()
-	elapsed := time.Since(start)
-
-	all := slices.Concat(latencies...)
-	slices.Sort(all)
-	if len(all) == 0 {
-		fmt.Fprintln(os.Stderr, "no job completed")
-		os.Exit(1)
-	}
-	pct := func(p float64) time.Duration { return all[min(len(all)-1, int(p*float64(len(all))))] }
 	fmt.Printf("# %s, %d CPUs, %s\n", runtime.GOARCH, runtime.NumCPU(), time.Now().UTC().Format(time.DateOnly))
-	fmt.Printf("jobs %d  failed %d  clients %d  shots %d  elapsed %.2fs\n", len(all), failures.Load(), *clients, *shots, elapsed.Seconds())
-	fmt.Printf("throughput %.0f jobs/s  (create → poll → result)\n", float64(len(all))/elapsed.Seconds())
-	fmt.Printf("latency p50 %v  p99 %v  max %v\n", pct(0.50).Round(time.Microsecond), pct(0.99).Round(time.Microsecond), all[len(all)-1].Round(time.Microsecond))
-	fmt.Printf("requests %.2f a job (a create, the polls, a result)\n", float64(requests.Load())/float64(len(all)))
-	if failures.Load() > 0 || ctx.Err() != nil {
-		os.Exit(1)
+	fmt.Printf("jobs %d  failed %d  clients %d  shots %d  elapsed %.2fs\n", len(o.latencies), o.failed, l.clients, l.shots, o.elapsed.Seconds())
+	fmt.Printf("throughput %.0f jobs/s  (create → poll → result)\n", o.jobsPerSecond())
+	fmt.Printf("latency p50 %v  p99 %v  max %v\n", o.pct(0.50).Round(time.Microsecond), o.pct(0.99).Round(time.Microsecond), o.latencies[len(o.latencies)-1].Round(time.Microsecond))
+	fmt.Printf("requests %.2f a job (a create, the polls, a result)\n", float64(o.requests)/float64(len(o.latencies)))
+	if o.failed > 0 || ctx.Err() != nil {
+		return fmt.Errorf("%d jobs failed (%v)", o.failed, ctx.Err())
 	}
-}
-
-func oneJob(ctx context.Context, hc *http.Client, base, key string, body []byte, poll time.Duration, shots int) error {
-	var created struct {
-		Data struct {
-			JobQRN string `json:"jobQrn"`
-		} `json:"data"`
-	}
-	if err := call(ctx, hc, "POST", base+"/api/v1/jobs", key, body, http.StatusCreated, &created); err != nil {
-		return err
-	}
-	qrn := created.Data.JobQRN
-	for {
-		var job struct {
-			Data struct {
-				Status    string  `json:"status"`
-				StatusMsg *string `json:"statusMsg"`
-			} `json:"data"`
-		}
-		if err := call(ctx, hc, "GET", base+"/api/v1/jobs/"+qrn, key, nil, http.StatusOK, &job); err != nil {
-			return err
-		}
-		switch job.Data.Status {
-		case "COMPLETED":
-			var res struct {
-				Data struct {
-					ResultData struct {
-						MeasurementCounts map[string]int `json:"measurementCounts"`
-					} `json:"resultData"`
-				} `json:"data"`
-			}
-			if err := call(ctx, hc, "GET", base+"/api/v1/jobs/"+qrn+"/result", key, nil, http.StatusOK, &res); err != nil {
-				return err
-			}
-			total := 0
-			for _, n := range res.Data.ResultData.MeasurementCounts {
-				total += n
-			}
-			if total != shots {
-				return fmt.Errorf("%s: counts add up to %d, want %d", qrn, total, shots)
-			}
-			return nil
-		case "FAILED", "CANCELLED":
-			return fmt.Errorf("%s ended %s", qrn, job.Data.Status)
-		}
-		select {
-		case <-ctx.Done():
-			return ctx.Err()
-		case <-time.After(poll):
-		}
-	}
-}
-
-// requests counts every request the clients send.
-var requests atomic.Int64
-
-func call(ctx context.Context, hc *http.Client, method, u, key string, body []byte, want int, out any) error {
-	requests.Add(1)
-	var rd io.Reader
-	if body != nil {
-		rd = bytes.NewReader(body)
-	}
-	req, err := http.NewRequestWithContext(ctx, method, u, rd)
-	if err != nil {
-		return err
-	}
-	req.Header.Set("X-API-KEY", key)
-	if body != nil {
-		req.Header.Set("Content-Type", "application/json")
-	}
-	res, err := hc.Do(req)
-	if err != nil {
-		return err
-	}
-	defer res.Body.Close()
-	raw, err := io.ReadAll(res.Body)
-	if err != nil {
-		return err
-	}
-	if res.StatusCode != want {
-		return fmt.Errorf("%s %s: %d %s", method, u, res.StatusCode, raw)
-	}
-	return json.Unmarshal(raw, out)
-}
-
-func startServer(key string) (string, func(), error) {
-	svc, err := quantum.New(store.NewMemory())
-	if err != nil {
-		return "", nil, err
-	}
-	if _, err := svc.AddAPIKey(key, "load"); err != nil {
-		return "", nil, err
-	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return "", nil, err
-	}
-	srv := &http.Server{Handler: httpadapter.New(svc)}
-	go func() {
-		if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
-			fmt.Fprintln(os.Stderr, "server:", err)
-		}
-	}()
-	return ln.Addr().String(), func() {
-		_ = srv.Close()
-		_ = svc.Close(context.Background())
-	}, nil
+	return nil
 }
 
 func isLoopback(host string) bool {
@@ -235,37 +146,4 @@ func isLoopback(host string) bool {
 	}
 	ip := net.ParseIP(host)
 	return ip != nil && ip.IsLoopback()
-}
-
-// profile starts a CPU profile and arranges an allocation profile, both of
-// the whole process (the in-process server and the clients alike); the
-// returned function writes them.
-func profile(cpu, mem string) (func(), error) {
-	if mem != "" {
-		runtime.MemProfileRate = 4096
-	}
-	var cpuFile *os.File
-	if cpu != "" {
-		f, err := os.Create(cpu)
-		if err != nil {
-			return nil, err
-		}
-		if err := pprof.StartCPUProfile(f); err != nil {
-			f.Close()
-			return nil, err
-		}
-		cpuFile = f
-	}
-	return func() {
-		if cpuFile != nil {
-			pprof.StopCPUProfile()
-			cpuFile.Close()
-		}
-		if mem != "" {
-			if f, err := os.Create(mem); err == nil {
-				_ = pprof.Lookup("allocs").WriteTo(f, 0)
-				f.Close()
-			}
-		}
-	}, nil
 }

@@ -50,6 +50,8 @@
 //	                  for test suites, /control/v1 (docs/testing.md)
 //	-control-public   serve the control API on an address that is not
 //	                  loopback too (refused without it)
+//	-cpuprofile F     write a CPU profile of the whole run to F, complete
+//	                  once the server has shut down
 //
 // Environment:
 //
@@ -136,6 +138,8 @@ type config struct {
 	// -control-public.
 	controlFile   string
 	controlPublic bool
+	// cpuProfile is -cpuprofile.
+	cpuProfile string
 }
 
 // defaultMaxConnections bounds the connections open at once: about 20 MiB
@@ -227,6 +231,7 @@ func parseFlags(args []string, out io.Writer) (config, error) {
 	fs.StringVar(&c.controlFile, "control-key-file", "", "`FILE` holding the control key (at least 16 characters, readable by its owner only): "+
 		"serves the control API for test suites at /control/v1 (default $QUANTUM_CONTROL_KEY; none: no control API)")
 	fs.BoolVar(&c.controlPublic, "control-public", false, "serve the control API on an -addr that is not loopback too")
+	fs.StringVar(&c.cpuProfile, "cpuprofile", "", "write a CPU profile of the whole run to `FILE`, complete once the server has shut down (for measuring: bench/load)")
 	fs.Usage = func() {
 		fmt.Fprintln(out, "usage: server [flags]")
 		fs.PrintDefaults()
@@ -337,6 +342,13 @@ func run(ctx context.Context, args []string, sys system) error {
 		return err
 	}
 	defer func() { _ = log.Sync() }()
+	if cfg.cpuProfile != "" {
+		stop, err := cpuProfile(cfg.cpuProfile)
+		if err != nil {
+			return err
+		}
+		defer stop()
+	}
 
 	if cfg.store == "postgres" && cfg.dsn == "" {
 		cfg.dsn = sys.getenv("QUANTUM_POSTGRES_DSN")

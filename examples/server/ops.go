@@ -58,7 +58,8 @@ func logFormat(given string, w io.Writer) string {
 }
 
 // newLogger logs lines at level and above to w (nowhere when w is nil),
-// as JSON or for the console.
+// as JSON or for the console; to a file or a pipe, in batches
+// (logbatch.go): the logger's Sync writes what waits.
 func newLogger(level, format string, w io.Writer) (*zap.Logger, error) {
 	lvl, err := zapcore.ParseLevel(level)
 	if err != nil {
@@ -73,20 +74,21 @@ func newLogger(level, format string, w io.Writer) (*zap.Logger, error) {
 	if format == "console" {
 		encoder = zapcore.NewConsoleEncoder(enc)
 	}
-	return zap.New(zapcore.NewCore(encoder, zapcore.Lock(zapcore.AddSync(w)), lvl)), nil
+	return zap.New(logCore(encoder, w, lvl, logDelay)), nil
 }
 
-// serveMetrics puts /metrics beside the API on the main listener, or, with
-// an address of its own, on a listener of its own (kept off the public
-// network, say). It returns the main handler and what stops the metrics
-// listener.
-func serveMetrics(addr string, api http.Handler, m *metrics.Metrics, log *zap.Logger) (http.Handler, func(), error) {
+// serveMetrics puts /metrics beside the API on the main listener (a route
+// of the site's own mux: a mux in front of it would be one more match a
+// request), or, with an address of its own, on a listener of its own
+// (kept off the public network, say). It returns the main handler and
+// what stops the metrics listener.
+func serveMetrics(addr string, site *siteMux, m *metrics.Metrics, log *zap.Logger) (http.Handler, func(), error) {
+	if addr == "" {
+		site.Handle("GET /metrics", m.Handler())
+		return site, func() {}, nil
+	}
 	mux := http.NewServeMux()
 	mux.Handle("GET /metrics", m.Handler())
-	if addr == "" {
-		mux.Handle("/", api)
-		return mux, func() {}, nil
-	}
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return nil, nil, fmt.Errorf("-metrics-addr: %w", err)
@@ -98,7 +100,7 @@ func serveMetrics(addr string, api http.Handler, m *metrics.Metrics, log *zap.Lo
 		}
 	}()
 	log.Info("metrics", zap.String("addr", "http://"+ln.Addr().String()+"/metrics"))
-	return api, func() {
+	return site, func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		defer cancel()
 		_ = srv.Shutdown(ctx)
