@@ -134,6 +134,9 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	start := h.now()
 	rec := &recorder{ResponseWriter: w, status: http.StatusOK, id: requestIDs.next(), method: r.Method, req: r}
 	w.Header().Set("X-Request-Id", rec.id)
+	// A mux in front of this handler (the site's) set r.Pattern to its
+	// own route, which ours replaces while it serves: it gets it back.
+	outer := r.Pattern
 	defer func() {
 		rec.serving = false
 		if p := recover(); p != nil {
@@ -143,6 +146,7 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			}
 		}
 		rec.route = routeName(r.Pattern)
+		r.Pattern = outer
 		rec.took = time.Since(start)
 		h.obs.Request(rec.route, rec.status, rec.took)
 		// Checked first, so that a logger that drops the line costs

@@ -7,6 +7,7 @@ import (
 	"math"
 	"net/http"
 	"net/http/httptest"
+	"reflect"
 	"testing"
 	"time"
 
@@ -91,4 +92,50 @@ func encodingJSON(t *testing.T, job *quantum.Job) []byte {
 		Data    any  `json:"data"`
 	}{true, job})
 	return buf.Bytes()
+}
+
+// TestJobAnswersCoverEveryField fills every field of a job with a value
+// that is not its zero, by reflection, so that a field added to
+// quantum.Job and not to the hand-written encoder fails here.
+func TestJobAnswersCoverEveryField(t *testing.T) {
+	var job quantum.Job
+	fill(t, reflect.ValueOf(&job).Elem(), 1)
+	rec := httptest.NewRecorder()
+	httpadapter.WriteJob(rec, http.StatusOK, &job)
+	if got, want := rec.Body.Bytes(), encodingJSON(t, &job); !bytes.Equal(got, want) {
+		t.Fatalf("body\n got %s\nwant %s", got, want)
+	}
+}
+
+// fill sets v, and every field within it, to a value other than its zero.
+func fill(t *testing.T, v reflect.Value, n int) {
+	t.Helper()
+	if v.Type() == reflect.TypeFor[time.Time]() {
+		v.Set(reflect.ValueOf(time.Date(2026, 11, 29, 10, 0, n, 0, time.UTC)))
+		return
+	}
+	switch v.Kind() {
+	case reflect.String:
+		v.SetString(fmt.Sprintf("s%d", n))
+	case reflect.Int, reflect.Int64:
+		v.SetInt(int64(n))
+	case reflect.Float64:
+		v.SetFloat(float64(n) + 0.5)
+	case reflect.Bool:
+		v.SetBool(true)
+	case reflect.Pointer:
+		v.Set(reflect.New(v.Type().Elem()))
+		fill(t, v.Elem(), n)
+	case reflect.Map:
+		v.Set(reflect.MakeMap(v.Type()))
+		v.SetMapIndex(reflect.ValueOf(fmt.Sprintf("k%d", n)), reflect.ValueOf(n))
+	case reflect.Struct:
+		for i := range v.NumField() {
+			if v.Type().Field(i).IsExported() {
+				fill(t, v.Field(i), n*10+i)
+			}
+		}
+	default:
+		t.Fatalf("a field of kind %s: teach fill (and the encoder) about it", v.Kind())
+	}
 }

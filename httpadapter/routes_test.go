@@ -3,6 +3,7 @@ package httpadapter_test
 import (
 	"context"
 	"encoding/json"
+	"net/http"
 	"net/http/httptest"
 	"testing"
 
@@ -85,5 +86,29 @@ func TestRequestsNoRouteTakes(t *testing.T) {
 				t.Errorf("logged %v, want route %q and status %d", last, tt.route, tt.status)
 			}
 		})
+	}
+}
+
+// TestOuterPatternKept: a mux in front of the handler finds its own
+// route in r.Pattern once the handler has served, whatever the handler's
+// mux matched meanwhile.
+func TestOuterPatternKept(t *testing.T) {
+	svc, err := quantum.New(store.NewMemory(), quantum.WithWorkers(1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = svc.Close(context.Background()) })
+	h := httpadapter.New(svc)
+	var after string
+	outer := http.NewServeMux()
+	outer.HandleFunc("/api/", func(w http.ResponseWriter, r *http.Request) {
+		h.ServeHTTP(w, r)
+		after = r.Pattern
+	})
+	for _, path := range []string{"/api/v1/jobs/statuses", "/api/v1/nowhere"} {
+		outer.ServeHTTP(httptest.NewRecorder(), httptest.NewRequest("GET", path, nil))
+		if after != "/api/" {
+			t.Errorf("GET %s: the outer mux's pattern after the handler: %q, want /api/", path, after)
+		}
 	}
 }

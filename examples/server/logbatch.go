@@ -4,7 +4,6 @@ import (
 	"errors"
 	"io"
 	"os"
-	"sync"
 	"time"
 
 	"go.uber.org/zap/zapcore"
@@ -42,67 +41,12 @@ func batches(w io.Writer) bool {
 	return err == nil && fi.Mode()&os.ModeCharDevice == 0
 }
 
-// batchedLog gathers lines and writes them to w together, at most delay
-// after the first of a batch, or once logBatch bytes wait.
-type batchedLog struct {
-	w     io.Writer
-	delay time.Duration
-
-	mu    sync.Mutex
-	buf   []byte
-	timer *time.Timer // runs while buf holds lines
-	err   error       // of the last write the timer made, for the next Sync
-}
-
-func newBatchedLog(w io.Writer, delay time.Duration) *batchedLog {
-	b := &batchedLog{w: w, delay: delay, buf: make([]byte, 0, logBatch)}
-	b.timer = time.AfterFunc(time.Hour, func() {
-		b.mu.Lock()
-		defer b.mu.Unlock()
-		if err := b.flush(); err != nil {
-			b.err = err
-		}
-	})
-	b.timer.Stop()
-	return b
-}
-
-// Write keeps p, a whole line (zap writes one a call), for the next batch.
-func (b *batchedLog) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	if len(b.buf)+len(p) > logBatch {
-		if err := b.flush(); err != nil {
-			return 0, err
-		}
-	}
-	if len(p) > logBatch {
-		return b.w.Write(p)
-	}
-	if len(b.buf) == 0 {
-		b.timer.Reset(b.delay)
-	}
-	b.buf = append(b.buf, p...)
-	return len(p), nil
-}
-
-// Sync writes the lines that wait.
-func (b *batchedLog) Sync() error {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	err := b.flush()
-	err, b.err = errors.Join(b.err, err), nil
-	return err
-}
-
-func (b *batchedLog) flush() error {
-	if len(b.buf) == 0 {
-		return nil
-	}
-	b.timer.Stop()
-	_, err := b.w.Write(b.buf)
-	b.buf = b.buf[:0]
-	return err
+// newBatchedLog gathers lines and writes them to w together, at most
+// delay after the last batch, or once logBatch bytes wait: zap's own
+// buffered writer, whose Sync writes what waits. w's own Sync (fsync) is
+// hidden from it: a pipe refuses one, and a log line needs none.
+func newBatchedLog(w io.Writer, delay time.Duration) *zapcore.BufferedWriteSyncer {
+	return &zapcore.BufferedWriteSyncer{WS: zapcore.AddSync(struct{ io.Writer }{w}), Size: logBatch, FlushInterval: delay}
 }
 
 // urgentCore writes a line at warn or above at once, with the lines
