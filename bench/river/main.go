@@ -123,7 +123,7 @@ func run(cfg config) error {
 	if err != nil {
 		return err
 	}
-	defer srv.stop()
+	defer srv.Stop()
 	if cfg.cpuProfile != "" {
 		stopProfile, err := startProfile(cfg.cpuProfile)
 		if err != nil {
@@ -199,7 +199,7 @@ func perJob(d time.Duration, jobs int) float64 {
 
 // pgPerJob is the server's CPU a job, "-" for a server not started here.
 func pgPerJob(srv *server, res result) string {
-	if srv.pid() == 0 {
+	if srv.PID() == 0 {
 		return "-"
 	}
 	return fmt.Sprintf("%.2f", perJob(res.cpu.pg, res.jobs))

@@ -26,7 +26,7 @@ const memoryBudget int64 = 4 << 30
 // COMPLETED, in the order they were created. The run ends when the last
 // one is seen COMPLETED.
 func runOurs(ctx context.Context, srv *server, cfg config) (res result, err error) {
-	name, dsn, err := srv.createDB(ctx, "quantum_bench")
+	name, dsn, err := srv.CreateDB(ctx, "quantum_bench")
 	if err != nil {
 		return res, err
 	}
@@ -70,7 +70,7 @@ func runOurs(ctx context.Context, srv *server, cfg config) (res result, err erro
 	}
 
 	qrns := make([]string, cfg.jobs)
-	before := measure(srv.pid())
+	before := measure(srv.PID())
 	start := time.Now()
 	err = submit(ctx, cfg.jobs, cfg.clients, func(ctx context.Context, c, i, k int) error {
 		j, err := nodes[(c+i)%len(nodes)].CreateJob(ctx, user, bellJob)
@@ -90,7 +90,7 @@ func runOurs(ctx context.Context, srv *server, cfg config) (res result, err erro
 		}
 	}
 	res.elapsed = time.Since(start)
-	res.cpu = measure(srv.pid()).sub(before)
+	res.cpu = measure(srv.PID()).sub(before)
 	res.jobs = cfg.jobs
 
 	// The result is stored: the last job's counts are there.

@@ -45,7 +45,7 @@ func (outputWorker) Work(ctx context.Context, _ *river.Job[benchArgs]) error {
 // insert jobs one at a time, spread over the clients, and the run ends at
 // the nth completion event, counted from every client's subscription.
 func runRiver(ctx context.Context, srv *server, cfg config) (res result, err error) {
-	name, dsn, err := srv.createDB(ctx, "river_bench")
+	name, dsn, err := srv.CreateDB(ctx, "river_bench")
 	if err != nil {
 		return res, err
 	}
@@ -152,7 +152,7 @@ func runRiver(ctx context.Context, srv *server, cfg config) (res result, err err
 		}
 	}
 
-	before := measure(srv.pid())
+	before := measure(srv.PID())
 	start := time.Now()
 	err = submit(ctx, cfg.jobs, cfg.clients, func(ctx context.Context, c, i, k int) error {
 		_, err := clients[(c+i)%len(clients)].Insert(ctx, benchArgs{Num: k}, nil)
@@ -169,7 +169,7 @@ func runRiver(ctx context.Context, srv *server, cfg config) (res result, err err
 	case <-ctx.Done():
 		return res, fmt.Errorf("river: %d of %d jobs completed: %w", completed.Load(), cfg.jobs, ctx.Err())
 	}
-	res.cpu = measure(srv.pid()).sub(before)
+	res.cpu = measure(srv.PID()).sub(before)
 	res.elapsed = end.Sub(start)
 	res.jobs = cfg.jobs
 

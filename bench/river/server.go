@@ -2,284 +2,68 @@ package main
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"errors"
 	"fmt"
-	"net"
-	"net/url"
 	"os"
-	"os/exec"
-	"os/user"
-	"path/filepath"
-	"runtime"
-	"slices"
-	"strconv"
-	"strings"
-	"syscall"
 	"time"
 
 	"github.com/jackc/pgx/v5"
+
+	"github.com/qjobs/quantum/internal/pgserver"
 )
 
-// server is the one PostgreSQL server of a whole run: started here in a
-// temp dir with the settings of the tests' servers (internal/pgtest:
-// fsync, synchronous commit and full-page writes off, 128 MB shared
-// buffers), or the server that -dsn names. Each run of a shape gets a
-// fresh database on it.
+// server is the one PostgreSQL server of a whole run: started here with
+// the settings of the tests' servers (internal/pgserver: fsync,
+// synchronous commit and full-page writes off, 128 MB shared buffers), or
+// the server that -dsn names. Each run of a shape gets a fresh database
+// on it.
 type server struct {
-	admin   *url.URL // a DSN of its maintenance database
-	version string   // server_version
-	dir     string   // the temp dir of a server started here ("" otherwise)
-	proc    *os.Process
-	exited  chan struct{}
-	logFile string
+	*pgserver.Server
+	version string // server_version
 }
 
 // useServer checks the server dsn names; its user must be allowed to
 // create databases.
 func useServer(ctx context.Context, dsn string) (*server, error) {
-	u, err := url.Parse(dsn)
-	if err != nil || (u.Scheme != "postgres" && u.Scheme != "postgresql") {
-		return nil, fmt.Errorf("-dsn must be a postgres:// URL")
-	}
-	u.Path = "/postgres"
-	s := &server{admin: u}
-	if err := s.readVersion(ctx); err != nil {
+	s, err := pgserver.Use(ctx, dsn)
+	if err != nil {
 		return nil, fmt.Errorf("-dsn: %w", err)
 	}
-	return s, nil
+	return withVersion(ctx, &server{Server: s})
 }
 
-// startServer makes a cluster in a temp dir and starts PostgreSQL on a free
-// loopback port, as a user other than root (PostgreSQL refuses to run as
-// root). The server dies with this process even if it is killed; stop
-// removes it and its files.
-func startServer(ctx context.Context) (_ *server, err error) {
-	bin, err := binDir()
+// startServer starts a throwaway server, which dies with this process
+// even if it is killed; Stop removes it and its files.
+func startServer(ctx context.Context) (*server, error) {
+	s, err := pgserver.Start(ctx)
+	if errors.Is(err, pgserver.ErrNoBinaries) {
+		return nil, fmt.Errorf("%w; or pass -dsn of a server where the user may create databases", err)
+	}
 	if err != nil {
 		return nil, err
 	}
-	dir, err := os.MkdirTemp("", "quantum-river-bench-")
+	return withVersion(ctx, &server{Server: s})
+}
+
+func withVersion(ctx context.Context, s *server) (*server, error) {
+	conn, err := pgx.Connect(ctx, s.AdminDSN())
+	if err == nil {
+		defer func() { _ = conn.Close(context.Background()) }()
+		err = conn.QueryRow(ctx, "SHOW server_version").Scan(&s.version)
+	}
 	if err != nil {
-		return nil, err
-	}
-	defer func() {
-		if err != nil {
-			_ = os.RemoveAll(dir)
-		}
-	}()
-	cred, err := serverUser(dir)
-	if err != nil {
-		return nil, err
-	}
-	data := filepath.Join(dir, "data")
-	initdb := exec.CommandContext(ctx, filepath.Join(bin, "initdb"), "-D", data, "-A", "trust", "-U", "postgres",
-		"-E", "UTF8", "--no-locale", "--no-sync")
-	initdb.SysProcAttr = &syscall.SysProcAttr{Credential: cred}
-	if out, err := initdb.CombinedOutput(); err != nil {
-		return nil, fmt.Errorf("initdb: %w\n%s", err, out)
-	}
-	port, err := freePort()
-	if err != nil {
-		return nil, err
-	}
-	s := &server{dir: dir, exited: make(chan struct{}), logFile: filepath.Join(dir, "server.log")}
-	logf, err := os.Create(s.logFile)
-	if err != nil {
-		return nil, err
-	}
-	defer logf.Close()
-	cmd := exec.Command(filepath.Join(bin, "postgres"), "-D", data, "-p", strconv.Itoa(port), "-k", dir,
-		"-c", "listen_addresses=127.0.0.1", "-c", "fsync=off", "-c", "synchronous_commit=off",
-		"-c", "full_page_writes=off", "-c", "max_connections=300", "-c", "shared_buffers=128MB")
-	cmd.Stdout, cmd.Stderr = logf, logf
-	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: cred, Pdeathsig: syscall.SIGKILL}
-	if err := startPinned(cmd, s.exited); err != nil {
-		return nil, fmt.Errorf("start postgres: %w", err)
-	}
-	s.proc = cmd.Process
-	s.admin = &url.URL{Scheme: "postgres", User: url.User("postgres"), Host: net.JoinHostPort("127.0.0.1", strconv.Itoa(port)),
-		Path: "/postgres", RawQuery: "sslmode=disable"}
-	if err := s.waitReady(ctx); err != nil {
-		s.stop()
-		return nil, err
-	}
-	if err := s.readVersion(ctx); err != nil {
-		s.stop()
+		s.Stop()
 		return nil, err
 	}
 	return s, nil
 }
 
-// stop shuts a server started here down fast (SIGINT), kills it if that
-// takes more than ten seconds, and removes its files. A server named by
-// -dsn is left alone.
-func (s *server) stop() {
-	if s.proc == nil {
-		return
-	}
-	_ = s.proc.Signal(syscall.SIGINT)
-	select {
-	case <-s.exited:
-	case <-time.After(10 * time.Second):
-		_ = s.proc.Kill()
-		<-s.exited
-	}
-	_ = os.RemoveAll(s.dir)
-	s.proc = nil
-}
-
-// pid is the postmaster's process id, 0 for a server not started here.
-func (s *server) pid() int {
-	if s.proc == nil {
-		return 0
-	}
-	return s.proc.Pid
-}
-
-// createDB makes a new, empty database and returns its DSN.
-func (s *server) createDB(ctx context.Context, prefix string) (name, dsn string, err error) {
-	b := make([]byte, 6)
-	_, _ = rand.Read(b)
-	name = prefix + "_" + hex.EncodeToString(b)
-	if err := s.exec(ctx, "CREATE DATABASE "+name+" TEMPLATE template0 ENCODING 'UTF8'"); err != nil {
-		return "", "", fmt.Errorf("create database: %w", err)
-	}
-	u := *s.admin
-	u.Path = "/" + name
-	return name, u.String(), nil
-}
-
-// dropDB drops a database made by createDB, closing what is still
-// connected to it. It has a context of its own: it runs after a timeout
-// or an interrupt too.
+// dropDB drops a database made by CreateDB. It has a context of its own:
+// it runs after a timeout or an interrupt too.
 func (s *server) dropDB(name string) {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	if err := s.exec(ctx, "DROP DATABASE IF EXISTS "+name+" WITH (FORCE)"); err != nil {
+	if err := s.DropDB(ctx, name); err != nil {
 		fmt.Fprintf(os.Stderr, "drop database %s: %v\n", name, err)
 	}
-}
-
-func (s *server) exec(ctx context.Context, sql string) error {
-	conn, err := pgx.Connect(ctx, s.admin.String())
-	if err != nil {
-		return err
-	}
-	defer func() { _ = conn.Close(context.Background()) }()
-	_, err = conn.Exec(ctx, sql)
-	return err
-}
-
-func (s *server) readVersion(ctx context.Context) error {
-	conn, err := pgx.Connect(ctx, s.admin.String())
-	if err != nil {
-		return err
-	}
-	defer func() { _ = conn.Close(context.Background()) }()
-	return conn.QueryRow(ctx, "SHOW server_version").Scan(&s.version)
-}
-
-// waitReady polls until the server accepts connections, up to a minute.
-func (s *server) waitReady(ctx context.Context) error {
-	deadline := time.Now().Add(time.Minute)
-	for {
-		c, cancel := context.WithTimeout(ctx, 2*time.Second)
-		err := s.exec(c, "SELECT 1")
-		cancel()
-		if err == nil {
-			return nil
-		}
-		select {
-		case <-s.exited:
-			return fmt.Errorf("postgres exited at start:\n%s", s.logTail())
-		case <-ctx.Done():
-			return ctx.Err()
-		default:
-		}
-		if time.Now().After(deadline) {
-			return fmt.Errorf("postgres did not accept connections within a minute: %w\n%s", err, s.logTail())
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
-}
-
-func (s *server) logTail() string {
-	b, _ := os.ReadFile(s.logFile)
-	lines := strings.Split(strings.TrimSpace(string(b)), "\n")
-	return strings.Join(lines[max(0, len(lines)-20):], "\n")
-}
-
-// startPinned starts cmd from a goroutine locked to its OS thread, which
-// waits for the process for as long as it runs: Linux sends the parent-
-// death signal when the thread that started a child ends, not the process,
-// and the Go runtime may end idle threads.
-func startPinned(cmd *exec.Cmd, exited chan<- struct{}) error {
-	started := make(chan error, 1)
-	go func() {
-		runtime.LockOSThread() // never unlocked: the thread ends with the server
-		if err := cmd.Start(); err != nil {
-			started <- err
-			return
-		}
-		started <- nil
-		_ = cmd.Wait()
-		close(exited)
-	}()
-	return <-started
-}
-
-// binDir finds initdb and postgres: on PATH, or in the newest
-// /usr/lib/postgresql/<version>/bin (Debian keeps them off PATH).
-func binDir() (string, error) {
-	if p, err := exec.LookPath("initdb"); err == nil {
-		dir := filepath.Dir(p)
-		if _, err := os.Stat(filepath.Join(dir, "postgres")); err == nil {
-			return dir, nil
-		}
-	}
-	dirs, _ := filepath.Glob("/usr/lib/postgresql/*/bin")
-	version := func(d string) int { v, _ := strconv.Atoi(filepath.Base(filepath.Dir(d))); return v }
-	slices.SortFunc(dirs, func(a, b string) int { return version(b) - version(a) })
-	for _, d := range dirs {
-		if _, err := os.Stat(filepath.Join(d, "initdb")); err == nil {
-			return d, nil
-		}
-	}
-	return "", errors.New("PostgreSQL's server binaries (initdb, postgres) are not installed " +
-		"(Debian/Ubuntu: apt-get install postgresql); or pass -dsn of a server where the user may create databases")
-}
-
-// serverUser returns the credentials to run the server with: none when
-// not root; the postgres user, or nobody, when root, after giving it dir.
-func serverUser(dir string) (*syscall.Credential, error) {
-	if os.Geteuid() != 0 {
-		return nil, nil
-	}
-	var u *user.User
-	var err error
-	for _, name := range []string{"postgres", "nobody"} {
-		if u, err = user.Lookup(name); err == nil {
-			break
-		}
-	}
-	if err != nil {
-		return nil, fmt.Errorf("running as root, and no postgres or nobody user to run the server as: %w", err)
-	}
-	uid, _ := strconv.Atoi(u.Uid)
-	gid, _ := strconv.Atoi(u.Gid)
-	if err := os.Chown(dir, uid, gid); err != nil {
-		return nil, err
-	}
-	return &syscall.Credential{Uid: uint32(uid), Gid: uint32(gid)}, nil
-}
-
-func freePort() (int, error) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return 0, err
-	}
-	defer ln.Close()
-	return ln.Addr().(*net.TCPAddr).Port, nil
 }
