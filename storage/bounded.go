@@ -16,7 +16,10 @@ import (
 type BoundedCreator interface {
 	// CreateJobBounded is CreateJob, except that when the job's owner has
 	// max or more jobs in the given statuses (as CountJobs counts them) it
-	// stores nothing and returns an *ActiveError.
+	// stores nothing and returns an *ActiveError. The count is of what
+	// was committed when it was made: creates of one owner made at once
+	// by several callers may each pass it (a Service makes one user's
+	// creates one at a time; Services sharing a store may each make one).
 	CreateJobBounded(ctx context.Context, job *JobRecord, program qtype.Program, statuses []qtype.JobStatus, max int) error
 }
 
