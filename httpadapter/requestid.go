@@ -20,15 +20,7 @@ type idSource struct {
 }
 
 func (s *idSource) next() string {
-	var u [16]byte
-	s.mu.Lock()
-	if s.off == idBuffer {
-		_, _ = rand.Read(s.buf[:]) // never fails: crypto/rand ends the program first
-		s.off = 0
-	}
-	copy(u[:], s.buf[s.off:])
-	s.off += len(u)
-	s.mu.Unlock()
+	u := s.take()
 	u[6] = u[6]&0x0f | 0x40 // version 4
 	u[8] = u[8]&0x3f | 0x80 // the variant of RFC 9562
 	var out [36]byte
@@ -39,4 +31,17 @@ func (s *idSource) next() string {
 	hex.Encode(out[24:36], u[10:16])
 	out[8], out[13], out[18], out[23] = '-', '-', '-', '-'
 	return string(out[:])
+}
+
+// take is the next 16 random bytes of the buffer, read again when spent.
+func (s *idSource) take() (u [16]byte) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.off == idBuffer {
+		_, _ = rand.Read(s.buf[:]) // never fails: crypto/rand ends the program first
+		s.off = 0
+	}
+	copy(u[:], s.buf[s.off:])
+	s.off += len(u)
+	return u
 }

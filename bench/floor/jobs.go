@@ -96,11 +96,14 @@ func (js *jobs) create(req createRequest) job {
 	done.Status, done.TimeStamps.EndedAt = "COMPLETED", &ended
 	done.Metadata = metadata{ExecutionPath: "sampled", Method: "stabilizer", MethodReason: "all gates Clifford", Node: "floor",
 		NumQubits: 2, Precision: "double", Seed: rand.Uint64() >> 12}
-	s := &stored{job: done, counts: bell(req.Shots)}
-	js.mu.Lock()
-	js.m[j.JobQRN] = s
-	js.mu.Unlock()
+	js.put(j.JobQRN, &stored{job: done, counts: bell(req.Shots)})
 	return j
+}
+
+func (js *jobs) put(qrn string, s *stored) {
+	js.mu.Lock()
+	defer js.mu.Unlock()
+	js.m[qrn] = s
 }
 
 func (js *jobs) get(qrn string) (*stored, bool) {
