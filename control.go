@@ -217,17 +217,24 @@ func (s *Service) AddUser(ctx context.Context, apiKey, name string) (User, error
 	return u, nil
 }
 
+// knownUser is the user of a key the Service holds, by the user's ID.
+func (s *Service) knownUser(id string) (User, bool) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	for _, e := range s.keys {
+		if e.user.ID == id {
+			return e.user, true
+		}
+	}
+	return User{}, false
+}
+
 // UserByID returns the user of an API key the Service knows (one added
 // on any node, on a ControlStore), or NOT_FOUND.
 func (s *Service) UserByID(ctx context.Context, id string) (User, error) {
-	s.mu.RLock()
-	for _, e := range s.keys {
-		if e.user.ID == id {
-			s.mu.RUnlock()
-			return e.user, nil
-		}
+	if u, ok := s.knownUser(id); ok {
+		return u, nil
 	}
-	s.mu.RUnlock()
 	if cs, ok := s.controlStore(); ok {
 		k, err := cs.APIKeyByUser(ctx, id)
 		switch {

@@ -9,7 +9,6 @@ import (
 	"runtime"
 	"slices"
 	"strings"
-	"sync"
 	"time"
 	"unicode/utf8"
 
@@ -410,58 +409,6 @@ func checkBackend(ctx context.Context, b Backend, t Task) (res Resources, err er
 		}
 	}()
 	return b.Check(ctx, t)
-}
-
-// lowestFailure calls fn for 0 to n-1 on up to lanes goroutines and
-// returns the lowest index whose call failed, with its error, as a loop
-// would: once i has failed, no index past it starts, and those before it
-// all finish.
-func lowestFailure(ctx context.Context, n, lanes int, fn func(i int) error) (int, error) {
-	if lanes <= 1 || n <= 1 {
-		// One lane is a loop: no goroutine to start for the common
-		// single program.
-		for i := range n {
-			if err := ctx.Err(); err != nil {
-				return 0, err
-			}
-			if err := fn(i); err != nil {
-				return i, err
-			}
-		}
-		return n, ctx.Err()
-	}
-	var mu sync.Mutex
-	next, failed := 0, n
-	var failure error
-	var wg sync.WaitGroup
-	for range max(lanes, 1) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for {
-				mu.Lock()
-				i := next
-				if i >= failed || ctx.Err() != nil {
-					mu.Unlock()
-					return
-				}
-				next++
-				mu.Unlock()
-				if err := fn(i); err != nil {
-					mu.Lock()
-					if i < failed {
-						failed, failure = i, err
-					}
-					mu.Unlock()
-				}
-			}
-		}()
-	}
-	wg.Wait()
-	if failure == nil && ctx.Err() != nil {
-		return 0, ctx.Err()
-	}
-	return failed, failure
 }
 
 // inElement names a batch's element in a backend's error about it: its

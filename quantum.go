@@ -388,6 +388,13 @@ func (s *Service) keyOf(h [32]byte) (keyEntry, bool) {
 	return e, ok
 }
 
+// keepKey remembers a key read from the store.
+func (s *Service) keepKey(e keyEntry) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.keys[e.hash] = e
+}
+
 type keyEntry struct {
 	hash [32]byte
 	user User
@@ -410,9 +417,7 @@ func (s *Service) Authenticate(ctx context.Context, apiKey string) (User, error)
 		switch {
 		case err == nil:
 			e, ok = keyEntry{hash: k.Hash, user: User{ID: k.UserID, OrganizationUserID: k.OrganizationUserID, OrganizationID: k.OrganizationID, Name: k.Name}}, true
-			s.mu.Lock()
-			s.keys[h] = e
-			s.mu.Unlock()
+			s.keepKey(e)
 		case !errors.Is(err, storage.ErrKeyNotFound):
 			return User{}, s.internal(ctx, err, "look up the API key")
 		}

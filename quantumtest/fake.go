@@ -78,11 +78,7 @@ func (f *FakeBackend) Check(ctx context.Context, t quantum.Task) (quantum.Resour
 func (f *FakeBackend) Cancellable() bool { return !f.NotCancellable }
 
 func (f *FakeBackend) Run(ctx context.Context, t quantum.Task) (*quantum.RunResult, error) {
-	f.mu.Lock()
-	f.runs++
-	started := f.started
-	f.mu.Unlock()
-	if started != nil {
+	if started := f.countRun(); started != nil {
 		select {
 		case started <- t.JobQRN:
 		default:
@@ -166,3 +162,11 @@ func Device(qrn string) quantum.Device {
 }
 
 func splitQRN(qrn string) []string { return strings.Split(qrn, ":") }
+
+// countRun counts a run, and returns the channel Started made, if any.
+func (f *FakeBackend) countRun() chan string {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.runs++
+	return f.started
+}

@@ -52,42 +52,42 @@ func (r *Runner) heard(m claimMark) bool {
 // stopOrNote stops the job if it runs here, and notes its cancel
 // otherwise.
 func (r *Runner) stopOrNote(qrn string) {
-	r.mu.Lock()
-	stop, ok := r.running[qrn]
-	if !ok {
-		b := &r.batch
-		if b.notes == nil {
-			b.notes = map[string]time.Time{}
-		}
-		now := time.Now()
-		if len(b.notes) >= maxNotes {
-			for k, at := range b.notes {
-				if now.Sub(at) > noteTTL {
-					delete(b.notes, k)
-				}
-			}
-		}
-		if len(b.notes) < 2*maxNotes {
-			b.notes[qrn] = now
-		}
-	}
-	r.mu.Unlock()
-	if ok {
+	if stop, ok := r.runningOrNoted(qrn); ok {
 		stop(errCancelled)
 	}
+}
+
+// runningOrNoted returns the stop of the job if it runs here; else it
+// notes the job's cancel.
+func (r *Runner) runningOrNoted(qrn string) (stop context.CancelCauseFunc, ok bool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if stop, ok := r.running[qrn]; ok {
+		return stop, true
+	}
+	b := &r.batch
+	if b.notes == nil {
+		b.notes = map[string]time.Time{}
+	}
+	now := time.Now()
+	if len(b.notes) >= maxNotes {
+		for k, at := range b.notes {
+			if now.Sub(at) > noteTTL {
+				delete(b.notes, k)
+			}
+		}
+	}
+	if len(b.notes) < 2*maxNotes {
+		b.notes[qrn] = now
+	}
+	return nil, false
 }
 
 // cancelledBeforeRun reports whether a cancel of the job, now tracked,
 // came before it was: from the notes when they are sure to hold it, from
 // the store otherwise.
 func (r *Runner) cancelledBeforeRun(ctx context.Context, qrn string) bool {
-	b := &r.batch
-	r.mu.Lock()
-	_, noted := b.notes[qrn]
-	delete(b.notes, qrn)
-	m, marked := b.marks[qrn]
-	delete(b.marks, qrn)
-	r.mu.Unlock()
+	noted, m, marked := r.takeNote(qrn)
 	if noted {
 		return true
 	}
@@ -96,6 +96,19 @@ func (r *Runner) cancelledBeforeRun(ctx context.Context, qrn string) bool {
 	}
 	j, err := r.s.store.GetJob(ctx, qrn)
 	return err == nil && j.Status == qtype.StatusCancelling
+}
+
+// takeNote removes and returns what the runner noted of the job: a
+// cancel, and the mark of its claim.
+func (r *Runner) takeNote(qrn string) (noted bool, m claimMark, marked bool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	b := &r.batch
+	_, noted = b.notes[qrn]
+	delete(b.notes, qrn)
+	m, marked = b.marks[qrn]
+	delete(b.marks, qrn)
+	return noted, m, marked
 }
 
 // markClaimed keeps m for a job just claimed, until its run starts.

@@ -119,19 +119,10 @@ func (r *Runner) grow(qrn string, delta int64) error {
 		return nil
 	}
 	share := r.shareMemory()
-	r.mu.Lock()
-	h := r.holds[qrn]
-	if h == nil {
-		r.mu.Unlock()
-		return nil // not held here (a test's own call): nothing to account
-	}
-	owner, held := h.owner, r.usage[h.owner].memory
-	if held+delta <= share && r.memUsed+delta <= r.s.budget {
-		r.addGrowth(h, qrn, delta)
-		r.mu.Unlock()
+	owner, held, done := r.growWithinShare(qrn, delta, share)
+	if done {
 		return nil
 	}
-	r.mu.Unlock()
 	var cause error
 	if held+delta > share {
 		waiting, err := r.waiting(r.ctx)
@@ -141,24 +132,52 @@ func (r *Runner) grow(qrn string, delta int64) error {
 		}
 	}
 	if cause == nil {
-		r.mu.Lock()
-		h = r.holds[qrn]
-		if h != nil && r.memUsed+delta <= r.s.budget {
-			r.addGrowth(h, qrn, delta)
-			r.mu.Unlock()
+		need, granted := r.growWithinBudget(qrn, delta)
+		if granted {
 			return nil
 		}
-		need := delta
-		if h != nil {
-			need += h.memory
-		}
-		r.mu.Unlock()
 		cause = &memoryShort{need: need}
 	}
 	if stop, ok := r.runningHere(qrn); ok {
 		stop(cause)
 	}
 	return cause
+}
+
+// growWithinShare grants the job delta bytes more when they fit its
+// user's share and what is free, and says what its user holds; done is
+// true too for a job not held here (a test's own call: nothing to
+// account).
+func (r *Runner) growWithinShare(qrn string, delta, share int64) (owner string, held int64, done bool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	h := r.holds[qrn]
+	if h == nil {
+		return "", 0, true
+	}
+	owner, held = h.owner, r.usage[h.owner].memory
+	if held+delta <= share && r.memUsed+delta <= r.s.budget {
+		r.addGrowth(h, qrn, delta)
+		return owner, held, true
+	}
+	return owner, held, false
+}
+
+// growWithinBudget grants the job delta bytes more when they fit what is
+// free, whatever its user's share; else need is what the job would hold.
+func (r *Runner) growWithinBudget(qrn string, delta int64) (need int64, granted bool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	h := r.holds[qrn]
+	if h != nil && r.memUsed+delta <= r.s.budget {
+		r.addGrowth(h, qrn, delta)
+		return 0, true
+	}
+	need = delta
+	if h != nil {
+		need += h.memory
+	}
+	return need, false
 }
 
 // addGrowth grants a job's run delta bytes more (r.mu held).
@@ -211,7 +230,17 @@ func (r *Runner) overShare() []string {
 func (r *Runner) preempt(owner string) {
 	mem, workers := r.shareMemory(), r.shareWorkers()
 	r.returnReady(owner)
+	for _, stop := range r.runsToPreempt(owner, mem, workers) {
+		stop(errPreempted)
+	}
+}
+
+// runsToPreempt marks owner's newest preemptible running jobs, until the
+// rest are within mem and workers, as stopped once, and returns their
+// stops.
+func (r *Runner) runsToPreempt(owner string, mem int64, workers int) []context.CancelCauseFunc {
 	r.mu.Lock()
+	defer r.mu.Unlock()
 	type victim struct {
 		qrn string
 		h   hold
@@ -239,8 +268,5 @@ func (r *Runner) preempt(owner string) {
 		r.holds[v.qrn].preemptible = false // stopped once
 		r.s.log.Info("preempting a job for other users' jobs", zap.String("job", v.qrn), zap.String("user", owner))
 	}
-	r.mu.Unlock()
-	for _, stop := range stops {
-		stop(errPreempted)
-	}
+	return stops
 }

@@ -26,22 +26,15 @@ type call[T any] struct {
 // do hands v to a batch and returns once send has completed it.
 func (g *group[T]) do(v *T) {
 	c := &call[T]{v: v, done: make(chan struct{}), lead: make(chan struct{})}
-	g.mu.Lock()
-	g.pending = append(g.pending, c)
-	if g.busy {
-		g.mu.Unlock()
+	batch := g.join(c)
+	if batch == nil {
 		select {
 		case <-c.done:
 			return
 		case <-c.lead:
 		}
-		g.mu.Lock()
+		batch = g.take()
 	}
-	g.busy = true
-	n := min(len(g.pending), g.max) // c is among them: pending was empty when nobody was sending
-	batch := g.pending[:n:n]
-	g.pending = g.pending[n:]
-	g.mu.Unlock()
 	vs := make([]*T, len(batch))
 	for i, b := range batch {
 		vs[i] = b.v
@@ -52,12 +45,49 @@ func (g *group[T]) do(v *T) {
 			close(b.done)
 		}
 	}
+	g.handOn()
+}
+
+// join adds c to the pending calls. When nobody is sending, the caller
+// becomes the sender and gets the batch to send, its own call among
+// them (pending was empty); else nil, and c waits to be done, or to lead
+// the next batch.
+func (g *group[T]) join(c *call[T]) []*call[T] {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.pending = append(g.pending, c)
+	if g.busy {
+		return nil
+	}
+	return g.takeLocked()
+}
+
+// take returns the batch a caller told to lead sends: its own call is the
+// first pending one.
+func (g *group[T]) take() []*call[T] {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.takeLocked()
+}
+
+// takeLocked makes the caller the sender and takes the next batch (g.mu
+// held).
+func (g *group[T]) takeLocked() []*call[T] {
+	g.busy = true
+	n := min(len(g.pending), g.max)
+	batch := g.pending[:n:n]
+	g.pending = g.pending[n:]
+	return batch
+}
+
+// handOn ends a sender's turn: the next batch is sent by the first of its
+// own callers.
+func (g *group[T]) handOn() {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	if len(g.pending) == 0 {
 		g.busy = false
 		return
 	}
-	// The next batch is sent by the first of its own callers.
 	close(g.pending[0].lead)
 }
