@@ -48,6 +48,18 @@ var _ storage.BatchClaimer = (*Store)(nil)
 // commits. The claimed jobs come with the controls' version, which the
 // node compares with what it has read.
 //
+// Its plan is generic, made once for each connection (the batch pool), so
+// it must not depend on how many jobs a claim takes or the tables hold:
+// the claimed rows are updated through qrn = ANY (an array the planner
+// takes for a few keys, so always the primary key), and their programs
+// and short's record are read by subqueries on the primary key. A join
+// of the plan's estimate of placed (thousands of rows) with the tables
+// became a hash join over a scan of every job at each claim: 10 ms a
+// claim with 30,000 jobs queued (BenchmarkClaimAmongMany). (A plan made
+// while the tables are empty, before autovacuum has analyzed them, still
+// scans the jobs to update them, cheaply while they are few; autovacuum's
+// first analyze of the grown table replaces it.)
+//
 // Locks are taken in one order everywhere, so that statements moving
 // many jobs cannot deadlock: job rows (a claim's never wait: SKIP
 // LOCKED), then the owners' counts, sorted, at the end of the statement
@@ -102,15 +114,18 @@ WITH RECURSIVE qs AS (
 ), claimed AS (
 	UPDATE quantum_job_states j SET status = 'RUNNING', updated_ns = greatest(j.updated_ns, $9), lease_ns = $10, attempts = j.attempts + 1, node = $11,
 		record = (left(j.record::text, -1) || CASE WHEN j.updated_ns > $9 THEN $13 ELSE $12 END || ',"Attempts":' || (j.attempts + 1) || '}')::json
-	FROM placed p WHERE j.qrn = p.qrn AND p.used <= $8
-	RETURNING p.slot, j.qrn, j.xmin::text::bigint AS xmin, j.record, j.owner, j.device_qrn
+	WHERE j.qrn = ANY (ARRAY(SELECT qrn FROM placed WHERE used <= $8))
+	RETURNING j.qrn, j.xmin::text::bigint AS xmin, j.record, j.owner, j.device_qrn
 ), moved AS (
 	SELECT qrn, owner, device_qrn, 'QUEUED'::text AS old_status, 'RUNNING'::text AS status FROM claimed
 )` + moveEffects + `
-SELECT c.slot, c.xmin, c.record, p.format, p.data, (SELECT version FROM quantum_controls_version)
-FROM claimed c JOIN quantum_job_requests p ON p.qrn = c.qrn, ` + notifiedCount + `
+SELECT p.slot, c.xmin, c.record,
+	(SELECT r.format FROM quantum_job_requests r WHERE r.qrn = c.qrn),
+	(SELECT r.data FROM quantum_job_requests r WHERE r.qrn = c.qrn),
+	(SELECT version FROM quantum_controls_version)
+FROM claimed c JOIN placed p ON p.qrn = c.qrn, ` + notifiedCount + `
 UNION ALL
-SELECT -1, 0::bigint, j.record, NULL::text, NULL::text, 0::bigint FROM short s JOIN quantum_job_states j ON j.qrn = s.qrn`
+SELECT -1, 0::bigint, (SELECT j.record FROM quantum_job_states j WHERE j.qrn = s.qrn), NULL::text, NULL::text, 0::bigint FROM short s`
 
 // ClaimJobs claims the jobs of c's plan in one statement (claimJobs).
 func (s *Store) ClaimJobs(ctx context.Context, c storage.BatchClaim) (*storage.ClaimedJobs, error) {
