@@ -115,6 +115,22 @@ func (g *gen) fnFrame(name, params string, locals, frame int, doc string) {
 	fmt.Fprintf(&g.stub, "func %s(%s) { panic(\"no vector kernels\") }\n", name, params)
 }
 
+// endRuns closes the loops of a kernel over runs: the inner one over CX
+// vectors of a run, the outer one over R12 runs stride bytes apart (R13
+// the run's start), then the return.
+func (g *gen) endRuns(name string) {
+	g.ins("DECQ CX")
+	g.ins("JNZ  %sloop", name)
+	fmt.Fprintf(&g.asm, "\n%snext:\n", name)
+	g.ins("MOVQ R13, DI")
+	g.ins("ADDQ stride+32(FP), DI")
+	g.ins("DECQ R12")
+	g.ins("JNZ  %souter", name)
+	fmt.Fprintf(&g.asm, "\n%sdone:\n", name)
+	g.ins("VZEROUPPER")
+	g.ins("RET")
+}
+
 // loop emits the loop over CX iterations around body, then the return.
 func (g *gen) loop(name string, body func()) {
 	g.ins("JZ   %sdone", name)
@@ -368,16 +384,7 @@ func (g *gen) matLows(p prec, i isa, name string, lows []int, runs, flips int, r
 		}
 		g.ins("ADDQ $%d, DI", i.bytes)
 	}()
-	g.ins("DECQ CX")
-	g.ins("JNZ  %sloop", name)
-	fmt.Fprintf(&g.asm, "\n%snext:\n", name)
-	g.ins("MOVQ R13, DI")
-	g.ins("ADDQ stride+32(FP), DI")
-	g.ins("DECQ R12")
-	g.ins("JNZ  %souter", name)
-	fmt.Fprintf(&g.asm, "\n%sdone:\n", name)
-	g.ins("VZEROUPPER")
-	g.ins("RET")
+	g.endRuns(name)
 }
 
 // matRealAVX2 writes the AVX2 kernel of a real matrix on h high targets
@@ -458,16 +465,7 @@ func (g *gen) matSplit(p prec, name string, runs int, real bool) {
 		}
 	}
 	g.ins("ADDQ $%d, DI", avx2.bytes)
-	g.ins("DECQ CX")
-	g.ins("JNZ  %sloop", name)
-	fmt.Fprintf(&g.asm, "\n%snext:\n", name)
-	g.ins("MOVQ R13, DI")
-	g.ins("ADDQ stride+32(FP), DI")
-	g.ins("DECQ R12")
-	g.ins("JNZ  %souter", name)
-	fmt.Fprintf(&g.asm, "\n%sdone:\n", name)
-	g.ins("VZEROUPPER")
-	g.ins("RET")
+	g.endRuns(name)
 }
 
 // matHead loads a mat kernel's arguments and starts its outer loop.
@@ -547,16 +545,7 @@ func (g *gen) matBroadcast(p prec, name string, runs int, real bool) {
 		g.ins("%s %s, (DI)(R11*1)", p.mov, accR(o))
 	}
 	g.ins("ADDQ $%d, DI", avx512.bytes)
-	g.ins("DECQ CX")
-	g.ins("JNZ  %sloop", name)
-	fmt.Fprintf(&g.asm, "\n%snext:\n", name)
-	g.ins("MOVQ R13, DI")
-	g.ins("ADDQ stride+32(FP), DI")
-	g.ins("DECQ R12")
-	g.ins("JNZ  %souter", name)
-	fmt.Fprintf(&g.asm, "\n%sdone:\n", name)
-	g.ins("VZEROUPPER")
-	g.ins("RET")
+	g.endRuns(name)
 }
 
 // block writes the AVX-512 kernel of a matrix on high targets that
@@ -635,16 +624,7 @@ func (g *gen) block(p prec, R, m int, real bool) {
 		}
 	}
 	g.ins("ADDQ $%d, DI", avx512.bytes)
-	g.ins("DECQ CX")
-	g.ins("JNZ  %sloop", name)
-	fmt.Fprintf(&g.asm, "\n%snext:\n", name)
-	g.ins("MOVQ R13, DI")
-	g.ins("ADDQ stride+32(FP), DI")
-	g.ins("DECQ R12")
-	g.ins("JNZ  %souter", name)
-	fmt.Fprintf(&g.asm, "\n%sdone:\n", name)
-	g.ins("VZEROUPPER")
-	g.ins("RET")
+	g.endRuns(name)
 	table := map[prec]*bytes.Buffer{double: &g.blk128, single: &g.blk64}[p]
 	fmt.Fprintf(table, "\t{%d, %d, %v}: %s,\n", R, m, real, name)
 }
