@@ -56,9 +56,9 @@ var _ storage.BatchClaimer = (*Store)(nil)
 // of the plan's estimate of placed (thousands of rows) with the tables
 // became a hash join over a scan of every job at each claim: 10 ms a
 // claim with 30,000 jobs queued (BenchmarkClaimAmongMany). (A plan made
-// while the tables are empty, before autovacuum has analyzed them, still
-// scans the jobs to update them, cheaply while they are few; autovacuum's
-// first analyze of the grown table replaces it.)
+// while the tables are empty still scans the jobs to update them, cheaply
+// while they are few; the store analyzes the tables as they grow
+// (analyze.go), which has every session plan again.)
 //
 // Locks are taken in one order everywhere, so that statements moving
 // many jobs cannot deadlock: job rows (a claim's never wait: SKIP

@@ -40,3 +40,7 @@ func WithTracer(t any) Option {
 
 // ParseChanges reads a notification's payload, as WatchChanges does.
 var ParseChanges = parseChanges
+
+// WaitAnalyzed waits for an analysis of the job tables that the creates
+// so far started.
+func (s *Store) WaitAnalyzed() { s.growth.wg.Wait() }

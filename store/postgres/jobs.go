@@ -121,6 +121,7 @@ func (s *Store) create(ctx context.Context, job *storage.JobRecord, program qtyp
 		return fmt.Errorf("postgres: create a job: %w", err)
 	}
 	s.hints.put(job.Clone(), uint32(*xmin), len(r.record))
+	s.growth.add(1)
 	return nil
 }
 

@@ -26,6 +26,7 @@ type Store struct {
 	maxValue int64
 	hints    hints
 	writes   group[write] // UpdateJob's compare-and-sets, many jobs a statement
+	growth   *growth      // analyzes the job tables while they are young
 }
 
 var (
@@ -133,12 +134,21 @@ func Open(ctx context.Context, dsn string, opts ...Option) (*Store, error) {
 	}
 	st := &Store{pool: pool, batch: batch, moves: moves, maxValue: cfg.maxValue}
 	st.writes = group[write]{max: maxBatch, send: st.sendWrites}
+	rows, err := st.jobRows(ctx)
+	if err != nil {
+		st.Close()
+		return nil, fmt.Errorf("postgres: %w", err)
+	}
+	st.growth = newGrowth(rows, st.analyzeJobs)
 	return st, nil
 }
 
 // Close closes the connections. Jobs and their leases stay in the
 // database for the other nodes.
 func (s *Store) Close() {
+	if s.growth != nil {
+		s.growth.stop()
+	}
 	s.pool.Close()
 	s.batch.Close()
 	s.moves.Close()

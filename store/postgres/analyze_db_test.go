@@ -1,0 +1,59 @@
+package postgres_test
+
+import (
+	"context"
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/qjobs/quantum"
+	"github.com/qjobs/quantum/internal/pgtest"
+	"github.com/qjobs/quantum/qtype"
+	"github.com/qjobs/quantum/storage"
+	"github.com/qjobs/quantum/store/postgres"
+)
+
+// TestAnalyzesAsTheTablesGrow: on a fresh database, the creates of one
+// store have the job tables analyzed as they grow, so that the plans the
+// batched statements cache are made again for tables of their size, not
+// kept from when they were empty.
+func TestAnalyzesAsTheTablesGrow(t *testing.T) {
+	ctx := context.Background()
+	dsn := pgtest.DSN(t)
+	s, err := postgres.Open(ctx, dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	conn, err := pgx.Connect(ctx, dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(ctx)
+	seen := func() float64 {
+		t.Helper()
+		var n float64
+		if err := conn.QueryRow(ctx, "SELECT reltuples FROM pg_class WHERE oid = 'quantum_job_states'::regclass").Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	if n := seen(); n > 0 {
+		t.Fatalf("a fresh database's job table is seen with %v rows", n)
+	}
+	at := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	const jobs = 300
+	for i := range jobs {
+		j := &storage.JobRecord{Job: quantum.Job{JobQRN: fmt.Sprintf("dev-abcd-qjob-%d", i), DeviceQRN: "dev",
+			Status: quantum.StatusInitializing, TimeStamps: qtype.TimeStamps{CreatedAt: at}}, Owner: "alice", UpdatedAt: at}
+		if err := s.CreateJob(ctx, j, qtype.Program{Format: "qasm2", Data: "x"}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s.WaitAnalyzed()
+	if n := seen(); n < jobs/2 {
+		t.Errorf("after %d creates the planner sees %v rows in the job table, want at least %d", jobs, n, jobs/2)
+	}
+}
