@@ -22,6 +22,8 @@ type Watch struct {
 	qrn    string    // the job watched; "" for all of owner's jobs
 	status JobStatus // only jobs in this status (all-jobs watches); "" for any
 	w      *notify.Watcher
+	// unfollow ends what the watch asked of a shared store's feed.
+	unfollow func()
 
 	last   map[string]sent // what was last sent of each job
 	done   bool            // a one-job watch has seen its job's end
@@ -60,7 +62,26 @@ func (w *Watch) Done() bool { return w.done }
 
 // Close stops the watch. It is safe to call more than once.
 func (w *Watch) Close() {
-	w.closed.Do(func() { w.s.notes.Remove(w.w) })
+	w.closed.Do(func() {
+		w.s.notes.Remove(w.w)
+		w.unfollow()
+	})
+}
+
+// startWatch files w with the watchers, once the store's feed, if it is
+// shared and spares changes nobody follows (storage.FollowedFeed), sends
+// every change: what a read made after it misses reaches w.
+func (s *Service) startWatch(ctx context.Context, w *Watch) error {
+	w.unfollow = func() {}
+	if ff, ok := s.feed.(storage.FollowedFeed); ok && !s.exclusive {
+		unfollow, err := ff.FollowAll(ctx)
+		if err != nil {
+			return s.internal(ctx, err, "the watch began")
+		}
+		w.unfollow = unfollow
+	}
+	s.notes.Add(w.w)
+	return nil
 }
 
 // WatchJob follows one of the user's jobs. The first Next returns its
@@ -74,7 +95,9 @@ func (s *Service) WatchJob(ctx context.Context, u User, qrn, lastID string) (*Wa
 		return nil, errClosing()
 	}
 	w := s.newWatch(u, qrn)
-	s.notes.Add(w.w)
+	if err := s.startWatch(ctx, w); err != nil {
+		return nil, err
+	}
 	// Read only once registered, so that no change falls between the read
 	// and the registration.
 	if _, err := s.ownJob(ctx, u, qrn); err != nil {
@@ -103,7 +126,9 @@ func (s *Service) WatchJobs(ctx context.Context, u User, status JobStatus, lastI
 	}
 	w := s.newWatch(u, "")
 	w.status = status
-	s.notes.Add(w.w)
+	if err := s.startWatch(ctx, w); err != nil {
+		return nil, err
+	}
 	if lastID != "" {
 		w.w.Resumed(s.notes.Resume(u.ID, lastID))
 	}
@@ -252,7 +277,9 @@ func (s *Service) Wait(ctx context.Context, u User, qrn string) (*Job, error) {
 	// A watch without the record of what was sent, which only events
 	// need.
 	w := &Watch{s: s, owner: u.ID, qrn: qrn, w: notify.NewWatcher(u.ID, qrn)}
-	s.notes.Add(w.w)
+	if err := s.startWatch(ctx, w); err != nil {
+		return nil, err
+	}
 	defer w.Close()
 	// Read only once registered, so that no change falls between the read
 	// and the registration.

@@ -32,3 +32,21 @@ type Change struct {
 	// other fields are empty.
 	Controls bool
 }
+
+// FollowedFeed is a ChangeFeed that spares the nodes the changes that
+// nobody follows. While no node follows them all (FollowAll), it sends
+// only the changes a runner acts on: jobs moved to QUEUED (work to claim)
+// and to CANCELLING (a run to stop), and the controls'. A node that has
+// watchers of jobs (Service.WatchJob, WatchJobs, Wait) follows them all.
+type FollowedFeed interface {
+	ChangeFeed
+	// FollowAll has the feed send every change until release is called
+	// (once; a second call does nothing). When it returns, every change
+	// that a read made after it does not see is sure to be sent to this
+	// store's WatchChanges. When WatchChanges is not listening it returns
+	// at once: WatchChanges follows them all before it reports, with its
+	// zero Change, that changes may have been missed; it reports a zero
+	// Change too whenever it begins to follow them all while it listens,
+	// before FollowAll returns. It answers ctx's error if ctx ends first.
+	FollowAll(ctx context.Context) (release func(), err error)
+}

@@ -33,6 +33,11 @@ type Notifier struct {
 	epoch   string // names this notifier's sequence: it starts again with the process
 	ring    [ringSize]ringEntry
 	closed  bool // the Service is closing: watches end
+	// lost is the last change published before changes were last missed
+	// (Missed), when missed is set: a resume from it or before cannot
+	// know them all.
+	lost   uint64
+	missed bool
 }
 
 // ringSize is how many recent changes an owner's stream can resume from.
@@ -90,10 +95,12 @@ func (n *Notifier) Watching(qrn, owner string) bool {
 }
 
 // Missed tells every watcher that changes may have been missed (the
-// change feed was down): each reads its jobs again.
+// change feed was down, or sent only some): each reads its jobs again,
+// and a resume from before now starts with a reset.
 func (n *Notifier) Missed() {
 	n.mu.Lock()
 	defer n.mu.Unlock()
+	n.lost, n.missed = n.seq, true
 	n.loseAll()
 }
 
@@ -165,7 +172,7 @@ func (n *Notifier) Remove(w *Watcher) {
 func (n *Notifier) since(owner string, seq uint64) ([]Pending, bool) {
 	n.mu.Lock()
 	defer n.mu.Unlock()
-	if seq > n.seq || n.seq-seq > ringSize {
+	if seq > n.seq || n.seq-seq > ringSize || n.missed && seq <= n.lost {
 		return nil, false
 	}
 	var changed []Pending

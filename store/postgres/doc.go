@@ -122,4 +122,11 @@
 // of the jobs a statement created or moved to another status: one
 // notification per statement (per about 7 kB of changes), with a JSON
 // payload {"jobs": [[qrn, device, owner, status], …]} (no job data).
+// Only the moves to QUEUED and CANCELLING, which every node's workers act
+// on, are always sent; the others only while some node follows every
+// change (storage.FollowedFeed: a Service does while it has watchers of
+// jobs). A node that follows holds a shared advisory lock on each of 64
+// keys (1903649140, 0 … 63) on its listening connection, and a statement
+// that moved a job to another status tries the exclusive lock on its
+// backend's key: if it cannot have it, it sends every change (follow.go).
 package postgres

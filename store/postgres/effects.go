@@ -15,6 +15,11 @@ package postgres
 // count, the order that keeps statements moving many jobs from
 // deadlocking.
 //
+// following says whether some node follows every change (follow.go; its
+// key is followClass's, one of followKeys): only read, so only locked,
+// when the statement moved a job to a status other than QUEUED or
+// CANCELLING, which are sent to every node anyway.
+//
 // notified sends the changes, each a JSON array [qrn, device, owner,
 // status], on quantum_job_changes at commit in as few notifications as
 // PostgreSQL's bound on a payload (under 8,000 bytes) allows: changes are
@@ -33,6 +38,8 @@ const moveEffects = `, counted AS (
 	) m
 	GROUP BY owner, status HAVING sum(d) <> 0 ORDER BY owner, status
 	ON CONFLICT (owner, status, shard) DO UPDATE SET n = quantum_job_counts.n + excluded.n
+), following AS (
+	SELECT NOT pg_try_advisory_xact_lock(1903649140, pg_backend_pid() % 64) AS every
 ), notified AS (
 	SELECT pg_notify('quantum_job_changes', '{"jobs":[' || string_agg(c, ',' ORDER BY qrn) || ']}')
 	FROM (
@@ -40,7 +47,8 @@ const moveEffects = `, counted AS (
 		FROM (
 			SELECT qrn, CASE WHEN octet_length(c) > 3800 THEN 'null' ELSE c END AS c
 			FROM (SELECT qrn, json_build_array(qrn, device_qrn, owner, status)::text AS c
-				FROM moved WHERE old_status IS DISTINCT FROM status) changes
+				FROM moved WHERE old_status IS DISTINCT FROM status
+				AND (status IN ('QUEUED', 'CANCELLING') OR (SELECT every FROM following))) changes
 		) capped
 	) grouped
 	GROUP BY chunk

@@ -44,3 +44,15 @@ var ParseChanges = parseChanges
 // WaitAnalyzed waits for an analysis of the job tables that the creates
 // so far started.
 func (s *Store) WaitAnalyzed() { s.growth.wg.Wait() }
+
+// SetFollowLinger changes how long a store keeps following every change
+// once its last follower has gone.
+func SetFollowLinger(d time.Duration) (restore func()) {
+	old := followLinger
+	followLinger = d
+	return func() { followLinger = old }
+}
+
+// LockFollowKeys has conn's session follow every change, as a node's
+// listening connection does.
+func LockFollowKeys(ctx context.Context, conn *pgx.Conn) error { return lockFollowKeys(ctx, conn) }

@@ -78,6 +78,9 @@ func watchEnds(t *testing.T, dsn string) (ends func() map[string]int) {
 		t.Fatal(err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
+	if _, err := st.FollowAll(ctx); err != nil { // every change, the ends among them; until st closes
+		t.Fatal(err)
+	}
 	var mu sync.Mutex
 	seen := map[string]int{}
 	listening := make(chan struct{})

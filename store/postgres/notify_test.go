@@ -69,6 +69,9 @@ func TestNotificationsPerStatement(t *testing.T) {
 	if _, err := conn.Exec(ctx, "LISTEN quantum_job_changes"); err != nil {
 		t.Fatal(err)
 	}
+	if err := postgres.LockFollowKeys(ctx, conn); err != nil { // every change: RUNNING too
+		t.Fatal(err)
+	}
 	// next returns the next notification's payload, checked for size and
 	// shape.
 	next := func() []json.RawMessage {

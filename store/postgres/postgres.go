@@ -27,11 +27,12 @@ type Store struct {
 	hints    hints
 	writes   group[write] // UpdateJob's compare-and-sets, many jobs a statement
 	growth   *growth      // analyzes the job tables while they are young
+	follow   follow       // FollowAll's callers and the feed's locks
 }
 
 var (
-	_ storage.Store      = (*Store)(nil)
-	_ storage.ChangeFeed = (*Store)(nil)
+	_ storage.Store        = (*Store)(nil)
+	_ storage.FollowedFeed = (*Store)(nil)
 )
 
 // Option configures Open.

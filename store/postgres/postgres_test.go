@@ -50,6 +50,11 @@ func TestChangeFeed(t *testing.T) {
 	defer b.Close()
 
 	ctx, cancel := context.WithCancel(context.Background())
+	unfollow, err := a.FollowAll(ctx) // every change (follow_test.go has the rest)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer unfollow()
 	changes := make(chan storage.Change, 16)
 	done := make(chan error, 1)
 	go func() { done <- a.WatchChanges(ctx, func(c storage.Change) { changes <- c }) }()
