@@ -21,10 +21,13 @@ import (
 //
 // So each node counts the jobs it inserts, and when they reach the rows
 // the planner last saw (at least minGrowth), it analyzes the job tables
-// in the background, one ANALYZE at a time. Past maxAnalyzed rows the
+// in the background, one ANALYZE at a time, unless the planner already
+// sees them (another node's analysis). Past maxAnalyzed rows the
 // plans no longer change with size and autovacuum's own pace is enough.
 type growth struct {
-	analyze func(context.Context) (float64, error) // runs ANALYZE and answers the rows the planner now sees
+	// analyze runs ANALYZE, given the rows seen at the last analysis and
+	// the jobs inserted since, and answers the rows the planner now sees.
+	analyze func(ctx context.Context, seen, inserted int64) (float64, error)
 
 	inserted atomic.Int64 // jobs inserted by this node since the last analysis
 	seen     atomic.Int64 // rows the planner saw at the last analysis
@@ -45,7 +48,7 @@ const (
 	analyzeTimeout = time.Minute
 )
 
-func newGrowth(seen float64, analyze func(context.Context) (float64, error)) *growth {
+func newGrowth(seen float64, analyze func(ctx context.Context, seen, inserted int64) (float64, error)) *growth {
 	g := &growth{analyze: analyze}
 	g.seen.Store(int64(max(seen, 0)))
 	g.ctx, g.cancel = context.WithCancel(context.Background())
@@ -59,7 +62,8 @@ func (g *growth) add(n int) {
 	if seen >= maxAnalyzed {
 		return
 	}
-	if g.inserted.Add(int64(n)) < max(seen, minGrowth) || !g.running.CompareAndSwap(false, true) {
+	inserted := g.inserted.Add(int64(n))
+	if inserted < max(seen, minGrowth) || !g.running.CompareAndSwap(false, true) {
 		return
 	}
 	g.wg.Add(1)
@@ -68,7 +72,7 @@ func (g *growth) add(n int) {
 		defer g.running.Store(false)
 		ctx, cancel := context.WithTimeout(g.ctx, analyzeTimeout)
 		defer cancel()
-		rows, err := g.analyze(ctx)
+		rows, err := g.analyze(ctx, seen, inserted)
 		g.inserted.Store(0)
 		if err != nil {
 			// Tried again after twice the inserts; a role that does not
@@ -86,9 +90,13 @@ func (g *growth) stop() {
 	g.wg.Wait()
 }
 
-// analyzeJobs analyzes the job tables and answers the rows the planner
-// now sees in quantum_job_states.
-func (s *Store) analyzeJobs(ctx context.Context) (float64, error) {
+// analyzeJobs analyzes the job tables, unless another node has since
+// seen, inserted and more (its growth analyzed them), and answers the
+// rows the planner now sees in quantum_job_states.
+func (s *Store) analyzeJobs(ctx context.Context, seen, inserted int64) (float64, error) {
+	if rows, err := s.jobRows(ctx); err != nil || rows >= float64(seen+inserted) {
+		return rows, err
+	}
 	if _, err := s.pool.Exec(ctx, "ANALYZE quantum_job_states, quantum_job_requests"); err != nil {
 		return 0, err
 	}

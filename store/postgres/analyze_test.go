@@ -14,7 +14,7 @@ func TestGrowthAnalyzesAtEachDoubling(t *testing.T) {
 	var calls int
 	var rows float64
 	var fail error
-	g := newGrowth(-1, func(context.Context) (float64, error) {
+	g := newGrowth(-1, func(context.Context, int64, int64) (float64, error) {
 		calls++
 		return rows, fail
 	})
