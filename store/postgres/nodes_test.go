@@ -4,9 +4,12 @@ import (
 	"context"
 	"fmt"
 	"maps"
+	"slices"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/jackc/pgx/v5"
 
 	"github.com/qjobs/quantum"
 	"github.com/qjobs/quantum/internal/pgtest"
@@ -373,6 +376,82 @@ func TestWaitAcrossNodes(t *testing.T) {
 	}
 	if seen[0] != quantum.StatusRunning || seen[len(seen)-1] != quantum.StatusCancelled {
 		t.Fatalf("the other node's watch saw %v", seen)
+	}
+}
+
+// TestWatchAcrossNodesFollowsJobs: a watch of all of a user's jobs on
+// one node follows a job that another node creates and runs, in order,
+// to its end: while it lasts, the nodes send every change.
+func TestWatchAcrossNodesFollowsJobs(t *testing.T) {
+	dsn := pgtest.DSN(t)
+	a := startNode(t, dsn, "node-a", false)
+	b := startNode(t, dsn, "node-b", false)
+	// A run long enough that the job's end comes after what node b reads
+	// of it on hearing that it was queued: only the end's own
+	// notification ends the watch.
+	onlyA := &quantumtest.FakeBackend{Delay: 200 * time.Millisecond}
+	if err := a.svc.RegisterDevice(quantumtest.Device("qbraid:qbraid:sim:only-a"), onlyA); err != nil {
+		t.Fatal(err)
+	}
+	req := quantum.JobRequest{DeviceQRN: "qbraid:qbraid:sim:only-a", Shots: 10, Program: &quantum.Program{Format: "qasm2", Data: "OPENQASM 2.0;\nqreg q[1];\n"}}
+	ctx := context.Background()
+	conn, err := pgx.Connect(ctx, dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(ctx)
+	watch, err := b.svc.WatchJobs(ctx, b.user, "", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer watch.Close()
+	// Node b follows once its feed listens (at once, if it did when the
+	// watch began; if it did not, the watch begins with a reset).
+	waitFor(t, "node b to follow", func() bool { held, _ := followLocks(t, conn); return held == 64 })
+	job, err := a.svc.CreateJob(ctx, a.user, req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if job.Status != quantum.StatusInitializing {
+		t.Errorf("the create answered %s, want INITIALIZING", job.Status)
+	}
+	var seen []quantum.JobStatus
+	for len(seen) == 0 || !seen[len(seen)-1].IsTerminal() {
+		events, err := watch.Next(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, ev := range events {
+			if ev.Reset && len(seen) == 0 {
+				continue // node b's feed began to listen after the watch: it may have missed something
+			}
+			if ev.Reset || ev.Job.JobQRN != job.JobQRN {
+				t.Fatalf("the watch sent %+v after %v", ev, seen)
+			}
+			seen = append(seen, ev.Job.Status)
+		}
+		if len(seen) > 0 && seen[len(seen)-1].IsTerminal() {
+			break
+		}
+		select {
+		case <-watch.Ready():
+		case <-time.After(20 * time.Second):
+			t.Fatalf("the other node's watch saw %v, then nothing", seen)
+		}
+	}
+	// The other node reads the job at each change it hears of: changes
+	// close together may show as one, the later.
+	path := []quantum.JobStatus{quantum.StatusInitializing, quantum.StatusQueued, quantum.StatusRunning, quantum.StatusCompleted}
+	at := 0
+	for _, st := range seen {
+		i := slices.Index(path[at:], st)
+		if i < 0 {
+			t.Fatalf("the other node's watch saw %v: not in the order of %v", seen, path)
+		}
+		at += i + 1
+	}
+	if seen[len(seen)-1] != quantum.StatusCompleted {
+		t.Errorf("the other node's watch saw %v, want it to end COMPLETED", seen)
 	}
 }
 
