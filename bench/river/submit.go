@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"sync"
+	"sync/atomic"
 )
 
 // submit is the clients of both shapes: clients goroutines, each creating
@@ -15,18 +16,14 @@ func submit(ctx context.Context, n, clients int, create func(ctx context.Context
 	defer cancel(nil)
 	var (
 		wg   sync.WaitGroup
-		mu   sync.Mutex
-		next int
+		next atomic.Int64
 	)
 	for c := range clients {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			for i := 0; ; i++ {
-				mu.Lock()
-				k := next
-				next++
-				mu.Unlock()
+				k := int(next.Add(1) - 1)
 				if k >= n || ctx.Err() != nil {
 					return
 				}

@@ -279,11 +279,11 @@ func testConcurrentBatchClaims(t *testing.T, s storage.Store) {
 						taken = append(taken, cj.Job)
 					}
 				}
-				mu.Lock()
-				for _, j := range taken {
-					seen[j.JobQRN]++
-				}
-				mu.Unlock()
+				locked(&mu, func() {
+					for _, j := range taken {
+						seen[j.JobQRN]++
+					}
+				})
 			}
 		}()
 	}

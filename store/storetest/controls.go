@@ -69,9 +69,7 @@ func testControls(t *testing.T, s storage.Store) {
 				if m != "drifted" {
 					t.Errorf("message %q", m)
 				}
-				mu.Lock()
-				taken++
-				mu.Unlock()
+				locked(&mu, func() { taken++ })
 			}
 		}()
 	}

@@ -198,12 +198,12 @@ func queueRace(t *testing.T, s storage.Store, n int, race func(qrn string) error
 					t.Error(err)
 					return
 				}
-				mu.Lock()
-				claimed[j.JobQRN]++
-				if j.Status != qtype.StatusRunning || j.Attempts != claimed[j.JobQRN] {
-					t.Errorf("claim %d of a job gave it %s with %d attempts", claimed[j.JobQRN], j.Status, j.Attempts)
-				}
-				mu.Unlock()
+				locked(&mu, func() {
+					claimed[j.JobQRN]++
+					if j.Status != qtype.StatusRunning || j.Attempts != claimed[j.JobQRN] {
+						t.Errorf("claim %d of a job gave it %s with %d attempts", claimed[j.JobQRN], j.Status, j.Attempts)
+					}
+				})
 				if i%3 == 0 {
 					at := epoch.Add(time.Hour + time.Duration(later.Add(1))*time.Millisecond)
 					_, err := s.UpdateJob(ctx, j.JobQRN, qtype.StatusRunning, func(j *storage.JobRecord) {
@@ -211,9 +211,7 @@ func queueRace(t *testing.T, s storage.Store, n int, race func(qrn string) error
 					}, nil)
 					switch {
 					case err == nil:
-						mu.Lock()
-						requeued[j.JobQRN]++
-						mu.Unlock()
+						locked(&mu, func() { requeued[j.JobQRN]++ })
 					case !errors.Is(err, storage.ErrStatusChanged) && !errors.Is(err, storage.ErrJobNotFound):
 						t.Error(err)
 						return
@@ -233,9 +231,7 @@ func queueRace(t *testing.T, s storage.Store, n int, race func(qrn string) error
 				for try := 0; try < 1000; try++ {
 					err := race(qrn)
 					if err == nil {
-						mu.Lock()
-						won[qrn]++
-						mu.Unlock()
+						locked(&mu, func() { won[qrn]++ })
 						break
 					}
 					if !errors.Is(err, storage.ErrStatusChanged) && !errors.Is(err, storage.ErrJobNotFound) {

@@ -295,6 +295,13 @@ func testDelete(t *testing.T, s storage.Store) {
 	}
 }
 
+// locked runs fn holding mu: the concurrent tests' tallies.
+func locked(mu *sync.Mutex, fn func()) {
+	mu.Lock()
+	defer mu.Unlock()
+	fn()
+}
+
 func qrns(jobs []*storage.JobRecord) []string {
 	out := make([]string, len(jobs))
 	for i, j := range jobs {
@@ -494,9 +501,7 @@ func testConcurrentClaims(t *testing.T, s storage.Store) {
 					t.Error(err)
 					return
 				}
-				mu.Lock()
-				claimed[j.JobQRN]++
-				mu.Unlock()
+				locked(&mu, func() { claimed[j.JobQRN]++ })
 			}
 		}()
 	}
