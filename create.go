@@ -86,14 +86,20 @@ func (s *Service) CreateJob(ctx context.Context, u User, req JobRequest) (*Job, 
 	if err != nil {
 		return nil, err
 	}
-	// 7. Stored, under the user's lock, and handed to the engine.
+	// 7. Stored, in the user's turn, and handed to the engine.
 	job := s.newRecord(u, req, d, task, res, estimate, reserve, hash)
 	program, err := qtype.EncodeProgram(req.Program, req.Batch)
 	if err != nil {
 		return nil, s.internal(ctx, err, "encode the batch")
 	}
-	unlock := s.lockUser(u)
-	defer unlock()
+	// One user's creates take turns from the count of their unfinished
+	// jobs to the store's write, unless the store bounds them itself in
+	// the order it stores them (storage.BatchCreator); creates with an
+	// idempotency key always do, for their second lookup below.
+	if hash != "" || !s.store.BatchesCreates() {
+		unlock := s.lockUser(u)
+		defer unlock()
+	}
 	if s.runner.IsClosed() {
 		return nil, errClosing()
 	}

@@ -19,8 +19,22 @@ type BoundedCreator interface {
 	// stores nothing and returns an *ActiveError. The count is of what
 	// was committed when it was made: creates of one owner made at once
 	// by several callers may each pass it (a Service makes one user's
-	// creates one at a time; Services sharing a store may each make one).
+	// creates one at a time, unless the store is a BatchCreator; Services
+	// sharing a store may each make one).
 	CreateJobBounded(ctx context.Context, job *JobRecord, program qtype.Program, statuses []qtype.JobStatus, max int) error
+}
+
+// BatchCreator is a BoundedCreator that puts the creates made through it
+// at the same time into batches, sent one after another, and counts each
+// job of a batch against its owner's bound after the jobs before it: among
+// the callers of one Store the bound is exact, without the callers taking
+// turns (the Service then makes one user's creates at once, not one at a
+// time).
+type BatchCreator interface {
+	BoundedCreator
+	// BatchesCreates reports whether the creates are batched so (a
+	// wrapper of a store says what the store does).
+	BatchesCreates() bool
 }
 
 // ErrTooManyActive is wrapped by an ActiveError.

@@ -76,6 +76,13 @@ func (o *Store) BoundedCreator() storage.BoundedCreator {
 	return nil
 }
 
+// BatchesCreates reports whether the store batches its creates and
+// bounds each after those before it (storage.BatchCreator).
+func (o *Store) BatchesCreates() bool {
+	bc, ok := o.Store.(storage.BatchCreator)
+	return ok && bc.BatchesCreates()
+}
+
 // CreateJobBounded creates through the store's BoundedCreator, and
 // reports and publishes the job as CreateJob does.
 func (o *Store) CreateJobBounded(ctx context.Context, job *storage.JobRecord, program qtype.Program, statuses []qtype.JobStatus, max int) error {

@@ -62,7 +62,9 @@
 // of an older build finds nothing it could write.) A move writes
 // the job's row alone, with an entry in the few indexes that follow the
 // status; the indexes of the owner's lists by provider, vendor and tags
-// are written once, at the create.
+// are written once, at the create. The creates a node makes at the same
+// time are inserted together, in one statement (creates.go), and each
+// is counted against its owner's bound after those before it.
 //
 // quantum_job_requests holds the columns the lists filter on, and the
 // program:

@@ -78,32 +78,15 @@ func (s *Store) create(ctx context.Context, job *storage.JobRecord, program qtyp
 	if n := int64(len(program.Data) + len(program.Format)); n > s.maxValue {
 		return tooLarge("program", n, s.maxValue)
 	}
+	if err := ctx.Err(); err != nil {
+		return err
+	}
 	if statuses == nil {
 		statuses = []string{}
 	}
-	args := r.args(program.Format, program.Data, job.IdempotencyKey, statuses, max)
-	var xmin *int64
-	var active int64
-	var offline bool
-	if job.IdempotencyKey == "" && job.Reserved == 0 {
-		err = s.batch.QueryRow(ctx, insertJob, args...).Scan(&xmin, &active, &offline) // a generic plan: no status to tell apart
-	} else {
-		err = pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
-			if job.IdempotencyKey != "" {
-				cutoff := nanos(job.TimeStamps.CreatedAt.Add(-storage.IdempotencyWindow))
-				if _, err := tx.Exec(ctx, releaseKey, job.Owner, job.IdempotencyKey, cutoff); err != nil {
-					return err
-				}
-			}
-			if err := tx.QueryRow(ctx, insertJob, args...).Scan(&xmin, &active, &offline); err != nil {
-				return err
-			}
-			if xmin == nil {
-				return errNotInserted
-			}
-			return reserve(ctx, tx, job)
-		})
-	}
+	c := &createCall{ctx: ctx, r: r, program: program, statuses: statuses, max: max}
+	s.creates.do(c) // with the creates made at the same time (creates.go)
+	xmin, active, offline, err := c.xmin, c.active, c.offline, c.err
 	var pe *pgconn.PgError
 	switch {
 	case (err == nil || errors.Is(err, errNotInserted)) && xmin == nil && offline:
@@ -123,6 +106,34 @@ func (s *Store) create(ctx context.Context, job *storage.JobRecord, program qtyp
 	s.hints.put(job.Clone(), uint32(*xmin), len(r.record))
 	s.growth.add(1)
 	return nil
+}
+
+// insertOne stores one create with insertJob: alone, or with an
+// idempotency key or credits to reserve in a transaction that first frees
+// the key if it expired, and reserves the credits last.
+func (s *Store) insertOne(ctx context.Context, c *createCall) {
+	job := c.r.j
+	args := c.r.args(c.program.Format, c.program.Data, job.IdempotencyKey, c.statuses, c.max)
+	c.xmin, c.err = nil, nil
+	if !c.transacted() {
+		c.err = s.batch.QueryRow(ctx, insertJob, args...).Scan(&c.xmin, &c.active, &c.offline) // a generic plan: no status to tell apart
+		return
+	}
+	c.err = pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
+		if job.IdempotencyKey != "" {
+			cutoff := nanos(job.TimeStamps.CreatedAt.Add(-storage.IdempotencyWindow))
+			if _, err := tx.Exec(ctx, releaseKey, job.Owner, job.IdempotencyKey, cutoff); err != nil {
+				return err
+			}
+		}
+		if err := tx.QueryRow(ctx, insertJob, args...).Scan(&c.xmin, &c.active, &c.offline); err != nil {
+			return err
+		}
+		if c.xmin == nil {
+			return errNotInserted
+		}
+		return reserve(ctx, tx, job)
+	})
 }
 
 func (s *Store) JobByIdempotencyKey(ctx context.Context, owner, key string, since time.Time) (*storage.JobRecord, error) {

@@ -25,9 +25,10 @@ type Store struct {
 	moves    *pgxpool.Pool // for the group's compare-and-sets (casWrites): generic plans through indexes
 	maxValue int64
 	hints    hints
-	writes   group[write] // UpdateJob's compare-and-sets, many jobs a statement
-	growth   *growth      // analyzes the job tables while they are young
-	follow   follow       // FollowAll's callers and the feed's locks
+	writes   group[write]      // UpdateJob's compare-and-sets, many jobs a statement
+	creates  group[createCall] // creates, many jobs a statement (creates.go)
+	growth   *growth           // analyzes the job tables while they are young
+	follow   follow            // FollowAll's callers and the feed's locks
 }
 
 var (
@@ -135,6 +136,7 @@ func Open(ctx context.Context, dsn string, opts ...Option) (*Store, error) {
 	}
 	st := &Store{pool: pool, batch: batch, moves: moves, maxValue: cfg.maxValue}
 	st.writes = group[write]{max: maxBatch, send: st.sendWrites}
+	st.creates = group[createCall]{max: maxBatch, send: st.sendCreates}
 	rows, err := st.jobRows(ctx)
 	if err != nil {
 		st.Close()

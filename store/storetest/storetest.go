@@ -74,6 +74,7 @@ func Run(t *testing.T, newStore func(t *testing.T) storage.Store) {
 		{"CreditConcurrentReservations", testCreditConcurrentReservations},
 		{"Controls", testControls},
 		{"BoundedCreates", testBoundedCreates},
+		{"BatchCreates", testBatchCreates},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) { tc.fn(t, newStore(t)) })
