@@ -5,6 +5,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/jackc/pgx/v5"
 )
 
 // growth has the job tables analyzed while they are young and grow fast.
@@ -22,7 +24,7 @@ import (
 // So each node counts the jobs it inserts, and when they reach the rows
 // the planner last saw (at least minGrowth), it analyzes the job tables
 // in the background, one ANALYZE at a time, unless the planner already
-// sees them (another node's analysis). Past maxAnalyzed rows the
+// sees them or another node is analyzing them. Past maxAnalyzed rows the
 // plans no longer change with size and autovacuum's own pace is enough.
 type growth struct {
 	// analyze runs ANALYZE, given the rows seen at the last analysis and
@@ -97,11 +99,25 @@ func (s *Store) analyzeJobs(ctx context.Context, seen, inserted int64) (float64,
 	if rows, err := s.jobRows(ctx); err != nil || rows >= float64(seen+inserted) {
 		return rows, err
 	}
-	if _, err := s.pool.Exec(ctx, "ANALYZE quantum_job_states, quantum_job_requests"); err != nil {
+	// One node at a time: the others, finding the lock taken, leave it to
+	// that one (and look again after as many more inserts).
+	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
+		var mine bool
+		if err := tx.QueryRow(ctx, "SELECT pg_try_advisory_xact_lock($1, 0)", analyzeClass).Scan(&mine); err != nil || !mine {
+			return err
+		}
+		_, err := tx.Exec(ctx, "ANALYZE quantum_job_states, quantum_job_requests")
+		return err
+	})
+	if err != nil {
 		return 0, err
 	}
 	return s.jobRows(ctx)
 }
+
+// analyzeClass is the first half of the advisory lock key under which a
+// node analyzes the job tables ("qanl").
+const analyzeClass = 0x71616e6c
 
 // jobRows is the planner's count of rows in quantum_job_states: -1 for a
 // table never analyzed.

@@ -86,3 +86,53 @@ func createJobs(t *testing.T, s *postgres.Store, from, to int) {
 		}
 	}
 }
+
+// TestAnalyzesOneNodeAtATime: a node that finds another analyzing the
+// job tables (the lock taken) leaves it to that one, and analyzes them
+// itself after as many more inserts.
+func TestAnalyzesOneNodeAtATime(t *testing.T) {
+	ctx := context.Background()
+	dsn := pgtest.DSN(t)
+	s, err := postgres.Open(ctx, dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	conn, err := pgx.Connect(ctx, dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(ctx)
+	seen := func() float64 {
+		t.Helper()
+		var n float64
+		if err := conn.QueryRow(ctx, "SELECT reltuples FROM pg_class WHERE oid = 'quantum_job_states'::regclass").Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	// Only this test's nodes analyze the table.
+	if _, err := conn.Exec(ctx, "ALTER TABLE quantum_job_states SET (autovacuum_enabled = false)"); err != nil {
+		t.Fatal(err)
+	}
+	tx, err := conn.Begin(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := tx.Exec(ctx, "SELECT pg_advisory_xact_lock(1902210668, 0)"); err != nil { // another node analyzing
+		t.Fatal(err)
+	}
+	createJobs(t, s, 0, 200)
+	s.WaitAnalyzed()
+	if err := tx.Commit(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if n := seen(); n > 0 {
+		t.Fatalf("the planner sees %v rows: analyzed while another node held the lock", n)
+	}
+	createJobs(t, s, 200, 400)
+	s.WaitAnalyzed()
+	if n := seen(); n < 200 {
+		t.Fatalf("the planner sees %v rows after 400 creates, want at least 200", n)
+	}
+}
