@@ -21,7 +21,9 @@ var _ storage.BatchCreator = (*Store)(nil)
 // are sent one after another, and a batch counts each of its jobs against
 // its owner's bound after the jobs before it, so that the bound is exact
 // among the creates of one Store without its callers taking turns
-// (storage.BatchCreator).
+// (storage.BatchCreator). A caller's context is looked at before its
+// create joins a batch; after, the batch's statement is bounded by
+// batchTimeout instead, as the grouped writes are.
 
 // createCall is one create in the group.
 type createCall struct {
