@@ -6,8 +6,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/jackc/pgx/v5"
-
 	"github.com/qjobs/quantum"
 	"github.com/qjobs/quantum/internal/pgtest"
 	"github.com/qjobs/quantum/qtype"
@@ -23,32 +21,12 @@ import (
 func TestAnalyzesAsTheTablesGrow(t *testing.T) {
 	ctx := context.Background()
 	dsn := pgtest.DSN(t)
-	s, err := postgres.Open(ctx, dsn)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
-	conn, err := pgx.Connect(ctx, dsn)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close(ctx)
-	seen := func() float64 {
-		t.Helper()
-		var n float64
-		if err := conn.QueryRow(ctx, "SELECT reltuples FROM pg_class WHERE oid = 'quantum_job_states'::regclass").Scan(&n); err != nil {
-			t.Fatal(err)
-		}
-		return n
-	}
+	s, conn := openAt(t, dsn), connect(t, dsn)
+	seen := func() float64 { t.Helper(); return plannerRows(t, conn) }
 	if n := seen(); n > 0 {
 		t.Fatalf("a fresh database's job table is seen with %v rows", n)
 	}
-	other, err := postgres.Open(ctx, dsn) // opened on the empty tables, as s was
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer other.Close()
+	other := openAt(t, dsn) // opened on the empty tables, as s was
 	const jobs = 300
 	createJobs(t, s, 0, jobs)
 	s.WaitAnalyzed()
@@ -93,40 +71,16 @@ func createJobs(t *testing.T, s *postgres.Store, from, to int) {
 func TestAnalyzesOneNodeAtATime(t *testing.T) {
 	ctx := context.Background()
 	dsn := pgtest.DSN(t)
-	s, err := postgres.Open(ctx, dsn)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
-	conn, err := pgx.Connect(ctx, dsn)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close(ctx)
-	seen := func() float64 {
-		t.Helper()
-		var n float64
-		if err := conn.QueryRow(ctx, "SELECT reltuples FROM pg_class WHERE oid = 'quantum_job_states'::regclass").Scan(&n); err != nil {
-			t.Fatal(err)
-		}
-		return n
-	}
+	s, conn := openAt(t, dsn), connect(t, dsn)
+	seen := func() float64 { t.Helper(); return plannerRows(t, conn) }
 	// Only this test's nodes analyze the table.
 	if _, err := conn.Exec(ctx, "ALTER TABLE quantum_job_states SET (autovacuum_enabled = false)"); err != nil {
 		t.Fatal(err)
 	}
-	tx, err := conn.Begin(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := tx.Exec(ctx, "SELECT pg_advisory_xact_lock(1902210668, 0)"); err != nil { // another node analyzing
-		t.Fatal(err)
-	}
+	analyzing := holdLock(t, connect(t, dsn), 1902210668, 0) // another node
 	createJobs(t, s, 0, 200)
 	s.WaitAnalyzed()
-	if err := tx.Commit(ctx); err != nil {
-		t.Fatal(err)
-	}
+	analyzing()
 	if n := seen(); n > 0 {
 		t.Fatalf("the planner sees %v rows: analyzed while another node held the lock", n)
 	}

@@ -2,6 +2,7 @@ package postgres_test
 
 import (
 	"context"
+	"errors"
 	"testing"
 	"time"
 
@@ -14,15 +15,20 @@ import (
 	"github.com/qjobs/quantum/store/postgres"
 )
 
-// feedOf runs s's WatchChanges until the test ends and returns what
-// reads its next change.
+// feedOf runs s's WatchChanges until the test ends (when it must answer
+// context.Canceled) and returns what reads its next change.
 func feedOf(t *testing.T, s *postgres.Store) func() storage.Change {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	changes := make(chan storage.Change, 64)
 	done := make(chan error, 1)
 	go func() { done <- s.WatchChanges(ctx, func(c storage.Change) { changes <- c }) }()
-	t.Cleanup(func() { cancel(); <-done })
+	t.Cleanup(func() {
+		cancel()
+		if err := <-done; !errors.Is(err, context.Canceled) {
+			t.Errorf("WatchChanges after cancel: %v", err)
+		}
+	})
 	return func() storage.Change {
 		t.Helper()
 		select {
@@ -35,16 +41,6 @@ func feedOf(t *testing.T, s *postgres.Store) func() storage.Change {
 		}
 		return storage.Change{}
 	}
-}
-
-func openAt(t *testing.T, dsn string) *postgres.Store {
-	t.Helper()
-	s, err := postgres.Open(context.Background(), dsn)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(s.Close)
-	return s
 }
 
 // followLocks counts the follow locks held (granted) and waited for.
@@ -67,11 +63,7 @@ func TestFollowAll(t *testing.T) {
 	ctx := context.Background()
 	dsn := pgtest.DSN(t)
 	a, b := openAt(t, dsn), openAt(t, dsn) // a listens, b writes, as two nodes
-	conn, err := pgx.Connect(ctx, dsn)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close(ctx)
+	conn := connect(t, dsn)
 	next := feedOf(t, a)
 	if c := next(); c != (storage.Change{}) {
 		t.Fatalf("first change = %+v, want the zero Change", c)
@@ -152,43 +144,15 @@ func TestFollowAllWaitsForStatements(t *testing.T) {
 	ctx := context.Background()
 	dsn := pgtest.DSN(t)
 	a := openAt(t, dsn)
-	next := feedOf(t, a)
-	next() // listening
-	conn, err := pgx.Connect(ctx, dsn)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close(ctx)
 	// A statement's transaction holding one of the keys, as one that
 	// moved a job to RUNNING holds it until it commits.
-	tx, err := conn.Begin(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer func() { _ = tx.Rollback(ctx) }()
-	var got bool
-	if err := tx.QueryRow(ctx, "SELECT pg_try_advisory_xact_lock(1903649140, 17)").Scan(&got); err != nil || !got {
-		t.Fatalf("lock a key: %v, %v", got, err)
-	}
-	returned := make(chan error, 1)
-	go func() {
-		_, err := a.FollowAll(ctx)
-		returned <- err
-	}()
-	watcher, err := pgx.Connect(ctx, dsn)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer watcher.Close(ctx)
-	waitFor(t, "the listening connection to wait for the key", func() bool { _, waiting := followLocks(t, watcher); return waiting == 1 })
+	returned, watcher, commit := followBehindStatement(t, ctx, a, dsn)
 	select {
 	case err := <-returned:
 		t.Fatalf("FollowAll returned (%v) while a statement that spared its changes had not committed", err)
 	default:
 	}
-	if err := tx.Commit(ctx); err != nil {
-		t.Fatal(err)
-	}
+	commit()
 	select {
 	case err := <-returned:
 		if err != nil {
@@ -202,6 +166,26 @@ func TestFollowAllWaitsForStatements(t *testing.T) {
 	}
 }
 
+// followBehindStatement runs a's feed, holds one of the follow keys as a
+// statement that spared its changes would, and calls a.FollowAll(ctx),
+// whose answer comes on returned, once the listening connection waits
+// for that key. watcher is a connection of the test's; commit ends the
+// statement.
+func followBehindStatement(t *testing.T, ctx context.Context, a *postgres.Store, dsn string) (returned chan error, watcher *pgx.Conn, commit func()) {
+	t.Helper()
+	next := feedOf(t, a)
+	next() // listening
+	commit = holdLock(t, connect(t, dsn), 1903649140, 17)
+	returned = make(chan error, 1)
+	go func() {
+		_, err := a.FollowAll(ctx)
+		returned <- err
+	}()
+	watcher = connect(t, dsn)
+	waitFor(t, "the listening connection to wait for the key", func() bool { _, waiting := followLocks(t, watcher); return waiting == 1 })
+	return returned, watcher, commit
+}
+
 // TestFollowAllEndsWithItsContext: a FollowAll whose context ends while
 // it waits answers the context's error, and counts for nothing after.
 func TestFollowAllEndsWithItsContext(t *testing.T) {
@@ -209,40 +193,13 @@ func TestFollowAllEndsWithItsContext(t *testing.T) {
 	ctx := context.Background()
 	dsn := pgtest.DSN(t)
 	a := openAt(t, dsn)
-	next := feedOf(t, a)
-	next()
-	conn, err := pgx.Connect(ctx, dsn)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close(ctx)
-	tx, err := conn.Begin(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer func() { _ = tx.Rollback(ctx) }()
-	if _, err := tx.Exec(ctx, "SELECT pg_try_advisory_xact_lock(1903649140, 3)"); err != nil {
-		t.Fatal(err)
-	}
 	short, cancel := context.WithCancel(ctx)
-	returned := make(chan error, 1)
-	go func() {
-		_, err := a.FollowAll(short)
-		returned <- err
-	}()
-	watcher, err := pgx.Connect(ctx, dsn)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer watcher.Close(ctx)
-	waitFor(t, "the listening connection to wait for the key", func() bool { _, waiting := followLocks(t, watcher); return waiting == 1 })
+	returned, watcher, commit := followBehindStatement(t, short, a, dsn)
 	cancel()
 	if err := <-returned; err != context.Canceled {
 		t.Fatalf("FollowAll with its context cancelled: %v", err)
 	}
-	if err := tx.Commit(ctx); err != nil {
-		t.Fatal(err)
-	}
+	commit()
 	// The loop took the locks for the call that left, and gives them
 	// back: nobody follows.
 	waitFor(t, "the follow locks given back", func() bool { held, _ := followLocks(t, watcher); return held == 0 })
