@@ -107,7 +107,9 @@ func (s *Store) keepFollowing(ctx context.Context, conn *pgx.Conn, held *bool, b
 		*held = true
 		begun()
 	case !want && *held:
-		s.follow.followed(false) // before the locks go: a FollowAll from now on waits
+		if !s.follow.letGo() {
+			return nil // a FollowAll came meanwhile
+		}
 		if err := unlockFollowKeys(ctx, conn); err != nil {
 			return fmt.Errorf("postgres: stop following every change: %w", err)
 		}

@@ -132,6 +132,19 @@ func (f *follow) wanted(held bool) (bool, time.Duration) {
 	return left > 0, max(left, 0)
 }
 
+// letGo says whether the loop may give the locks back (nobody follows,
+// the linger is over) and, if so, notes that it no longer follows, in one
+// step: a FollowAll from then on waits for the loop to follow again.
+func (f *follow) letGo() bool {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.n > 0 || time.Since(f.idleSince) < followLinger {
+		return false
+	}
+	f.holding = false
+	return true
+}
+
 // arm gives the loop's wait its cancel, unless a FollowAll already waits:
 // then the loop must not wait (false).
 func (f *follow) arm(cancel context.CancelFunc) bool {
