@@ -59,7 +59,7 @@ func followLocks(t *testing.T, conn *pgx.Conn) (held, waiting int) {
 // first reports that changes were missed) it sends every one, and some
 // time after the last release it sends only those two again.
 func TestFollowAll(t *testing.T) {
-	defer postgres.SetFollowLinger(0)()
+	t.Cleanup(postgres.SetFollowLinger(0)) // after the feed stops (cleanups run last first)
 	ctx := context.Background()
 	dsn := pgtest.DSN(t)
 	a, b := openAt(t, dsn), openAt(t, dsn) // a listens, b writes, as two nodes
@@ -189,7 +189,7 @@ func followBehindStatement(t *testing.T, ctx context.Context, a *postgres.Store,
 // TestFollowAllEndsWithItsContext: a FollowAll whose context ends while
 // it waits answers the context's error, and counts for nothing after.
 func TestFollowAllEndsWithItsContext(t *testing.T) {
-	defer postgres.SetFollowLinger(0)()
+	t.Cleanup(postgres.SetFollowLinger(0)) // after the feed stops (cleanups run last first)
 	ctx := context.Background()
 	dsn := pgtest.DSN(t)
 	a := openAt(t, dsn)

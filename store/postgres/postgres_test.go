@@ -36,7 +36,7 @@ func TestConformance(t *testing.T) {
 // pool (another node), also after its connection has idled through
 // several liveness checks.
 func TestChangeFeed(t *testing.T) {
-	defer postgres.SetFeedPing(50 * time.Millisecond)()
+	t.Cleanup(postgres.SetFeedPing(50 * time.Millisecond)) // after the feed stops (cleanups run last first)
 	dsn := pgtest.DSN(t)
 	a, b := openAt(t, dsn), openAt(t, dsn)
 	unfollow, err := a.FollowAll(context.Background()) // every change (follow_test.go has the rest)
