@@ -62,6 +62,10 @@ func (s *Store) sendCreates(cs []*createCall) {
 			s.insertOne(c.ctx, c)
 			continue
 		}
+		if len(c.program.Data)+len(c.r.record) > maxBatchedBytes {
+			s.insertAlone(c)
+			continue
+		}
 		k := strings.Join(c.statuses, ",")
 		if _, ok := bySet[k]; !ok {
 			order = append(order, k)
@@ -79,6 +83,18 @@ func (s *Store) sendCreates(cs []*createCall) {
 			s.insertOne(ctx, c)
 		}
 	}
+}
+
+// maxBatchedBytes bounds the program and record of a create that goes in
+// a batch: a larger one goes alone, so that a batch's statement stays
+// within 64 MiB (maxBatch of them) whatever the programs' bound.
+const maxBatchedBytes = 256 << 10
+
+// insertAlone stores one create with insertJob, bounded as a batch is.
+func (s *Store) insertAlone(c *createCall) {
+	ctx, cancel := context.WithTimeout(context.Background(), batchTimeout)
+	defer cancel()
+	s.insertOne(ctx, c)
 }
 
 // insertJobs is insertJob for many jobs: their rows ($1 to $22, an array
