@@ -64,8 +64,12 @@ var _ storage.BatchClaimer = (*Store)(nil)
 // many jobs cannot deadlock: job rows (a claim's never wait: SKIP
 // LOCKED), then the owners' counts, sorted, at the end of the statement
 // (moveEffects), then credit accounts.
-const claimJobs = `
-WITH RECURSIVE qs AS (
+const claimJobs = "\nWITH RECURSIVE " + queueCTEs + `, first AS (` + claimPlanCTEs
+
+// queueCTEs find the queues a claim may serve: qs, every (device, owner)
+// with a QUEUED job, by a skip scan of the queue index; open, those of
+// the devices served ($1) that no control holds.
+const queueCTEs = `qs AS (
 	(SELECT device_qrn, owner FROM quantum_job_states WHERE status = 'QUEUED' ORDER BY device_qrn, owner LIMIT 1)
 	UNION ALL
 	SELECT n.device_qrn, n.owner FROM qs, LATERAL (
@@ -76,7 +80,11 @@ WITH RECURSIVE qs AS (
 	SELECT device_qrn AS device, owner FROM qs WHERE device_qrn = ANY($1::text[])
 		AND NOT EXISTS (SELECT 1 FROM quantum_device_controls dc
 			WHERE dc.device = qs.device_qrn AND (dc.held OR dc.status IN ('OFFLINE', 'UNAVAILABLE')))
-), first AS (
+)`
+
+// claimPlanCTEs are the rest of claimJobs after queueCTEs: the plan of
+// the turns, the claim, its effects and its answer.
+const claimPlanCTEs = `
 	SELECT device, owner FROM open WHERE device = $2 AND owner = $3
 ), last AS (
 	SELECT l.owner, l.device FROM unnest($5::text[], $6::text[]) AS l(owner, device)
@@ -133,34 +141,16 @@ func (s *Store) ClaimJobs(ctx context.Context, c storage.BatchClaim) (*storage.C
 	if c.Max <= 0 || len(c.Devices) == 0 {
 		return out, nil
 	}
-	var firstDevice, firstOwner string
-	if c.First != nil {
-		firstDevice, firstOwner = c.First.Device, c.First.Owner
-	}
-	lastOwners, lastDevices := make([]string, 0, len(c.LastDevice)), make([]string, 0, len(c.LastDevice))
-	for o, d := range c.LastDevice {
-		lastOwners, lastDevices = append(lastOwners, o), append(lastDevices, d)
-	}
-	members, err := claimMembers(c, true)
+	stmt, args, err := claimStatement(c)
 	if err != nil {
 		return nil, err
-	}
-	kept, err := claimMembers(c, false)
-	if err != nil {
-		return nil, err
-	}
-	var lease *int64
-	if !c.LeaseUntil.IsZero() {
-		l := nanos(c.LeaseUntil)
-		lease = &l
 	}
 	var slot, xmin, controls int64
 	var data []byte
 	var format, program *string
 	err = retryDeadlock(func() error {
 		out = &storage.ClaimedJobs{}
-		rows, err := s.batch.Query(ctx, claimJobs, c.Devices, firstDevice, firstOwner, c.LastOwner, lastOwners, lastDevices,
-			min(c.Max, maxBatch), c.MaxMemory, nanos(c.Now), lease, c.Node, members, kept)
+		rows, err := s.batch.Query(ctx, stmt, args...)
 		if err != nil {
 			return err
 		}
@@ -191,6 +181,38 @@ func (s *Store) ClaimJobs(ctx context.Context, c storage.BatchClaim) (*storage.C
 	}
 	slices.SortFunc(out.Jobs, func(a, b storage.ClaimedJob) int { return a.Turn - b.Turn })
 	return out, nil
+}
+
+// claimStatement is the statement that makes claim c, claimOne for one
+// job, and its parameters.
+func claimStatement(c storage.BatchClaim) (string, []any, error) {
+	var firstDevice, firstOwner string
+	if c.First != nil {
+		firstDevice, firstOwner = c.First.Device, c.First.Owner
+	}
+	lastOwners, lastDevices := make([]string, 0, len(c.LastDevice)), make([]string, 0, len(c.LastDevice))
+	for o, d := range c.LastDevice {
+		lastOwners, lastDevices = append(lastOwners, o), append(lastDevices, d)
+	}
+	members, err := claimMembers(c, true)
+	if err != nil {
+		return "", nil, err
+	}
+	kept, err := claimMembers(c, false)
+	if err != nil {
+		return "", nil, err
+	}
+	var lease *int64
+	if !c.LeaseUntil.IsZero() {
+		l := nanos(c.LeaseUntil)
+		lease = &l
+	}
+	stmt, n := claimJobs, min(c.Max, maxBatch)
+	if n == 1 {
+		stmt = claimOne
+	}
+	return stmt, []any{c.Devices, firstDevice, firstOwner, c.LastOwner, lastOwners, lastDevices,
+		n, c.MaxMemory, nanos(c.Now), lease, c.Node, members, kept}, nil
 }
 
 // claimMembers is what a claim changes of a job's record, as the JSON
