@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"math/rand/v2"
 	"strings"
 	"time"
 
@@ -238,13 +237,7 @@ func (b *Backend) Run(ctx context.Context, t qtype.Task) (*qtype.RunResult, erro
 	if err != nil {
 		return nil, err
 	}
-	seed := t.Seed
-	if seed == nil {
-		// A fresh seed, reported in the job's metadata: 53 bits, so that it
-		// survives JSON clients that read numbers as doubles.
-		s := rand.Uint64() >> 11
-		seed = &s
-	}
+	seed := qtype.SeedOrFresh(t.Seed)
 	start := time.Now()
 	maxWork := cmp.Or(t.MaxWork, b.maxWork)
 	st, err := rydberg.Evolve(ctx, j.program, j.options(b.budget, maxWork))

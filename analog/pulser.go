@@ -5,6 +5,7 @@ import (
 	"math"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/qjobs/quantum/rydberg"
 )
@@ -235,7 +236,7 @@ func (s *pulserSeq) declareChannels(cn node, p *problems) {
 	// Declaration order is the JSON object's, which Go's maps do not
 	// keep; channels are independent but for their order in errors, so
 	// they are kept by name.
-	slices.SortFunc(s.channels, func(a, b *channelSchedule) int { return compareStrings(a.name, b.name) })
+	slices.SortFunc(s.channels, func(a, b *channelSchedule) int { return strings.Compare(a.name, b.name) })
 }
 
 func allAtoms(n int) []bool {
@@ -244,16 +245,6 @@ func allAtoms(n int) []bool {
 		t[i] = true
 	}
 	return t
-}
-
-func compareStrings(a, b string) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
 
 func sortedKeys(m map[string]any) []string {

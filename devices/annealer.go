@@ -5,7 +5,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"math/rand/v2"
 	"time"
 
 	"github.com/qjobs/quantum/anneal"
@@ -124,13 +123,7 @@ func (a *Annealer) Run(ctx context.Context, t qtype.Task) (*qtype.RunResult, err
 	if err != nil {
 		return nil, err
 	}
-	seed := t.Seed
-	if seed == nil {
-		// A fresh seed, reported in the job's metadata: 53 bits, so that
-		// it survives JSON clients that read numbers as doubles.
-		s := rand.Uint64() >> 11
-		seed = &s
-	}
+	seed := qtype.SeedOrFresh(t.Seed)
 	j.opts.Seed = *seed
 	j.opts.MemoryBudget = a.budget
 	start := time.Now()

@@ -5,7 +5,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"math/rand/v2"
 	"slices"
 	"strings"
 	"time"
@@ -330,13 +329,7 @@ func (b *Simulator) Run(ctx context.Context, t qtype.Task) (*qtype.RunResult, er
 	if err != nil {
 		return nil, err
 	}
-	seed := t.Seed
-	if seed == nil {
-		// A fresh seed, reported in the job's metadata: 53 bits, so that it
-		// survives JSON clients that read numbers as doubles.
-		s := rand.Uint64() >> 11
-		seed = &s
-	}
+	seed := qtype.SeedOrFresh(t.Seed)
 	start := time.Now()
 	opts := b.options(t, p, seed)
 	opts.Grow, opts.Held = t.Grow, t.Memory

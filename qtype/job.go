@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"maps"
 	"math"
+	"math/rand/v2"
 	"slices"
 	"strconv"
 	"strings"
@@ -369,6 +370,17 @@ func fromJSONNumber(v any) any {
 
 // roundCost rounds credits to 6 decimals.
 func RoundCost(c float64) float64 { return math.Round(c*1e6) / 1e6 }
+
+// SeedOrFresh is seed, or a fresh seed when the job has none, which the
+// job reports in its metadata: 53 bits, so that it survives JSON clients
+// that read numbers as doubles.
+func SeedOrFresh(seed *uint64) *uint64 {
+	if seed != nil {
+		return seed
+	}
+	s := rand.Uint64() >> 11
+	return &s
+}
 
 // SeedOption reads runtimeOptions.seed: absent or null means none.
 func SeedOption(opts map[string]any) (*uint64, string) {

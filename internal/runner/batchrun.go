@@ -3,7 +3,6 @@ package runner
 import (
 	"context"
 	"fmt"
-	"math/rand/v2"
 	"reflect"
 	"runtime"
 	"sync"
@@ -37,10 +36,7 @@ func SetMaxBatchResultBytes(n int64) (restore func()) {
 // repeats with its seed. The first circuit that fails fails the batch,
 // naming its index.
 func (r *Runner) runBatch(ctx context.Context, b qtype.Backend, t qtype.Task, progs []qtype.Program, need int64) (*ran, error) {
-	seed := rand.Uint64() >> 11 // 53 bits, as a single job's: JSON clients read numbers as doubles
-	if t.Seed != nil {
-		seed = *t.Seed
-	}
+	seed := *qtype.SeedOrFresh(t.Seed) // as a single job's
 	lanes := min(runtime.GOMAXPROCS(0), len(progs))
 	if lanes > 1 && need > 0 {
 		extra := r.holdUpTo(t.JobQRN, int64(lanes-1)*need)
